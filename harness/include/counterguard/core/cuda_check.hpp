@@ -1,0 +1,24 @@
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <string>
+
+namespace counterguard::detail {
+
+// Throws api_error "file:line: call: cudaErrorName: message" and clears a non-sticky error.
+[[noreturn]] void throw_cuda_error(cudaError_t status, const char* call, const char* file, int line);
+
+}  // namespace counterguard::detail
+
+// Wraps a CUDA runtime call; on failure throws counterguard::api_error naming the call and where.
+#define COUNTERGUARD_CUDA_CHECK(call)                                                    \
+  do {                                                                                   \
+    const cudaError_t counterguard_status_ = (call);                                     \
+    if (counterguard_status_ != cudaSuccess) {                                           \
+      ::counterguard::detail::throw_cuda_error(counterguard_status_, #call, __FILE__, __LINE__); \
+    }                                                                                    \
+  } while (false)
+
+// For destructors: reports nothing and never throws.
+#define COUNTERGUARD_CUDA_NOTHROW(call) static_cast<void>(call)

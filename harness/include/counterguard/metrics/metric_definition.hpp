@@ -1,0 +1,34 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "counterguard/metrics/metric_class.hpp"
+
+namespace counterguard {
+
+// Where a metric's value comes from.
+enum class metric_source {
+  cupti,     // raw CUPTI counters, or a formula of them evaluated from the same counter data
+  compiler,  // the compiler's resource report for the target architecture (no GPU needed)
+  launch,    // the CUDA runtime at launch: cudaFuncGetAttributes, the occupancy calculator
+};
+
+// A metric a case can name: a documented alias or a raw CUPTI name.
+struct metric_definition {
+  std::string name;
+  metric_class cls = metric_class::exact;
+  metric_direction direction = metric_direction::lower_is_better;
+  metric_source source = metric_source::cupti;
+  // cupti: a muparser expression over raw CUPTI names (a raw name alone for a plain alias);
+  // compiler/launch: the resource field ("registers", "spill_store_bytes", ...).
+  std::string formula;
+  std::vector<std::string> raw_inputs;  // the raw CUPTI names the formula reads
+  std::string unit;
+  std::string description;
+  // True when every input is a .sum counter, so a case's total over several kernels is the formula of
+  // the summed inputs (a per-request ratio stays a ratio).
+  bool summable = false;
+};
+
+}  // namespace counterguard

@@ -1,0 +1,34 @@
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "counterguard/core/source_location.hpp"
+#include "counterguard/model/expectation.hpp"
+#include "counterguard/model/launch_spec.hpp"
+#include "counterguard/model/parameter_value.hpp"
+
+namespace counterguard {
+
+// A list of parameter values; a case's axes expand into the cartesian product of instances.
+struct axis {
+  std::string name;
+  std::vector<parameter_value> values;
+  source_location where;
+};
+
+// One named kernel variant with its launch, parameters and expectations, as written in a suite.
+struct case_spec {
+  std::string name;
+  std::string kernel;                      // a name in the kernel registry, e.g. "transpose/smem"
+  std::string description;
+  parameter_list parameters;               // fixed values (suite defaults, then the case's own)
+  std::vector<axis> axes;                  // in declared order
+  launch_spec launch;
+  std::vector<expectation> expectations;
+  std::optional<std::string> skip_reason;  // `skip: "why"` reports the case as skipped
+  source_location where;
+};
+
+}  // namespace counterguard

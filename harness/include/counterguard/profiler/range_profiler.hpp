@@ -1,0 +1,58 @@
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "counterguard/profiler/counter_data_image.hpp"
+#include "counterguard/profiler/profiled_launch.hpp"
+
+namespace counterguard {
+
+// What profiling one piece of work produced.
+struct profile_capture {
+  counter_data_image image;
+  std::vector<profiled_launch> launches;  // one per range, in order
+  int passes = 0;
+  int dropped_ranges = 0;                 // > 0 when the image was too small (an error for the case)
+};
+
+// The device the profiler runs on, as the metadata reports it.
+struct device_description {
+  std::string name;
+  std::string chip;
+  int ordinal = 0;
+  int sm_count = 0;
+  int compute_capability = 0;
+  int sm_clock_mhz = 0;
+  int memory_clock_mhz = 0;
+  std::string driver_version;
+  std::string cuda_runtime_version;
+  std::string cupti_version;
+};
+
+// In-process CUPTI Range Profiler on one device: auto range with kernel replay, so every metric of a
+// multi-pass set is exact even for kernels that are not idempotent (CUPTI restores memory between passes).
+// Construction initialises CUDA and CUPTI and throws environment_error with a distinct reason (no GPU,
+// insufficient privileges, GPU held by another profiler, running under ncu/nsys, unsupported device).
+class range_profiler {
+ public:
+  explicit range_profiler(int device_ordinal = 0);
+  ~range_profiler();
+  range_profiler(const range_profiler&) = delete;
+  range_profiler& operator=(const range_profiler&) = delete;
+
+  [[nodiscard]] const device_description& device() const;
+
+  // Profiles the kernels `work` launches (on `stream`) inside an NVTX range named `nvtx_range`, collecting
+  // `raw_metrics` per launch. `max_launches` bounds the ranges the image holds.
+  [[nodiscard]] profile_capture profile(const std::vector<std::string>& raw_metrics, const std::string& nvtx_range,
+                                        const std::function<void()>& work, int max_launches = 16);
+
+ private:
+  struct state;
+  std::unique_ptr<state> m_state;
+};
+
+}  // namespace counterguard
