@@ -1,0 +1,34 @@
+#include "counterguard/registry/kernel_registry.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace counterguard {
+
+kernel_registry& kernel_registry::global() {
+  // Function-local so registrations from static initialisers in any translation unit find it constructed.
+  static kernel_registry registry;
+  return registry;
+}
+
+kernel_definition& kernel_registry::add(std::string name) {
+  if (find(name) != nullptr) throw std::logic_error("kernel '" + name + "' is registered twice");
+  return m_definitions.emplace_back(std::move(name));
+}
+
+const kernel_definition* kernel_registry::find(const std::string& name) const {
+  for (const auto& definition : m_definitions) {
+    if (definition.name() == name) return &definition;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> kernel_registry::names() const {
+  std::vector<std::string> result;
+  result.reserve(m_definitions.size());
+  for (const auto& definition : m_definitions) result.push_back(definition.name());
+  std::sort(result.begin(), result.end());
+  return result;
+}
+
+}  // namespace counterguard

@@ -1,0 +1,82 @@
+#include "counterguard/statics/kernel_resources.hpp"
+
+#include <cxxabi.h>
+
+#include <cstdlib>
+#include <memory>
+#include <regex>
+#include <sstream>
+
+namespace counterguard {
+
+std::string demangle(const std::string& symbol) {
+  int status = 0;
+  const std::unique_ptr<char, decltype(&std::free)> demangled(
+      abi::__cxa_demangle(symbol.c_str(), nullptr, nullptr, &status), &std::free);
+  return status == 0 && demangled ? std::string(demangled.get()) : symbol;
+}
+
+std::string strip_signature(const std::string& demangled) {
+  // Drop the parameter list: the last top-level "(...)".
+  std::string name = demangled;
+  if (!name.empty() && name.back() == ')') {
+    int depth = 0;
+    for (std::size_t i = name.size(); i-- > 0;) {
+      if (name[i] == ')') ++depth;
+      if (name[i] == '(' && --depth == 0) {
+        name.erase(i);
+        break;
+      }
+    }
+  }
+  // Template functions demangle with their return type ("void ns::f<3>"); kernels return void.
+  const std::string return_type = "void ";
+  if (name.compare(0, return_type.size(), return_type) == 0) name.erase(0, return_type.size());
+  return name;
+}
+
+std::vector<kernel_resources> parse_resource_report(const std::string& report, const std::string& translation_unit) {
+  static const std::regex entry(R"(Compiling entry function '([^']+)' for '([^']+)')");
+  static const std::regex frame(R"((\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads)");
+  static const std::regex registers(R"(Used (\d+) registers)");
+  static const std::regex barriers(R"(used (\d+) barriers)");
+  static const std::regex shared(R"((\d+) bytes smem)");
+  static const std::regex constant(R"((\d+) bytes cmem\[([1-9]\d*)\])");
+  static const std::regex flag(R"(^# flag: (.*)$)");
+
+  std::vector<kernel_resources> kernels;
+  std::vector<std::string> flags;
+  std::istringstream lines(report);
+  std::string line;
+  std::smatch match;
+  while (std::getline(lines, line)) {
+    if (std::regex_search(line, match, flag)) {
+      flags.push_back(match[1]);
+    } else if (std::regex_search(line, match, entry)) {
+      kernel_resources kernel;
+      kernel.mangled = match[1];
+      kernel.function = strip_signature(demangle(kernel.mangled));
+      kernel.architecture = match[2];
+      kernel.translation_unit = translation_unit;
+      kernel.flags = flags;
+      kernels.push_back(std::move(kernel));
+    } else if (kernels.empty()) {
+      continue;
+    } else if (std::regex_search(line, match, frame)) {
+      kernels.back().stack_frame_bytes = std::stoul(match[1]);
+      kernels.back().spill_store_bytes = std::stoul(match[2]);
+      kernels.back().spill_load_bytes = std::stoul(match[3]);
+    } else if (std::regex_search(line, match, registers)) {
+      kernel_resources& kernel = kernels.back();
+      kernel.registers = std::stoi(match[1]);
+      if (std::regex_search(line, match, barriers)) kernel.barriers = std::stoi(match[1]);
+      if (std::regex_search(line, match, shared)) kernel.static_shared_bytes = std::stoul(match[1]);
+      for (auto it = std::sregex_iterator(line.begin(), line.end(), constant); it != std::sregex_iterator(); ++it) {
+        kernel.constant_bytes += std::stoul((*it)[1]);
+      }
+    }
+  }
+  return kernels;
+}
+
+}  // namespace counterguard
