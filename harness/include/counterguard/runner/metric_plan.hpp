@@ -1,0 +1,23 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "counterguard/metrics/metric_catalog.hpp"
+#include "counterguard/model/case_instance.hpp"
+
+namespace counterguard {
+
+// What to measure for a case instance: every metric its expectations name (and any extra ones asked for),
+// resolved through the catalog, and the raw CUPTI counters they need, collected in one profiling session.
+struct metric_plan {
+  std::vector<metric_definition> metrics;  // in first-mention order, each once
+  std::vector<std::string> raw_cupti;      // sorted, each once
+
+  [[nodiscard]] bool needs_gpu() const;    // any cupti or launch metric
+};
+
+[[nodiscard]] metric_plan plan_metrics(const case_instance& instance, const metric_catalog& catalog,
+                                       const std::vector<std::string>& extra_metrics = {});
+
+}  // namespace counterguard

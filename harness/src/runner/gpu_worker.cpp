@@ -1,0 +1,193 @@
+#include "counterguard/runner/gpu_worker.hpp"
+
+#include <cuda_runtime_api.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+
+#include "counterguard/core/cuda_check.hpp"
+#include "counterguard/core/error.hpp"
+#include "counterguard/evaluator/counter_data_evaluator.hpp"
+#include "counterguard/metrics/metric_catalog.hpp"
+#include "counterguard/model/suite_loader.hpp"
+#include "counterguard/profiler/range_profiler.hpp"
+#include "counterguard/registry/kernel_registry.hpp"
+#include "counterguard/runner/capture_archive_writer.hpp"
+#include "counterguard/runner/case_measurement.hpp"
+#include "counterguard/runner/case_result_factory.hpp"
+#include "counterguard/statics/embedded_resource_report.hpp"
+
+namespace counterguard {
+namespace {
+
+// Writes one JSON event per line; the parent reads them as they come.
+class event_writer {
+ public:
+  explicit event_writer(int fd) : m_fd(fd) {}
+  void write(const nlohmann::json& event) const {
+    const std::string line = event.dump() + "\n";
+    std::size_t written = 0;
+    while (written < line.size()) {
+      const ssize_t n = ::write(m_fd, line.data() + written, line.size() - written);
+      if (n <= 0) throw std::runtime_error("lost the connection to the parent process");
+      written += static_cast<std::size_t>(n);
+    }
+  }
+
+ private:
+  int m_fd;
+};
+
+nlohmann::json device_event(const device_description& device) {
+  run_results wrapper;
+  run_metadata& m = wrapper.metadata;
+  m.gpu_name = device.name;
+  m.chip = device.chip;
+  m.sm_count = device.sm_count;
+  m.compute_capability = device.compute_capability;
+  m.driver_version = device.driver_version;
+  m.cuda_runtime_version = device.cuda_runtime_version;
+  m.cupti_version = device.cupti_version;
+  m.sm_clock_mhz = device.sm_clock_mhz;
+  m.memory_clock_mhz = device.memory_clock_mhz;
+  return {{"event", "device"}, {"results", wrapper}};
+}
+
+nlohmann::json result_event(const case_result& result) {
+  run_results wrapper;
+  wrapper.cases.push_back(result);
+  return {{"event", "result"}, {"results", wrapper}};
+}
+
+// A CUDA error that poisons the context: nothing else can run in this process.
+bool context_lost() {
+  const cudaError_t status = cudaDeviceSynchronize();
+  switch (status) {
+    case cudaSuccess:
+      return false;
+    case cudaErrorIllegalAddress:
+    case cudaErrorLaunchFailure:
+    case cudaErrorIllegalInstruction:
+    case cudaErrorMisalignedAddress:
+    case cudaErrorInvalidAddressSpace:
+    case cudaErrorInvalidPc:
+    case cudaErrorHardwareStackError:
+    case cudaErrorAssert:
+    case cudaErrorLaunchTimeout:
+    case cudaErrorECCUncorrectable:
+      return true;
+    default:
+      static_cast<void>(cudaGetLastError());
+      return false;
+  }
+}
+
+struct worker_context {
+  range_profiler& profiler;
+  cudaStream_t stream;
+  const worker_request& request;
+  capture_archive_writer* archive;
+};
+
+void profile_case(const worker_context& context, const case_instance& instance, int archive_index,
+                  case_result& result) {
+  const kernel_definition* definition = kernel_registry::global().find(instance.kernel);
+  const device_description& device = context.profiler.device();
+  if (definition->required_compute_capability() > device.compute_capability) {
+    result.status = case_status::skipped;
+    result.status_reason = "needs compute capability " + std::to_string(definition->required_compute_capability()) +
+                           ", the device (" + device.name + ") has " + std::to_string(device.compute_capability);
+    return;
+  }
+  const metric_plan plan = plan_metrics(instance, metric_catalog::builtin(), context.request.extra_metrics);
+  const std::unique_ptr<kernel_run> run = definition->create(kernel_arguments(instance.parameters, instance.launch));
+  COUNTERGUARD_CUDA_CHECK(cudaDeviceSynchronize());  // inputs ready before profiling starts
+
+  const profile_capture capture =
+      context.profiler.profile(plan.raw_cupti, instance.name, [&] { run->launch(context.stream); });
+  COUNTERGUARD_CUDA_CHECK(cudaStreamSynchronize(context.stream));
+  result.passes = capture.passes;
+  if (capture.dropped_ranges > 0) {
+    throw std::runtime_error("the case launched more kernels than the counter-data image holds (" +
+                             std::to_string(capture.dropped_ranges) + " ranges dropped)");
+  }
+  const std::vector<evaluated_range> ranges =
+      plan.raw_cupti.empty() ? std::vector<evaluated_range>{} : evaluate_counter_data(capture.image, plan.raw_cupti);
+  fill_measurements(result, plan, capture.launches, ranges, embedded_kernel_resources(), run->runtime_metrics());
+  if (context.archive != nullptr && !plan.raw_cupti.empty()) {
+    context.archive->write(archive_index, instance.name, plan.raw_cupti, capture);
+  }
+
+  const verification verdict = run->verify();
+  result.verified = verdict.passed;
+  result.verification_message = verdict.message;
+  if (!verdict.passed) {
+    result.status = case_status::failed;
+    result.status_reason = "wrong output: " + verdict.message;
+  }
+}
+
+}  // namespace
+
+int run_gpu_worker(const worker_request& request, int event_fd) {
+  const event_writer events(event_fd);
+  const metric_catalog& catalog = metric_catalog::builtin();
+  std::map<std::string, case_instance> instances;
+  for (const auto& s : load_suites(request.suite_paths, kernel_registry::global(), catalog)) {
+    for (auto& instance : expand_instances(s, kernel_registry::global(), catalog)) {
+      instances.emplace(instance.name, std::move(instance));
+    }
+  }
+
+  std::unique_ptr<range_profiler> profiler;
+  try {
+    profiler = std::make_unique<range_profiler>(request.device);
+  } catch (const environment_error& e) {
+    events.write({{"event", "environment_error"}, {"problem", static_cast<int>(e.problem())}, {"message", e.what()}});
+    return static_cast<int>(exit_code::environment);
+  }
+  events.write(device_event(profiler->device()));
+
+  cudaStream_t stream = nullptr;
+  COUNTERGUARD_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  std::unique_ptr<capture_archive_writer> archive;
+  if (!request.save_counter_data_dir.empty()) {
+    archive = std::make_unique<capture_archive_writer>(request.save_counter_data_dir, profiler->device().chip);
+  }
+  const worker_context context{*profiler, stream, request, archive.get()};
+
+  for (std::size_t i = 0; i < request.instances.size(); ++i) {
+    const auto found = instances.find(request.instances[i]);
+    events.write({{"event", "begin"}, {"instance", request.instances[i]}});
+    if (found == instances.end()) {
+      throw std::logic_error("worker asked for unknown case instance '" + request.instances[i] + "'");
+    }
+    case_result result = make_case_result(found->second);
+    const auto started = std::chrono::steady_clock::now();
+    bool lost = false;
+    try {
+      profile_case(context, found->second, request.archive_indices.at(i), result);
+    } catch (const environment_error& e) {
+      events.write({{"event", "environment_error"}, {"problem", static_cast<int>(e.problem())}, {"message", e.what()}});
+      return static_cast<int>(exit_code::environment);
+    } catch (const std::exception& e) {
+      result.status = case_status::error;
+      result.status_reason = e.what();
+      lost = context_lost();
+      if (lost) result.status_reason += " (the CUDA context is lost; later cases run in a new process)";
+    }
+    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    if (!lost) lost = context_lost();
+    events.write(result_event(result));
+    if (lost) return worker_context_lost_status;
+  }
+  COUNTERGUARD_CUDA_NOTHROW(cudaStreamDestroy(stream));
+  return 0;
+}
+
+}  // namespace counterguard
