@@ -1,0 +1,102 @@
+#include "counterguard/model/formula.hpp"
+
+#include <muParser.h>
+
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "counterguard/core/error.hpp"
+#include "detail/number_text.hpp"
+
+namespace counterguard {
+namespace {
+
+constexpr const char* formula_syntax_hint =
+    "a formula is a number or an expression of the case's numeric parameters with + - * / ^, parentheses "
+    "and functions such as min(a, b), e.g. \"31 * n * n / 32\"";
+
+std::string numeric_parameter_names(const parameter_list& parameters) {
+  std::string names;
+  for (const auto& [name, value] : parameters) {
+    if (!value.is_number())
+      continue;
+    if (!names.empty())
+      names += ", ";
+    names += name;
+  }
+  return names.empty() ? "none" : names;
+}
+
+// muparser reports positions 0-based within the expression; say which token it stopped at.
+std::string describe_parser_error(const mu::Parser::exception_type& failure) {
+  std::string text = failure.GetMsg();
+  if (failure.GetPos() >= 0)
+    text += " (at character " + std::to_string(failure.GetPos() + 1) + ")";
+  return text;
+}
+
+}  // namespace
+
+formula::formula(double constant) : m_text(detail::number_text(constant)), m_constant(constant) {}
+
+formula formula::parse(const std::string& text, const source_location& where, const std::string& field) {
+  formula result;
+  result.m_text = text;
+  result.m_where = where;
+  result.m_field = field;
+  if (text.find_first_not_of(" \t") == std::string::npos) {
+    throw input_error(where, field, "the formula is empty", formula_syntax_hint);
+  }
+  try {
+    mu::Parser parser;
+    parser.SetExpr(text);
+    // Collecting the variables compiles the whole expression, so every syntax error surfaces here.
+    if (parser.GetUsedVar().empty()) {
+      result.m_constant = parser.Eval();
+      result.m_is_constant = true;
+    } else {
+      result.m_is_constant = false;
+    }
+  } catch (const mu::Parser::exception_type& failure) {
+    throw input_error(where, field, "invalid formula '" + text + "': " + describe_parser_error(failure),
+                      formula_syntax_hint);
+  }
+  return result;
+}
+
+double formula::evaluate(const parameter_list& parameters) const {
+  if (m_is_constant)
+    return m_constant;
+  try {
+    mu::Parser parser;
+    parser.SetExpr(m_text);
+    std::vector<std::string> used;
+    for (const auto& variable : parser.GetUsedVar())
+      used.push_back(variable.first);
+    std::deque<double> values;  // muparser keeps pointers to the variables: their addresses must not move
+    for (const auto& name : used) {
+      const parameter_value* value = find_parameter(parameters, name);
+      if (value == nullptr) {
+        throw input_error(m_where, m_field,
+                          "formula '" + m_text + "' uses '" + name + "', which is not a parameter",
+                          "numeric parameters of this case: " + numeric_parameter_names(parameters));
+      }
+      if (!value->is_number()) {
+        throw input_error(m_where, m_field,
+                          "formula '" + m_text + "' uses '" + name + "', which is a string parameter ('" +
+                              value->as_string() + "')",
+                          "numeric parameters of this case: " + numeric_parameter_names(parameters));
+      }
+      values.push_back(value->as_double());
+      parser.DefineVar(name, &values.back());
+    }
+    return parser.Eval();
+  } catch (const mu::Parser::exception_type& failure) {
+    throw input_error(m_where, m_field,
+                      "cannot evaluate formula '" + m_text + "': " + describe_parser_error(failure),
+                      formula_syntax_hint);
+  }
+}
+
+}  // namespace counterguard

@@ -1,0 +1,45 @@
+#include <algorithm>
+
+#include "counterguard/model/suite_loader.hpp"
+
+namespace counterguard {
+namespace {
+
+// `*` matches any run of characters (also none); every other character matches itself.
+bool matches(const std::string& text, const std::string& pattern) {
+  std::size_t t = 0;
+  std::size_t p = 0;
+  std::size_t star = std::string::npos;  // where the last `*` was, to backtrack to
+  std::size_t star_text = 0;             // how much text that `*` has swallowed so far
+  while (t < text.size()) {
+    if (p < pattern.size() && pattern[p] == '*') {
+      star = p++;
+      star_text = t;
+    } else if (p < pattern.size() && pattern[p] == text[t]) {
+      ++p;
+      ++t;
+    } else if (star != std::string::npos) {
+      p = star + 1;
+      t = ++star_text;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.size() && pattern[p] == '*')
+    ++p;
+  return p == pattern.size();
+}
+
+}  // namespace
+
+std::vector<case_instance> filter_instances(std::vector<case_instance> instances, const std::string& glob) {
+  if (glob.empty())
+    return instances;
+  instances.erase(
+      std::remove_if(instances.begin(), instances.end(),
+                     [&](const case_instance& instance) { return !matches(instance.name, glob); }),
+      instances.end());
+  return instances;
+}
+
+}  // namespace counterguard
