@@ -1,0 +1,99 @@
+// c[i] = a[i] + b[i], one 4-byte element per thread: the coalesced reference (4 sectors per request), and
+// the same with a start that is not 32-byte aligned (5 sectors per load request).
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "counterguard/registry/device_buffer.hpp"
+#include "counterguard/registry/kernel_arguments.hpp"
+#include "counterguard/registry/kernel_registry.hpp"
+#include "counterguard/registry/verify.hpp"
+#include "test_data.cuh"
+
+namespace counterguard::kernels::coalescing {
+
+__global__ void vec_add(const float* a, const float* b, float* c, std::int64_t n) {
+  const std::int64_t i = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  if (i < n)
+    c[i] = a[i] + b[i];
+}
+
+// Reads start `offset` elements into a and b: a warp's 128 loaded bytes straddle one more sector when
+// 4 * offset is not a multiple of 32. The store to c stays aligned.
+__global__ void vec_add_offset(const float* a, const float* b, float* c, std::int64_t n, int offset) {
+  const std::int64_t i = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  if (i < n)
+    c[i] = a[i + offset] + b[i + offset];
+}
+
+namespace {
+
+constexpr std::int64_t max_offset = 32;
+
+class vec_add_run final : public kernel_run {
+ public:
+  // offset < 0: the aligned kernel vec_add; otherwise vec_add_offset.
+  vec_add_run(const kernel_arguments& a, std::int64_t offset)
+      : m_n(a.integer("n")), m_offset(offset), m_block(a.block_x(256)) {
+    if (m_n <= 0 || m_n > (std::int64_t{1} << 28)) {
+      throw std::invalid_argument("n must be in [1, 2^28], got " + std::to_string(m_n));
+    }
+    if (m_offset >= max_offset) {
+      throw std::invalid_argument("offset must be in [0, 31], got " + std::to_string(m_offset));
+    }
+    const auto padded = static_cast<std::size_t>(m_n + max_offset);
+    m_a_host = make_inputs(padded, 1);
+    m_b_host = make_inputs(padded, 2);
+    m_a = std::make_unique<device_buffer<float>>(m_a_host);
+    m_b = std::make_unique<device_buffer<float>>(m_b_host);
+    m_c = std::make_unique<device_buffer<float>>(static_cast<std::size_t>(m_n));
+    m_c->fill_bytes(0xFF);
+  }
+
+  void launch(cudaStream_t stream) override {
+    const auto blocks = static_cast<unsigned>((m_n + m_block - 1) / m_block);
+    if (m_offset < 0) {
+      vec_add<<<blocks, m_block, 0, stream>>>(m_a->data(), m_b->data(), m_c->data(), m_n);
+    } else {
+      vec_add_offset<<<blocks, m_block, 0, stream>>>(m_a->data(), m_b->data(), m_c->data(), m_n,
+                                                     static_cast<int>(m_offset));
+    }
+    COUNTERGUARD_CUDA_CHECK(cudaGetLastError());
+  }
+
+  [[nodiscard]] verification verify() override {
+    const auto shift = static_cast<std::size_t>(m_offset < 0 ? 0 : m_offset);
+    std::vector<float> expected(static_cast<std::size_t>(m_n));
+    for (std::size_t i = 0; i < expected.size(); ++i)
+      expected[i] = m_a_host[i + shift] + m_b_host[i + shift];
+    return compare_with_reference("c", m_c->download(), expected);
+  }
+
+ private:
+  std::int64_t m_n;
+  std::int64_t m_offset;
+  unsigned m_block;
+  std::vector<float> m_a_host;
+  std::vector<float> m_b_host;
+  std::unique_ptr<device_buffer<float>> m_a;
+  std::unique_ptr<device_buffer<float>> m_b;
+  std::unique_ptr<device_buffer<float>> m_c;
+};
+
+}  // namespace
+
+COUNTERGUARD_REGISTER_KERNEL("coalescing/vec_add")
+    .describe("c[i] = a[i] + b[i] on floats, one element per thread: 4 sectors per request")
+    .launches("counterguard::kernels::coalescing::vec_add")
+    .parameter("n", std::int64_t{1} << 22, "elements per array")
+    .factory([](const kernel_arguments& a) { return std::make_unique<vec_add_run>(a, -1); });
+
+COUNTERGUARD_REGISTER_KERNEL("coalescing/misaligned")
+    .describe("c[i] = a[i + offset] + b[i + offset]: loads start offset floats past a 256-byte boundary")
+    .launches("counterguard::kernels::coalescing::vec_add_offset")
+    .parameter("n", std::int64_t{1} << 22, "elements per array")
+    .parameter("offset", std::int64_t{1}, "elements the loads are shifted by, 0 to 31")
+    .factory([](const kernel_arguments& a) { return std::make_unique<vec_add_run>(a, a.integer("offset")); });
+
+}  // namespace counterguard::kernels::coalescing
