@@ -1,0 +1,150 @@
+// Every warp fills a shared array (conflict-free stores) and then issues `loads` shared loads in which lane l
+// reads word lane_word[l] + 32 * r. Adding a multiple of 32 keeps every lane in its bank, so each load has
+// the conflict degree of the lane_word pattern: the largest number of distinct words that fall in one bank.
+//   stride s (lane_word = l * s): gcd(s, 32) wavefronts per load (1, 2, 1, 4, ..., 32 for s = 32; 1 for s =
+//   33) broadcast (every lane word 0): 1 wavefront; a permutation of 0..31: 1 wavefront.
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <numeric>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "counterguard/registry/device_buffer.hpp"
+#include "counterguard/registry/kernel_arguments.hpp"
+#include "counterguard/registry/kernel_registry.hpp"
+#include "counterguard/registry/verify.hpp"
+
+namespace counterguard::kernels::shared_banks {
+
+constexpr int shared_words = 2048;
+constexpr int max_loads = 32;  // lane_word <= 33 * 31 = 1023, plus 32 * 31 stays below shared_words
+
+// The lane pattern comes from global memory, so the compiler cannot see it (and cannot merge the loads).
+__global__ void read_pattern(const std::uint32_t* words, const int* lane_word, std::uint32_t* out,
+                             int loads) {
+  __shared__ std::uint32_t buffer[shared_words];
+  for (int i = threadIdx.x; i < shared_words; i += blockDim.x)
+    buffer[i] = words[i];
+  __syncthreads();
+  const int first = lane_word[threadIdx.x % 32];
+  std::uint32_t sum = 0;
+  for (int r = 0; r < loads; ++r)
+    sum += buffer[first + 32 * r];
+  out[std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x] = sum;
+}
+
+namespace {
+
+class read_pattern_run final : public kernel_run {
+ public:
+  read_pattern_run(const kernel_arguments& a, std::vector<int> lane_word)
+      : m_warps(a.integer("warps")),
+        m_loads(a.integer("loads")),
+        m_block(a.block_x(256)),
+        m_lane_word_host(std::move(lane_word)) {
+    if (m_block % 32 != 0 || m_block > 1024) {
+      throw std::invalid_argument("block size must be a multiple of 32 up to 1024, got " +
+                                  std::to_string(m_block));
+    }
+    const std::int64_t warps_per_block = m_block / 32;
+    if (m_warps <= 0 || m_warps % warps_per_block != 0 || m_warps > (std::int64_t{1} << 20)) {
+      throw std::invalid_argument("warps must be a positive multiple of the warps per block (" +
+                                  std::to_string(warps_per_block) + "), at most 2^20, got " +
+                                  std::to_string(m_warps));
+    }
+    if (m_loads < 1 || m_loads > max_loads) {
+      throw std::invalid_argument("loads must be in [1, 32], got " + std::to_string(m_loads));
+    }
+    m_words_host.resize(shared_words);
+    for (std::size_t i = 0; i < m_words_host.size(); ++i)
+      m_words_host[i] = static_cast<std::uint32_t>(i * 2654435761u);
+    m_words = std::make_unique<device_buffer<std::uint32_t>>(m_words_host);
+    m_lane_word = std::make_unique<device_buffer<int>>(m_lane_word_host);
+    m_out = std::make_unique<device_buffer<std::uint32_t>>(static_cast<std::size_t>(m_warps) * 32);
+    m_out->fill_bytes(0xFF);
+  }
+
+  void launch(cudaStream_t stream) override {
+    const auto blocks = static_cast<unsigned>(m_warps * 32 / m_block);
+    read_pattern<<<blocks, m_block, 0, stream>>>(m_words->data(), m_lane_word->data(), m_out->data(),
+                                                 static_cast<int>(m_loads));
+    COUNTERGUARD_CUDA_CHECK(cudaGetLastError());
+  }
+
+  [[nodiscard]] verification verify() override {
+    std::vector<std::uint32_t> expected(m_out->size());
+    for (std::size_t t = 0; t < expected.size(); ++t) {
+      std::uint32_t sum = 0;
+      const int first = m_lane_word_host[t % 32];
+      for (std::int64_t r = 0; r < m_loads; ++r)
+        sum += m_words_host[static_cast<std::size_t>(first + 32 * r)];
+      expected[t] = sum;
+    }
+    return compare_with_reference("out", m_out->download(), expected);
+  }
+
+ private:
+  std::int64_t m_warps;
+  std::int64_t m_loads;
+  unsigned m_block;
+  std::vector<int> m_lane_word_host;
+  std::vector<std::uint32_t> m_words_host;
+  std::unique_ptr<device_buffer<std::uint32_t>> m_words;
+  std::unique_ptr<device_buffer<int>> m_lane_word;
+  std::unique_ptr<device_buffer<std::uint32_t>> m_out;
+};
+
+[[nodiscard]] std::vector<int> strided_words(std::int64_t stride) {
+  if (stride < 0 || stride > 33)
+    throw std::invalid_argument("stride must be in [0, 33], got " + std::to_string(stride));
+  std::vector<int> words(32);
+  for (int lane = 0; lane < 32; ++lane)
+    words[lane] = lane * static_cast<int>(stride);
+  return words;
+}
+
+[[nodiscard]] std::vector<int> permuted_words(std::int64_t seed) {
+  std::vector<int> words(32);
+  std::iota(words.begin(), words.end(), 0);
+  std::mt19937 generator(static_cast<std::uint32_t>(seed));
+  // Fisher-Yates with the generator's raw output: the same permutation with every standard library.
+  for (std::size_t i = words.size() - 1; i > 0; --i)
+    std::swap(words[i], words[generator() % (i + 1)]);
+  return words;
+}
+
+}  // namespace
+
+COUNTERGUARD_REGISTER_KERNEL("shared_banks/strided")
+    .describe("lane l reads shared word l * stride (+ 32 r): gcd(stride, 32) wavefronts per load")
+    .launches("counterguard::kernels::shared_banks::read_pattern")
+    .parameter("stride", std::int64_t{1}, "words between neighbouring lanes, 0 to 33")
+    .parameter("warps", std::int64_t{4096}, "warps in the grid")
+    .parameter("loads", std::int64_t{8}, "shared loads per thread, 1 to 32")
+    .factory([](const kernel_arguments& a) {
+      return std::make_unique<read_pattern_run>(a, strided_words(a.integer("stride")));
+    });
+
+COUNTERGUARD_REGISTER_KERNEL("shared_banks/broadcast")
+    .describe("every lane reads the same shared word: one wavefront per load")
+    .launches("counterguard::kernels::shared_banks::read_pattern")
+    .parameter("warps", std::int64_t{4096}, "warps in the grid")
+    .parameter("loads", std::int64_t{8}, "shared loads per thread, 1 to 32")
+    .factory([](const kernel_arguments& a) {
+      return std::make_unique<read_pattern_run>(a, strided_words(0));
+    });
+
+COUNTERGUARD_REGISTER_KERNEL("shared_banks/permuted")
+    .describe("lane l reads word perm(l) for a fixed random permutation of 0..31: one wavefront per load")
+    .launches("counterguard::kernels::shared_banks::read_pattern")
+    .parameter("seed", std::int64_t{7}, "seed of the permutation (std::mt19937)")
+    .parameter("warps", std::int64_t{4096}, "warps in the grid")
+    .parameter("loads", std::int64_t{8}, "shared loads per thread, 1 to 32")
+    .factory([](const kernel_arguments& a) {
+      return std::make_unique<read_pattern_run>(a, permuted_words(a.integer("seed")));
+    });
+
+}  // namespace counterguard::kernels::shared_banks
