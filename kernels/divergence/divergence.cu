@@ -1,0 +1,171 @@
+// The same two loops of integer work, chosen per warp (no divergence), per lane by parity (half the lanes
+// idle in each loop), and a loop whose trip count grows with the lane (lanes drop out one by one).
+// Divergence is a property of which threads of a warp take a branch at run time, not of the code's shape:
+// warp_uniform has the same branch as odd_even and runs at 32 threads per instruction.
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "counterguard/core/cuda_check.hpp"
+#include "counterguard/registry/device_buffer.hpp"
+#include "counterguard/registry/kernel_registry.hpp"
+#include "counterguard/registry/verify.hpp"
+
+namespace counterguard::kernels::divergence {
+
+// The two paths differ in their arithmetic so the compiler cannot merge them; run-time trip counts keep
+// them as loops instead of predicated straight-line code.
+__host__ __device__ inline unsigned path_a(unsigned v, int iterations) {
+  for (int i = 0; i < iterations; ++i)
+    v = v * 1664525U + 1013904223U;
+  return v;
+}
+__host__ __device__ inline unsigned path_b(unsigned v, int iterations) {
+  for (int i = 0; i < iterations; ++i)
+    v = (v ^ (v << 13U)) ^ ((v >> 17U) + 0x9E3779B9U);
+  return v;
+}
+
+// The branch depends on the warp index: every warp takes one side whole.
+__global__ void warp_uniform(const unsigned* x, unsigned* y, int iterations) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  const unsigned v = x[i];
+  y[i] = ((threadIdx.x / 32U) % 2U == 0U) ? path_a(v, iterations) : path_b(v, iterations);
+}
+
+// The branch depends on the lane's parity: each warp runs both loops with 16 lanes active.
+__global__ void odd_even(const unsigned* x, unsigned* y, int iterations) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  const unsigned v = x[i];
+  y[i] = (threadIdx.x % 2U == 0U) ? path_a(v, iterations) : path_b(v, iterations);
+}
+
+// Lane L runs (L + 1) * iterations / 32 rounds: the warp runs 32 steps of iterations / 32 rounds with
+// 32, 31, ..., 1 lanes active, 16.5 on average.
+__global__ void lane_loop(const unsigned* x, unsigned* y, int iterations) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  const int lane = static_cast<int>(threadIdx.x % 32U);
+  y[i] = path_a(x[i], (lane + 1) * iterations / 32);
+}
+
+namespace {
+
+std::uint64_t splitmix64(std::uint64_t& state) {
+  std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
+  z = (z ^ (z >> 30U)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27U)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31U);
+}
+
+enum class pattern { warp_uniform, odd_even, lane_loop };
+
+using divergence_kernel = void (*)(const unsigned*, unsigned*, int);
+
+class divergence_run final : public kernel_run {
+ public:
+  divergence_run(const kernel_arguments& arguments, pattern which)
+      : m_pattern(which),
+        m_n(arguments.integer("n")),
+        m_block(arguments.integer("block")),
+        m_iterations(arguments.integer("iterations")),
+        m_x(static_cast<std::size_t>(m_n)),
+        m_y(static_cast<std::size_t>(m_n)) {
+    if (m_block < 64 || m_block > 1024 || m_block % 64 != 0) {
+      throw std::invalid_argument("divergence: block must be a multiple of 64 in [64, 1024], got " +
+                                  std::to_string(m_block));
+    }
+    if (m_n <= 0 || m_n % m_block != 0) {
+      throw std::invalid_argument("divergence: n must be a positive multiple of block, got " +
+                                  std::to_string(m_n));
+    }
+    if (m_iterations < 32 || m_iterations % 32 != 0) {
+      throw std::invalid_argument("divergence: iterations must be a positive multiple of 32, got " +
+                                  std::to_string(m_iterations));
+    }
+    std::vector<unsigned> host(static_cast<std::size_t>(m_n));
+    std::uint64_t state = 0xD1BE46EULL;
+    for (auto& value : host)
+      value = static_cast<unsigned>(splitmix64(state));
+    m_x.upload(host);
+    m_y.fill_bytes(0xFF);
+  }
+
+  void launch(cudaStream_t stream) override {
+    const auto block = static_cast<unsigned>(m_block);
+    const auto grid = static_cast<unsigned>(m_n / m_block);
+    const auto iterations = static_cast<int>(m_iterations);
+    switch (m_pattern) {
+      case pattern::warp_uniform:
+        warp_uniform<<<grid, block, 0, stream>>>(m_x.data(), m_y.data(), iterations);
+        break;
+      case pattern::odd_even:
+        odd_even<<<grid, block, 0, stream>>>(m_x.data(), m_y.data(), iterations);
+        break;
+      case pattern::lane_loop:
+        lane_loop<<<grid, block, 0, stream>>>(m_x.data(), m_y.data(), iterations);
+        break;
+    }
+    COUNTERGUARD_CUDA_CHECK(cudaGetLastError());
+  }
+
+  [[nodiscard]] verification verify() override {
+    const std::vector<unsigned> x = m_x.download();
+    std::vector<unsigned> expected(x.size());
+    const auto iterations = static_cast<int>(m_iterations);
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      const auto thread = static_cast<unsigned>(i % static_cast<std::size_t>(m_block));
+      switch (m_pattern) {
+        case pattern::warp_uniform:
+          expected[i] = (thread / 32U) % 2U == 0U ? path_a(x[i], iterations) : path_b(x[i], iterations);
+          break;
+        case pattern::odd_even:
+          expected[i] = thread % 2U == 0U ? path_a(x[i], iterations) : path_b(x[i], iterations);
+          break;
+        case pattern::lane_loop:
+          expected[i] = path_a(x[i], (static_cast<int>(thread % 32U) + 1) * iterations / 32);
+          break;
+      }
+    }
+    return compare_with_reference("y", m_y.download(), expected);
+  }
+
+ private:
+  pattern m_pattern;
+  std::int64_t m_n;
+  std::int64_t m_block;
+  std::int64_t m_iterations;
+  device_buffer<unsigned> m_x;
+  device_buffer<unsigned> m_y;
+};
+
+kernel_definition& define(const char* name, const char* description, const char* device_function,
+                          pattern which) {
+  return kernel_registry::global()
+      .add(name)
+      .describe(description)
+      .launches(device_function)
+      .parameter("n", std::int64_t{1} << 20, "elements, one per thread (a multiple of block)")
+      .parameter("block", std::int64_t{256}, "threads per block (a multiple of 64)")
+      .parameter("iterations", std::int64_t{64}, "loop rounds per path (a multiple of 32)")
+      .factory([which](const kernel_arguments& a) { return std::make_unique<divergence_run>(a, which); });
+}
+
+}  // namespace
+
+[[maybe_unused]] static kernel_definition& warp_uniform_registration =
+    define("divergence/warp_uniform", "a branch on the warp index: whole warps take one path",
+           "counterguard::kernels::divergence::warp_uniform", pattern::warp_uniform);
+
+[[maybe_unused]] static kernel_definition& odd_even_registration =
+    define("divergence/odd_even", "a branch on the lane's parity: every warp runs both paths half-empty",
+           "counterguard::kernels::divergence::odd_even", pattern::odd_even);
+
+[[maybe_unused]] static kernel_definition& lane_loop_registration =
+    define("divergence/lane_loop", "a loop whose trip count grows with the lane index",
+           "counterguard::kernels::divergence::lane_loop", pattern::lane_loop);
+
+}  // namespace counterguard::kernels::divergence
