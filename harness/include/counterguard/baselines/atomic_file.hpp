@@ -1,0 +1,16 @@
+#pragma once
+
+#include <functional>
+#include <string>
+
+namespace counterguard {
+
+// Replaces `path` with `content` so that readers see the old file or the new one, never a mix:
+// write <path>.tmp in the same directory, fsync it, rename it over <path>, fsync the directory.
+// On any failure the temporary file is removed, the old file is left as it was, and an input_error
+// naming the path and the system's reason is thrown. `before_rename` runs after the temporary file is
+// complete and synced and before the rename (tests use it to fail at the last moment).
+void write_file_atomically(const std::string& path, const std::string& content,
+                           const std::function<void(const std::string& temporary_path)>& before_rename = {});
+
+}  // namespace counterguard

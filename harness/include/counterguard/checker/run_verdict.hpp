@@ -1,0 +1,22 @@
+#pragma once
+
+#include "counterguard/core/exit_code.hpp"
+#include "counterguard/results/run_results.hpp"
+
+namespace counterguard {
+
+// Whether a check fails the case. An improvement fails only when `strict` (baselines must be refreshed).
+[[nodiscard]] bool is_failing(const check_outcome& check, bool strict);
+
+// Sets a case's status from its checks and verification: skipped and error stay as they are; a wrong
+// output (verified == false) or any failing check makes it failed (with a reason); otherwise passed.
+void settle_case_status(case_result& result, bool strict);
+
+// The process exit status for a finished run (docs/cli.md, "Exit status"):
+//   success (0)       every case passed or was skipped;
+//   check_failed (1)  any failing check, wrong kernel output, failed case or case error.
+// Errors that stop the run before results exist (invalid input 2, environment 3, internal 4) are thrown
+// as counterguard::error and mapped by the command line.
+[[nodiscard]] exit_code decide_exit_code(const run_results& results, bool strict);
+
+}  // namespace counterguard

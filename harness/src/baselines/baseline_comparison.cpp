@@ -1,0 +1,241 @@
+#include "counterguard/baselines/baseline_comparison.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "counterguard/checker/value_format.hpp"
+#include "counterguard/core/error.hpp"
+
+namespace counterguard {
+namespace {
+
+// Same slack as expectations: a ratio recomputed in floating point still compares equal.
+constexpr double relative_epsilon = 1e-9;
+
+double epsilon_of(double value) {
+  return relative_epsilon * std::max(std::abs(value), 1e-12);
+}
+
+bool is_zero_baseline(const baseline_entry& entry) {
+  return entry.min == 0.0 && entry.max == 0.0;
+}
+
+std::string percent(double fraction) {
+  return format_value(fraction * 100.0) + "%";
+}
+
+std::string expected_text(const baseline_entry& entry, const baseline_band& band) {
+  if (is_zero_baseline(entry))
+    return "0 (must stay 0)";
+  if (entry.cls != metric_class::noisy) {
+    if (!entry.tolerance || *entry.tolerance == 0.0)
+      return format_value(entry.value) + " (exact)";
+    return format_value(entry.value) + " (±" + percent(*entry.tolerance) + ")";
+  }
+  return format_value(entry.value) + " in [" + format_value(band.low) + ", " + format_value(band.high) + "]";
+}
+
+std::string delta_text(double baseline, double measured) {
+  const double delta = measured - baseline;
+  std::string text = (delta >= 0 ? "+" : "") + format_value(delta);
+  if (baseline != 0.0) {
+    const double relative = std::round(delta / std::abs(baseline) * 1000.0) / 10.0;
+    text += ", " + std::string(relative >= 0 ? "+" : "") + format_value(relative) + "%";
+  }
+  return text;
+}
+
+std::string subject(const std::string& instance, const std::string& kernel_key, const std::string& metric) {
+  std::string text = instance + ": " + metric;
+  if (kernel_key != baseline_total_key)
+    text += " [kernel " + kernel_key + "]";
+  return text;
+}
+
+}  // namespace
+
+baseline_band acceptance_band(const baseline_entry& entry, const baseline_comparison_options& options) {
+  if (entry.cls != metric_class::noisy) {
+    const double slack =
+        std::max(entry.tolerance.value_or(0.0) * std::abs(entry.value), epsilon_of(entry.value));
+    return {entry.value - slack, entry.value + slack};
+  }
+  const double tolerance = entry.tolerance.value_or(options.noisy_tolerance);
+  const double floor = entry.absolute_floor.value_or(options.noisy_absolute_floor);
+  auto widening = [&](double bound) {
+    return std::max({tolerance * std::abs(bound), floor, epsilon_of(bound)});
+  };
+  return {entry.min - widening(entry.min), entry.max + widening(entry.max)};
+}
+
+check_outcome compare_with_baseline(const std::string& instance, const std::string& kernel_key,
+                                    const std::string& metric, const baseline_entry& entry, double measured,
+                                    const baseline_comparison_options& options) {
+  const baseline_band band = acceptance_band(entry, options);
+  check_outcome outcome;
+  outcome.metric = metric;
+  outcome.kernel = kernel_key == baseline_total_key ? std::string() : kernel_key;
+  outcome.origin = "baseline";
+  outcome.expected = expected_text(entry, band);
+  outcome.measured = measured;
+  outcome.baseline = entry.value;
+  const std::string who = subject(instance, kernel_key, metric);
+
+  if (std::isnan(measured)) {
+    outcome.verdict = check_verdict::missing;
+    outcome.failing = true;
+    outcome.message = who + ": measured no value (NaN); baseline " + format_value(entry.value);
+    return outcome;
+  }
+
+  // -1: below the accepted values, +1: above, 0: accepted.
+  int side = 0;
+  if (is_zero_baseline(entry)) {
+    side = measured > 0.0 ? 1 : (measured < 0.0 ? -1 : 0);
+  } else if (measured > band.high) {
+    side = 1;
+  } else if (measured < band.low) {
+    side = -1;
+  }
+  if (side == 0) {
+    outcome.verdict = check_verdict::pass;
+    outcome.message = who + ": measured " + format_value(measured) + ", baseline " + outcome.expected;
+    return outcome;
+  }
+  bool worse = true;
+  if (entry.direction == metric_direction::lower_is_better)
+    worse = side > 0;
+  if (entry.direction == metric_direction::higher_is_better)
+    worse = side < 0;
+
+  const std::string change = "measured " + format_value(measured) + " (" + delta_text(entry.value, measured) +
+                             "), baseline " + outcome.expected;
+  if (worse) {
+    outcome.verdict = check_verdict::regression;
+    outcome.failing = true;
+    outcome.message = who + ": regression: " + change;
+  } else {
+    outcome.verdict = check_verdict::improvement;
+    outcome.failing = options.strict;
+    outcome.message = who + ": improvement: " + change + "; record it with 'counterguard baseline update'";
+  }
+  return outcome;
+}
+
+std::map<std::string, std::map<std::string, double>> measured_by_kernel_key(const case_result& result) {
+  std::map<std::string, std::map<std::string, double>> measured;
+  if (!result.totals.empty()) {
+    auto& total = measured[baseline_total_key];
+    for (const auto& [metric, value] : result.totals)
+      total[metric] = value.value;
+  }
+  std::vector<const kernel_measurement*> launches;
+  for (const auto& launch : result.kernels)
+    launches.push_back(&launch);
+  std::stable_sort(launches.begin(), launches.end(),
+                   [](const auto* a, const auto* b) { return a->launch_index < b->launch_index; });
+  std::map<std::string, int> occurrences;
+  for (const auto* launch : launches) {
+    auto& metrics = measured[kernel_key(launch->function, occurrences[launch->function]++)];
+    for (const auto& [metric, value] : launch->metrics)
+      metrics[metric] = value;
+  }
+  return measured;
+}
+
+std::vector<check_outcome> compare_case_with_baseline(const case_result& result,
+                                                      const baseline_case* baseline,
+                                                      const baseline_comparison_options& options) {
+  std::vector<check_outcome> outcomes;
+  const auto measured = measured_by_kernel_key(result);
+  for (const auto& [key, metrics] : measured) {
+    const baseline_metrics* entries = nullptr;
+    if (baseline != nullptr) {
+      const auto found = baseline->find(key);
+      if (found != baseline->end())
+        entries = &found->second;
+    }
+    for (const auto& [metric, value] : metrics) {
+      const baseline_entry* entry = nullptr;
+      if (entries != nullptr) {
+        const auto found = entries->find(metric);
+        if (found != entries->end())
+          entry = &found->second;
+      }
+      if (entry != nullptr) {
+        outcomes.push_back(compare_with_baseline(result.instance, key, metric, *entry, value, options));
+        continue;
+      }
+      check_outcome outcome;
+      outcome.metric = metric;
+      outcome.kernel = key == baseline_total_key ? std::string() : key;
+      outcome.origin = "baseline";
+      outcome.expected = "(no baseline)";
+      outcome.measured = value;
+      outcome.verdict = check_verdict::new_metric;
+      outcome.message = subject(result.instance, key, metric) + ": measured " + format_value(value) +
+                        ", no baseline yet; record it with 'counterguard baseline update'";
+      outcomes.push_back(std::move(outcome));
+    }
+  }
+  if (baseline == nullptr)
+    return outcomes;
+  for (const auto& [key, entries] : *baseline) {
+    const auto kernel = measured.find(key);
+    for (const auto& [metric, entry] : entries) {
+      if (kernel != measured.end() && kernel->second.count(metric) != 0)
+        continue;
+      check_outcome outcome;
+      outcome.metric = metric;
+      outcome.kernel = key == baseline_total_key ? std::string() : key;
+      outcome.origin = "baseline";
+      outcome.expected = format_value(entry.value);
+      outcome.baseline = entry.value;
+      outcome.verdict = check_verdict::missing;
+      outcome.failing = options.strict;
+      outcome.message =
+          subject(result.instance, key, metric) + ": has a baseline (" + format_value(entry.value) +
+          ") but was not measured" +
+          (kernel == measured.end() && key != baseline_total_key ? " (the kernel was not profiled)" : "") +
+          "; drop it with 'counterguard baseline update'";
+      outcomes.push_back(std::move(outcome));
+    }
+  }
+  return outcomes;
+}
+
+void require_same_gpu_key(const baseline_file& file, const std::string& path,
+                          const std::string& device_gpu_key) {
+  if (file.gpu_key == device_gpu_key)
+    return;
+  throw input_error(source_location{path, 0, 0}, "gpu_key",
+                    "baseline recorded on GPU key '" + file.gpu_key +
+                        "' cannot be compared with this device's key '" + device_gpu_key +
+                        "' (counters differ between chips, SM counts and CUDA versions)",
+                    "use the baselines under '" + device_gpu_key +
+                        "/', or record them there with 'counterguard baseline update'");
+}
+
+void apply_baselines(run_results& results, const std::map<std::string, baseline_file>& baselines,
+                     const std::map<std::string, std::string>& paths,
+                     const baseline_comparison_options& options) {
+  for (const auto& [suite, file] : baselines) {
+    const auto path = paths.find(suite);
+    require_same_gpu_key(file, path == paths.end() ? suite : path->second, results.metadata.gpu_key);
+  }
+  for (auto& result : results.cases) {
+    if (result.status == case_status::skipped || result.status == case_status::error)
+      continue;
+    const baseline_case* baseline = nullptr;
+    const auto file = baselines.find(result.suite);
+    if (file != baselines.end()) {
+      const auto found = file->second.cases.find(result.instance);
+      if (found != file->second.cases.end())
+        baseline = &found->second;
+    }
+    auto outcomes = compare_case_with_baseline(result, baseline, options);
+    result.checks.insert(result.checks.end(), outcomes.begin(), outcomes.end());
+  }
+}
+
+}  // namespace counterguard

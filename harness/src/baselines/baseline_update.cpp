@@ -1,0 +1,245 @@
+#include "counterguard/baselines/baseline_update.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "counterguard/baselines/baseline_comparison.hpp"
+#include "counterguard/baselines/gpu_key.hpp"
+#include "counterguard/checker/value_format.hpp"
+
+namespace counterguard {
+namespace {
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t middle = values.size() / 2;
+  if (values.size() % 2 == 1)
+    return values[middle];
+  return (values[middle - 1] + values[middle]) / 2.0;
+}
+
+// Why a case of one repetition cannot be recorded, or empty when it can.
+std::string unusable_reason(const case_result& result) {
+  if (result.status == case_status::skipped)
+    return "skipped: " + result.status_reason;
+  if (result.status == case_status::error)
+    return "error: " + result.status_reason;
+  if (result.verified && !*result.verified)
+    return "wrong output: " + result.verification_message;
+  return {};
+}
+
+std::string spread_text(const baseline_entry& e) {
+  return "[" + format_value(e.min) + ", " + format_value(e.max) + "], n=" + std::to_string(e.n);
+}
+
+std::string cell(const std::string& text) {
+  std::string escaped;
+  for (char c : text) {
+    if (c == '|')
+      escaped += "\\|";
+    else if (c == '\n')
+      escaped += ' ';
+    else
+      escaped += c;
+  }
+  return escaped;
+}
+
+std::string delta_text(double before, double after) {
+  const double delta = after - before;
+  std::string text = (delta >= 0 ? "+" : "") + format_value(delta);
+  if (before != 0.0) {
+    const double relative = std::round(delta / std::abs(before) * 1000.0) / 10.0;
+    text += " (" + std::string(relative >= 0 ? "+" : "") + format_value(relative) + "%)";
+  }
+  return text;
+}
+
+}  // namespace
+
+baseline_update_result update_baseline(const std::optional<baseline_file>& existing, const std::string& suite,
+                                       const std::vector<run_results>& repetitions,
+                                       const metric_classifier& classify, const std::string& existing_path) {
+  baseline_update_result update;
+  update.file = existing.value_or(baseline_file{});
+  update.file.suite = suite;
+  if (repetitions.empty())
+    return update;
+
+  const run_metadata& metadata = repetitions.front().metadata;
+  const std::string key = metadata.gpu_key.empty() ? make_gpu_key(metadata) : metadata.gpu_key;
+  if (existing)
+    require_same_gpu_key(*existing, existing_path.empty() ? suite + ".yaml" : existing_path, key);
+  update.file.gpu_key = key;
+
+  // instance -> kernel key -> metric -> the values of every repetition.
+  std::map<std::string, std::map<std::string, std::map<std::string, std::vector<double>>>> samples;
+  std::map<std::string, metric_class> reported_class;  // metric -> class the run reported for the total
+  std::map<std::string, std::string> rejected;         // instance -> why
+  std::set<std::string> seen;
+  for (const auto& run : repetitions) {
+    for (const auto& result : run.cases) {
+      if (result.suite != suite)
+        continue;
+      seen.insert(result.instance);
+      const std::string why = unusable_reason(result);
+      if (!why.empty()) {
+        rejected.emplace(result.instance, why);
+        continue;
+      }
+      for (const auto& [metric, value] : result.totals)
+        reported_class.emplace(metric, value.cls);
+      auto& instance = samples[result.instance];
+      for (const auto& [kernel, metrics] : measured_by_kernel_key(result)) {
+        for (const auto& [metric, value] : metrics)
+          instance[kernel][metric].push_back(value);
+      }
+    }
+  }
+  for (const auto& [instance, why] : rejected) {
+    update.not_recorded.push_back(instance + ": " + why);
+    samples.erase(instance);
+  }
+  if (samples.empty())
+    return update;
+
+  update.file.schema_version = baseline_schema_version;
+  update.file.metadata = {
+      metadata.gpu_name,   metadata.driver_version, metadata.cuda_runtime_version, metadata.cupti_version,
+      metadata.started_at, metadata.git_commit,     metadata.counterguard_version};
+
+  for (const auto& [instance, kernels] : samples) {
+    update.measured.push_back(instance);
+    const baseline_case before = update.file.cases[instance];  // empty when new
+    baseline_case after;
+    for (const auto& [kernel, metrics] : kernels) {
+      for (const auto& [metric, values] : metrics) {
+        const metric_traits traits = classify(metric);
+        baseline_entry entry;
+        entry.value = median(values);
+        entry.min = *std::min_element(values.begin(), values.end());
+        entry.max = *std::max_element(values.begin(), values.end());
+        entry.n = static_cast<int>(values.size());
+        const auto reported = reported_class.find(metric);
+        entry.cls = reported != reported_class.end() ? reported->second : traits.cls;
+        entry.direction = traits.direction;
+        if (entry.cls == metric_class::noisy)
+          entry.absolute_floor = traits.absolute_floor;
+        const auto old_kernel = before.find(kernel);
+        if (old_kernel != before.end()) {
+          const auto old = old_kernel->second.find(metric);
+          if (old != old_kernel->second.end()) {
+            // Tolerances and floors are decisions a human wrote into the file: keep them.
+            entry.tolerance = old->second.tolerance;
+            if (old->second.absolute_floor)
+              entry.absolute_floor = old->second.absolute_floor;
+          }
+        }
+        after[kernel][metric] = entry;
+      }
+    }
+    // The change list, in file order: kernels and metrics of both versions.
+    std::set<std::string> kernel_keys;
+    for (const auto& item : before)
+      kernel_keys.insert(item.first);
+    for (const auto& item : after)
+      kernel_keys.insert(item.first);
+    std::vector<std::string> ordered(kernel_keys.begin(), kernel_keys.end());
+    std::stable_partition(ordered.begin(), ordered.end(),
+                          [](const auto& k) { return k == baseline_total_key; });
+    for (const auto& kernel : ordered) {
+      std::set<std::string> metric_names;
+      const auto b = before.find(kernel);
+      const auto a = after.find(kernel);
+      if (b != before.end()) {
+        for (const auto& item : b->second)
+          metric_names.insert(item.first);
+      }
+      if (a != after.end()) {
+        for (const auto& item : a->second)
+          metric_names.insert(item.first);
+      }
+      for (const auto& metric : metric_names) {
+        baseline_change change{
+            baseline_change::kind::changed, instance, kernel, metric, std::nullopt, std::nullopt};
+        if (b != before.end() && b->second.count(metric) != 0)
+          change.before = b->second.at(metric);
+        if (a != after.end() && a->second.count(metric) != 0)
+          change.after = a->second.at(metric);
+        if (change.before && change.after && *change.before == *change.after)
+          continue;
+        if (!change.before)
+          change.what = baseline_change::kind::added;
+        if (!change.after)
+          change.what = baseline_change::kind::removed;
+        update.changes.push_back(std::move(change));
+      }
+    }
+    update.file.cases[instance] = std::move(after);
+  }
+  (void)seen;
+  return update;
+}
+
+std::string render_change_summary_markdown(const baseline_update_result& update) {
+  std::size_t changed = 0, added = 0, removed = 0;
+  for (const auto& change : update.changes) {
+    if (change.what == baseline_change::kind::changed)
+      ++changed;
+    if (change.what == baseline_change::kind::added)
+      ++added;
+    if (change.what == baseline_change::kind::removed)
+      ++removed;
+  }
+  std::string md = "## Baseline update: `" + update.file.suite + "` on `" + update.file.gpu_key + "`\n\n";
+  md += std::to_string(update.measured.size()) + " case instance(s) measured: " + std::to_string(changed) +
+        " changed, " + std::to_string(added) + " added, " + std::to_string(removed) + " removed.\n";
+  if (update.changes.empty())
+    md += "\nNo baseline value changed.\n";
+
+  auto kernel_cell = [](const std::string& kernel) {
+    return kernel == baseline_total_key ? std::string("(total)") : "`" + cell(kernel) + "`";
+  };
+  if (changed != 0) {
+    md +=
+        "\n### Changed\n\n| case | kernel | metric | old | new | delta | new spread "
+        "|\n|---|---|---|---|---|---|---|\n";
+    for (const auto& c : update.changes) {
+      if (c.what != baseline_change::kind::changed)
+        continue;
+      md += "| `" + cell(c.instance) + "` | " + kernel_cell(c.kernel) + " | `" + cell(c.metric) + "` | " +
+            format_value(c.before->value) + " | " + format_value(c.after->value) + " | " +
+            delta_text(c.before->value, c.after->value) + " | " + spread_text(*c.after) + " |\n";
+    }
+  }
+  if (added != 0) {
+    md += "\n### Added\n\n| case | kernel | metric | value | class | spread |\n|---|---|---|---|---|---|\n";
+    for (const auto& c : update.changes) {
+      if (c.what != baseline_change::kind::added)
+        continue;
+      md += "| `" + cell(c.instance) + "` | " + kernel_cell(c.kernel) + " | `" + cell(c.metric) + "` | " +
+            format_value(c.after->value) + " | " + to_string(c.after->cls) + " | " + spread_text(*c.after) +
+            " |\n";
+    }
+  }
+  if (removed != 0) {
+    md += "\n### Removed\n\n| case | kernel | metric | old value |\n|---|---|---|---|\n";
+    for (const auto& c : update.changes) {
+      if (c.what != baseline_change::kind::removed)
+        continue;
+      md += "| `" + cell(c.instance) + "` | " + kernel_cell(c.kernel) + " | `" + cell(c.metric) + "` | " +
+            format_value(c.before->value) + " |\n";
+    }
+  }
+  if (!update.not_recorded.empty()) {
+    md += "\n### Not recorded\n\n";
+    for (const auto& line : update.not_recorded)
+      md += "- " + cell(line) + "\n";
+  }
+  return md;
+}
+
+}  // namespace counterguard

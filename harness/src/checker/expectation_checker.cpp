@@ -1,0 +1,113 @@
+#include "counterguard/checker/expectation_checker.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "counterguard/checker/value_format.hpp"
+
+namespace counterguard {
+namespace {
+
+double allowed(double bound, double tolerance) {
+  return std::max(tolerance, expectation_epsilon) * std::max(std::abs(bound), 1e-12);
+}
+
+std::string where_text(const resolved_expectation& expectation) {
+  const std::string text = expectation.where.to_string();
+  return text.empty() ? std::string() : " (" + text + ")";
+}
+
+std::string subject(const std::string& instance, const resolved_expectation& expectation,
+                    const std::string& kernel) {
+  std::string text = instance + ": " + expectation.metric;
+  if (!kernel.empty())
+    text += " [kernel " + kernel + "]";
+  return text;
+}
+
+check_outcome judge(const std::string& instance, const resolved_expectation& expectation,
+                    const std::string& kernel, std::optional<double> measured) {
+  check_outcome outcome;
+  outcome.metric = expectation.metric;
+  outcome.kernel = kernel;
+  outcome.origin = "expectation";
+  outcome.expected = expectation.text;
+  outcome.measured = measured;
+  if (!measured) {
+    outcome.verdict = check_verdict::missing;
+    outcome.failing = true;
+    outcome.message = subject(instance, expectation, kernel) + " expected " + expectation.text +
+                      ", but it was not measured" + where_text(expectation);
+    return outcome;
+  }
+  const bool ok = satisfies(expectation, *measured);
+  outcome.verdict = ok ? check_verdict::pass : check_verdict::fail;
+  outcome.failing = !ok;
+  outcome.message = subject(instance, expectation, kernel) + " expected " + expectation.text + ", measured " +
+                    format_value(*measured) + where_text(expectation);
+  return outcome;
+}
+
+}  // namespace
+
+bool satisfies(const resolved_expectation& expectation, double measured) {
+  if (std::isnan(measured))
+    return false;
+  const double t = expectation.tolerance;
+  switch (expectation.kind) {
+    case comparison::equals:
+      return std::abs(measured - expectation.lower) <= allowed(expectation.lower, t);
+    case comparison::min:
+      return measured >= expectation.lower - allowed(expectation.lower, t);
+    case comparison::max:
+      return measured <= expectation.upper + allowed(expectation.upper, t);
+    case comparison::between:
+      return measured >= expectation.lower - allowed(expectation.lower, t) &&
+             measured <= expectation.upper + allowed(expectation.upper, t);
+  }
+  return false;
+}
+
+bool function_matches(const std::string& function, const std::string& kernel) {
+  if (function == kernel)
+    return true;
+  const auto last = function.rfind("::");
+  return last != std::string::npos && function.compare(last + 2, std::string::npos, kernel) == 0;
+}
+
+std::vector<check_outcome> check_expectations(const std::vector<resolved_expectation>& expectations,
+                                              const case_result& result) {
+  std::vector<check_outcome> outcomes;
+  for (const auto& expectation : expectations) {
+    if (expectation.kernel.empty()) {
+      const auto found = result.totals.find(expectation.metric);
+      outcomes.push_back(
+          judge(result.instance, expectation, {},
+                found == result.totals.end() ? std::nullopt : std::optional(found->second.value)));
+      continue;
+    }
+    bool launched = false;
+    for (const auto& launch : result.kernels) {
+      if (!function_matches(launch.function, expectation.kernel))
+        continue;
+      launched = true;
+      const auto found = launch.metrics.find(expectation.metric);
+      outcomes.push_back(judge(result.instance, expectation, launch.function,
+                               found == launch.metrics.end() ? std::nullopt : std::optional(found->second)));
+    }
+    if (!launched) {
+      check_outcome outcome = judge(result.instance, expectation, expectation.kernel, std::nullopt);
+      outcome.message = subject(result.instance, expectation, expectation.kernel) + " expected " +
+                        expectation.text + ", but no launch of kernel '" + expectation.kernel +
+                        "' was profiled" + where_text(expectation);
+      outcomes.push_back(std::move(outcome));
+    }
+  }
+  return outcomes;
+}
+
+std::vector<check_outcome> check_expectations(const case_instance& instance, const case_result& result) {
+  return check_expectations(instance.expectations, result);
+}
+
+}  // namespace counterguard

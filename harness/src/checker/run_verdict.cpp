@@ -1,0 +1,50 @@
+#include "counterguard/checker/run_verdict.hpp"
+
+namespace counterguard {
+
+bool is_failing(const check_outcome& check, bool strict) {
+  return check.failing || (strict && check.verdict == check_verdict::improvement);
+}
+
+void settle_case_status(case_result& result, bool strict) {
+  if (result.status == case_status::skipped || result.status == case_status::error)
+    return;
+  if (result.verified && !*result.verified) {
+    result.status = case_status::failed;
+    result.status_reason = "wrong output: " + result.verification_message;
+    return;
+  }
+  std::size_t failing = 0;
+  const check_outcome* first = nullptr;
+  for (const auto& check : result.checks) {
+    if (!is_failing(check, strict))
+      continue;
+    if (failing++ == 0)
+      first = &check;
+  }
+  if (failing == 0) {
+    result.status = case_status::passed;
+    result.status_reason.clear();
+    return;
+  }
+  result.status = case_status::failed;
+  result.status_reason = first->message;
+  if (failing > 1)
+    result.status_reason += " (and " + std::to_string(failing - 1) + " more failing checks)";
+}
+
+exit_code decide_exit_code(const run_results& results, bool strict) {
+  for (const auto& result : results.cases) {
+    if (result.status == case_status::failed || result.status == case_status::error)
+      return exit_code::check_failed;
+    if (result.verified && !*result.verified)
+      return exit_code::check_failed;
+    for (const auto& check : result.checks) {
+      if (is_failing(check, strict))
+        return exit_code::check_failed;
+    }
+  }
+  return exit_code::success;
+}
+
+}  // namespace counterguard
