@@ -23,9 +23,13 @@ TEST(formula, a_constant_evaluates_to_itself) {
   EXPECT_DOUBLE_EQ(value.evaluate({}), 4063232.0);
 }
 
-TEST(formula, multiplication_binds_tighter_than_addition) { EXPECT_DOUBLE_EQ(evaluate("2 + 3 * 4"), 14.0); }
+TEST(formula, multiplication_binds_tighter_than_addition) {
+  EXPECT_DOUBLE_EQ(evaluate("2 + 3 * 4"), 14.0);
+}
 
-TEST(formula, parentheses_group) { EXPECT_DOUBLE_EQ(evaluate("(2 + 3) * 4"), 20.0); }
+TEST(formula, parentheses_group) {
+  EXPECT_DOUBLE_EQ(evaluate("(2 + 3) * 4"), 20.0);
+}
 
 TEST(formula, division_is_not_integer_division) {
   EXPECT_DOUBLE_EQ(evaluate("7 / 2"), 3.5);
@@ -70,7 +74,9 @@ TEST(formula, a_syntax_error_is_an_input_error_at_parse_time) {
   }
 }
 
-TEST(formula, an_empty_formula_is_an_input_error) { EXPECT_THROW((void)formula::parse("  ", here, "f"), input_error); }
+TEST(formula, an_empty_formula_is_an_input_error) {
+  EXPECT_THROW((void)formula::parse("  ", here, "f"), input_error);
+}
 
 TEST(formula, an_unknown_variable_is_an_input_error_listing_numeric_parameters) {
   const formula value = formula::parse("m * 2", here, "cases[0].expect.m.equals");

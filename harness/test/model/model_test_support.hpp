@@ -1,12 +1,12 @@
 #pragma once
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <string>
-#include <unistd.h>
 
 #include "counterguard/core/error.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"
@@ -16,7 +16,8 @@
 namespace counterguard::test {
 
 inline ::testing::AssertionResult contains(const std::string& text, const std::string& part) {
-  if (text.find(part) != std::string::npos) return ::testing::AssertionSuccess();
+  if (text.find(part) != std::string::npos)
+    return ::testing::AssertionSuccess();
   return ::testing::AssertionFailure() << "'" << part << "' is not in:\n  " << text;
 }
 
@@ -56,11 +57,17 @@ class model_test : public ::testing::Test {
 
   suite load(const std::string& text) { return load_suite(write("t.yaml", text), m_kernels, metrics()); }
 
-  std::vector<case_instance> expand(const std::string& text) { return expand_instances(load(text), m_kernels, metrics()); }
+  std::vector<case_instance> expand(const std::string& text) {
+    return expand_instances(load(text), m_kernels, metrics());
+  }
 
   // The error loading `text` as t.yaml raises; fails the test when it loads.
-  input_error load_error(const std::string& text) { return error_of([&] { (void)load(text); }); }
-  input_error expand_error(const std::string& text) { return error_of([&] { (void)expand(text); }); }
+  input_error load_error(const std::string& text) {
+    return error_of([&] { (void)load(text); });
+  }
+  input_error expand_error(const std::string& text) {
+    return error_of([&] { (void)expand(text); });
+  }
 
   template <typename Action>
   static input_error error_of(Action action) {

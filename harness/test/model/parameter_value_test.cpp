@@ -7,7 +7,9 @@
 namespace counterguard {
 namespace {
 
-TEST(parameter_value, integers_print_without_decimals) { EXPECT_EQ(parameter_value(2048).to_string(), "2048"); }
+TEST(parameter_value, integers_print_without_decimals) {
+  EXPECT_EQ(parameter_value(2048).to_string(), "2048");
+}
 
 TEST(parameter_value, negative_integers_keep_their_sign) {
   EXPECT_EQ(parameter_value(std::int64_t{-3}).to_string(), "-3");
@@ -19,7 +21,9 @@ TEST(parameter_value, reals_print_without_trailing_zeros) {
   EXPECT_EQ(parameter_value(1.25e-5).to_string(), "1.25e-05");
 }
 
-TEST(parameter_value, strings_print_as_they_are) { EXPECT_EQ(parameter_value("row_major").to_string(), "row_major"); }
+TEST(parameter_value, strings_print_as_they_are) {
+  EXPECT_EQ(parameter_value("row_major").to_string(), "row_major");
+}
 
 TEST(parameter_value, type_names_are_integer_number_and_string) {
   EXPECT_STREQ(parameter_value(1).type_name(), "integer");
@@ -27,7 +31,9 @@ TEST(parameter_value, type_names_are_integer_number_and_string) {
   EXPECT_STREQ(parameter_value("x").type_name(), "string");
 }
 
-TEST(parameter_value, integers_read_as_doubles) { EXPECT_DOUBLE_EQ(parameter_value(7).as_double(), 7.0); }
+TEST(parameter_value, integers_read_as_doubles) {
+  EXPECT_DOUBLE_EQ(parameter_value(7).as_double(), 7.0);
+}
 
 TEST(parameter_value, reading_the_wrong_type_throws_logic_error) {
   EXPECT_THROW((void)parameter_value(1.5).as_integer(), std::logic_error);
