@@ -10,6 +10,9 @@
 #
 #   counterguard_add_runner(<name> KERNELS <kernel libraries...>)
 #     An executable with the counterguard command line and the given kernel libraries registered.
+#
+#   counterguard_link_kernels(<target> KERNELS <kernel libraries...>)
+#     Links kernel libraries and their compiler reports into any executable (a test, say).
 
 set(COUNTERGUARD_CMAKE_DIR "${CMAKE_CURRENT_LIST_DIR}" CACHE INTERNAL "")
 
@@ -27,8 +30,17 @@ endfunction()
 
 function(counterguard_add_runner name)
   cmake_parse_arguments(arg "" "" "KERNELS" ${ARGN})
-  set(object_list "${CMAKE_CURRENT_BINARY_DIR}/${name}_kernel_objects.txt")
-  set(generated "${CMAKE_CURRENT_BINARY_DIR}/${name}_resource_reports.cpp")
+  add_executable(${name})
+  counterguard_link_kernels(${name} KERNELS ${arg_KERNELS})
+  target_link_libraries(${name} PRIVATE counterguard::main counterguard::build_interface)
+  counterguard_bundle_runtime_libraries(${name})
+endfunction()
+
+# Links kernel libraries into an executable together with their embedded compiler resource reports.
+function(counterguard_link_kernels target)
+  cmake_parse_arguments(arg "" "" "KERNELS" ${ARGN})
+  set(object_list "${CMAKE_CURRENT_BINARY_DIR}/${target}_kernel_objects.txt")
+  set(generated "${CMAKE_CURRENT_BINARY_DIR}/${target}_resource_reports.cpp")
   set(objects "")
   foreach(library IN LISTS arg_KERNELS)
     list(APPEND objects "$<TARGET_OBJECTS:${library}>")
@@ -39,11 +51,10 @@ function(counterguard_add_runner name)
     COMMAND ${CMAKE_COMMAND} -DOBJECT_LIST=${object_list} -DOUTPUT=${generated}
             -P "${COUNTERGUARD_CMAKE_DIR}/embed_resource_reports.cmake"
     DEPENDS ${objects} "${COUNTERGUARD_CMAKE_DIR}/embed_resource_reports.cmake"
-    COMMENT "Embedding kernel resource reports into ${name}"
+    COMMENT "Embedding kernel resource reports into ${target}"
     VERBATIM)
-  add_executable(${name} "${generated}")
-  target_link_libraries(${name} PRIVATE counterguard::main ${arg_KERNELS} counterguard::build_interface)
-  counterguard_bundle_runtime_libraries(${name})
+  target_sources(${target} PRIVATE "${generated}")
+  target_link_libraries(${target} PRIVATE ${arg_KERNELS})
 endfunction()
 
 # Copies the shared libraries that a GPU host may lack (Debian's muparser, yaml-cpp) next to the binary, so the

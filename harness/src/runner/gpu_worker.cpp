@@ -118,10 +118,8 @@ void profile_case(const worker_context& context, const case_instance& instance, 
   }
   const std::vector<evaluated_range> ranges =
       plan.raw_cupti.empty() ? std::vector<evaluated_range>{} : evaluate_counter_data(capture.image, plan.raw_cupti);
-  fill_measurements(result, plan, capture.launches, ranges, embedded_kernel_resources(), run->runtime_metrics());
-  if (context.archive != nullptr && !plan.raw_cupti.empty()) {
-    context.archive->write(archive_index, instance.name, plan.raw_cupti, capture);
-  }
+  const std::map<std::string, double> kernel_metrics = run->runtime_metrics();
+  fill_measurements(result, plan, capture.launches, ranges, embedded_kernel_resources(), kernel_metrics);
 
   const verification verdict = run->verify();
   result.verified = verdict.passed;
@@ -129,6 +127,12 @@ void profile_case(const worker_context& context, const case_instance& instance, 
   if (!verdict.passed) {
     result.status = case_status::failed;
     result.status_reason = "wrong output: " + verdict.message;
+  }
+  if (context.archive != nullptr && !plan.raw_cupti.empty()) {
+    const nlohmann::json outcome{{"kernel_metrics", kernel_metrics},
+                                 {"verified", verdict.passed},
+                                 {"verification_message", verdict.message}};
+    context.archive->write(archive_index, instance.name, plan.raw_cupti, capture, outcome);
   }
 }
 

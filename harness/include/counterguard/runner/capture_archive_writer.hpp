@@ -3,6 +3,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "counterguard/profiler/range_profiler.hpp"
 
 namespace counterguard {
@@ -12,8 +14,11 @@ namespace counterguard {
 class capture_archive_writer {
  public:
   capture_archive_writer(std::string directory, std::string chip);
+  // `outcome` carries what evaluation cannot recompute from counters: the metrics the kernel reported
+  // itself (kernel_run::runtime_metrics) and its verification, as {"kernel_metrics", "verified",
+  // "verification_message"}.
   void write(int archive_index, const std::string& instance, const std::vector<std::string>& raw_metrics,
-             const profile_capture& capture);
+             const profile_capture& capture, const nlohmann::json& outcome);
 
  private:
   std::string m_directory;

@@ -1,0 +1,97 @@
+#include <unistd.h>
+
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <map>
+
+#include "commands.hpp"
+#include "counterguard/core/error.hpp"
+#include "counterguard/evaluator/metric_name_validator.hpp"
+#include "counterguard/metrics/metric_catalog.hpp"
+#include "counterguard/model/suite_loader.hpp"
+#include "counterguard/registry/kernel_registry.hpp"
+
+namespace counterguard::detail {
+namespace {
+
+std::string join(const std::vector<std::string>& items) {
+  std::string text;
+  for (const auto& item : items) text += (text.empty() ? "" : ", ") + item;
+  return text;
+}
+
+// Every raw CUPTI name a case needs, its own or an alias's inputs, must exist on the chip: an unknown name
+// is an input error before anything runs, naming the expectation that asked for it.
+void validate_raw_metric_names(const std::vector<case_instance>& instances, const std::string& chip) {
+  const metric_catalog& catalog = metric_catalog::builtin();
+  std::unique_ptr<metric_name_validator> validator;
+  std::map<std::string, bool> verdicts;
+  for (const auto& instance : instances) {
+    for (const auto& expectation : instance.expectations) {
+      const metric_definition definition = catalog.resolve(expectation.metric);
+      for (const auto& raw : definition.raw_inputs) {
+        if (!validator) validator = std::make_unique<metric_name_validator>(chip);
+        auto [verdict, inserted] = verdicts.emplace(raw, false);
+        if (inserted) verdict->second = validator->is_valid(raw);
+        if (verdict->second) continue;
+        const bool is_alias = definition.name != raw;
+        throw input_error(expectation.where, "expect." + expectation.metric,
+                          is_alias ? "alias needs CUPTI metric '" + raw + "', which chip " + chip + " does not have"
+                                   : "no CUPTI metric of this name on chip " + chip,
+                          "did you mean: " + join(validator->suggestions(raw)) +
+                              " (`counterguard metrics list --chip " + chip + " --raw` lists them all)");
+      }
+    }
+  }
+}
+
+std::string command_output(const char* command) {
+  std::string output;
+  FILE* pipe = ::popen(command, "r");
+  if (pipe == nullptr) return output;
+  std::array<char, 256> buffer{};
+  while (std::fgets(buffer.data(), buffer.size(), pipe) != nullptr) output += buffer.data();
+  ::pclose(pipe);
+  while (!output.empty() && (output.back() == '\n' || output.back() == '\r')) output.pop_back();
+  return output;
+}
+
+}  // namespace
+
+std::vector<case_instance> select_instances(const selection_options& selection) {
+  const kernel_registry& kernels = kernel_registry::global();
+  const metric_catalog& metrics = metric_catalog::builtin();
+  std::vector<case_instance> instances;
+  for (const auto& s : load_suites(selection.paths, kernels, metrics)) {
+    for (auto& instance : expand_instances(s, kernels, metrics)) instances.push_back(std::move(instance));
+  }
+  instances = filter_instances(std::move(instances), selection.filter);
+  validate_raw_metric_names(instances, selection.chip);
+  return instances;
+}
+
+run_metadata host_metadata(const std::string& mode, const std::string& command_line) {
+  run_metadata metadata;
+  metadata.counterguard_version = COUNTERGUARD_VERSION;
+  metadata.mode = mode;
+  metadata.command_line = command_line;
+  metadata.git_commit = command_output("git rev-parse HEAD 2>/dev/null");
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::array<char, 32> stamp{};
+  std::tm utc{};
+  ::gmtime_r(&now, &utc);
+  std::strftime(stamp.data(), stamp.size(), "%Y-%m-%dT%H:%M:%SZ", &utc);
+  metadata.started_at = stamp.data();
+  return metadata;
+}
+
+std::string self_executable() {
+  std::array<char, 4096> path{};
+  const ssize_t length = ::readlink("/proc/self/exe", path.data(), path.size() - 1);
+  if (length <= 0) throw std::runtime_error("cannot find this program's path (/proc/self/exe)");
+  return std::string(path.data(), static_cast<std::size_t>(length));
+}
+
+}  // namespace counterguard::detail

@@ -1,0 +1,91 @@
+#pragma once
+// The subcommands of the command line; each returns the process exit status (docs/cli.md).
+
+#include <string>
+#include <vector>
+
+#include "counterguard/model/case_instance.hpp"
+#include "counterguard/results/run_results.hpp"
+
+namespace counterguard::detail {
+
+// Options shared by the commands that load suites.
+struct selection_options {
+  std::vector<std::string> paths{"cases"};
+  std::string filter;
+  std::string chip = COUNTERGUARD_DEFAULT_CHIP;  // raw CUPTI metric names are validated for this chip
+};
+
+// Where results go besides the console.
+struct report_options {
+  std::string json;
+  std::string junit;
+  std::string markdown;
+  std::string baseline_dir = "baselines";
+  bool no_baselines = false;
+  bool strict = false;
+  bool quiet = false;
+};
+
+struct run_options {
+  selection_options selection;
+  report_options reports;
+  std::string save_counter_data;
+  std::vector<std::string> extra_metrics;
+  bool require_gpu = false;
+  double case_timeout_seconds = 120.0;
+  int device = 0;
+  std::string command_line;
+};
+
+struct evaluate_options {
+  std::string directory;
+  selection_options selection;
+  report_options reports;
+  std::string command_line;
+};
+
+struct baseline_update_options {
+  selection_options selection;
+  std::string baseline_dir = "baselines";
+  int repeat = 5;
+  std::string summary;  // Markdown summary file (also printed)
+  std::vector<std::string> extra_metrics;
+  double case_timeout_seconds = 120.0;
+  int device = 0;
+  std::string command_line;
+};
+
+int run_static(const selection_options& selection, const report_options& reports, const std::string& command_line);
+int run_profiling(const run_options& options);
+int run_evaluate(const evaluate_options& options);
+int run_baseline_update(const baseline_update_options& options);
+int run_metrics_list(const std::string& chip, bool raw);
+int run_metrics_validate(const selection_options& selection);
+int run_kernels_list();
+int run_worker(const std::string& request_file);
+int run_launch(const selection_options& selection);
+
+// Loads, expands and filters the selected suites; validates raw CUPTI metric names for the chip.
+[[nodiscard]] std::vector<case_instance> select_instances(const selection_options& selection);
+
+// Metadata every results file carries (version, git commit, command line, start time).
+[[nodiscard]] run_metadata host_metadata(const std::string& mode, const std::string& command_line);
+
+// Static measurements and checks for every instance (no GPU); `only_static` skips non-static expectations.
+[[nodiscard]] run_results static_results(const std::vector<case_instance>& instances, const std::string& command_line);
+
+// Checks a measured run against each instance's expectations (all of them: a GPU run or its evaluation).
+void check_all_expectations(run_results& results, const std::vector<case_instance>& instances);
+
+// Compares with baselines (unless disabled), settles case statuses, prints and writes the reports;
+// returns the exit status.
+int judge_and_report(run_results& results, const report_options& reports);
+
+// Prints the console report and writes the requested JSON, JUnit and Markdown files.
+void write_reports(const run_results& results, const report_options& reports);
+
+// Path of this program, for starting worker processes.
+[[nodiscard]] std::string self_executable();
+
+}  // namespace counterguard::detail

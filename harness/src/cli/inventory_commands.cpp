@@ -1,0 +1,61 @@
+// Commands that list what this runner knows: kernels, metric aliases, CUPTI metrics of a chip.
+#include <fmt/format.h>
+
+#include <cstdio>
+
+#include "commands.hpp"
+#include "counterguard/evaluator/metric_name_validator.hpp"
+#include "counterguard/metrics/metric_catalog.hpp"
+#include "counterguard/registry/kernel_registry.hpp"
+
+namespace counterguard::detail {
+
+int run_kernels_list() {
+  for (const auto& name : kernel_registry::global().names()) {
+    const kernel_definition& definition = *kernel_registry::global().find(name);
+    std::fputs(fmt::format("{}\n  {}\n", name, definition.description()).c_str(), stdout);
+    for (const auto& function : definition.device_functions()) std::fputs(fmt::format("  launches {}\n", function).c_str(), stdout);
+    for (const auto& p : definition.parameters()) {
+      std::fputs(fmt::format("  parameter {} ({}, default {}){}{}\n", p.name, p.default_value.type_name(),
+                             p.default_value.to_string(), p.description.empty() ? "" : ": ", p.description)
+                     .c_str(),
+                 stdout);
+    }
+    if (definition.required_compute_capability() > 0) {
+      std::fputs(fmt::format("  needs compute capability {}\n", definition.required_compute_capability()).c_str(), stdout);
+    }
+  }
+  return 0;
+}
+
+int run_metrics_list(const std::string& chip, bool raw) {
+  if (raw) {
+    const metric_name_validator validator(chip);
+    for (const auto& base : validator.base_metrics()) {
+      for (const auto& suffix : validator.suffixes(base)) std::fputs((base + suffix + "\n").c_str(), stdout);
+    }
+    return 0;
+  }
+  const metric_catalog& catalog = metric_catalog::builtin();
+  for (const auto& name : catalog.alias_names()) {
+    const metric_definition& m = *catalog.find_alias(name);
+    std::fputs(fmt::format("{:<42} {:<6} {:<16} {}\n", name, to_string(m.cls), to_string(m.direction),
+                           m.formula.empty() ? m.description : m.formula)
+                   .c_str(),
+               stdout);
+  }
+  return 0;
+}
+
+int run_metrics_validate(const selection_options& selection) {
+  const auto instances = select_instances(selection);  // validates every raw name for the chip, or throws
+  std::size_t expectations = 0;
+  for (const auto& instance : instances) expectations += instance.expectations.size();
+  std::fputs(fmt::format("{} case instances, {} expectations: every metric is valid for {}\n", instances.size(),
+                         expectations, selection.chip)
+                 .c_str(),
+             stdout);
+  return 0;
+}
+
+}  // namespace counterguard::detail

@@ -1,0 +1,52 @@
+// `counterguard launch`: runs the cases' kernels once each, verified, without CUPTI, so external tools
+// (ncu for cross-checks, nsys, compute-sanitizer) can watch them. Each case runs in an NVTX range.
+#include <cuda_runtime_api.h>
+#include <fmt/format.h>
+#include <nvtx3/nvToolsExt.h>
+
+#include <cstdio>
+
+#include "commands.hpp"
+#include "counterguard/core/cuda_check.hpp"
+#include "counterguard/core/error.hpp"
+#include "counterguard/registry/kernel_registry.hpp"
+
+namespace counterguard::detail {
+
+int run_launch(const selection_options& selection) {
+  const std::vector<case_instance> instances = select_instances(selection);
+  int device_count = 0;
+  if (cudaGetDeviceCount(&device_count) != cudaSuccess || device_count == 0) {
+    throw environment_error(environment_problem::no_gpu, "no CUDA device: `launch` runs kernels and needs a GPU");
+  }
+  cudaDeviceProp properties{};
+  COUNTERGUARD_CUDA_CHECK(cudaGetDeviceProperties(&properties, 0));
+  const int capability = properties.major * 10 + properties.minor;
+  cudaStream_t stream = nullptr;
+  COUNTERGUARD_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  int wrong = 0;
+  for (const auto& instance : instances) {
+    const kernel_definition& definition = *kernel_registry::global().find(instance.kernel);
+    if (instance.skip_reason || definition.required_compute_capability() > capability) {
+      std::fputs(fmt::format("skipped {}\n", instance.name).c_str(), stdout);
+      continue;
+    }
+    const auto run = definition.create(kernel_arguments(instance.parameters, instance.launch));
+    COUNTERGUARD_CUDA_CHECK(cudaDeviceSynchronize());
+    nvtxRangePushA(instance.name.c_str());
+    run->launch(stream);
+    nvtxRangePop();
+    COUNTERGUARD_CUDA_CHECK(cudaStreamSynchronize(stream));
+    const verification verdict = run->verify();
+    wrong += verdict.passed ? 0 : 1;
+    std::fputs(fmt::format("{} {}{}{}\n", verdict.passed ? "ok" : "WRONG", instance.name,
+                           verdict.passed ? "" : ": ", verdict.message)
+                   .c_str(),
+               stdout);
+    std::fflush(stdout);
+  }
+  COUNTERGUARD_CUDA_NOTHROW(cudaStreamDestroy(stream));
+  return wrong == 0 ? 0 : static_cast<int>(exit_code::check_failed);
+}
+
+}  // namespace counterguard::detail

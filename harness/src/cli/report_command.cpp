@@ -1,0 +1,42 @@
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <map>
+#include <set>
+
+#include "commands.hpp"
+#include "counterguard/baselines/baseline_comparison.hpp"
+#include "counterguard/baselines/baseline_file.hpp"
+#include "counterguard/checker/run_verdict.hpp"
+
+namespace counterguard::detail {
+namespace {
+
+// The baseline files of the suites in the run, for the run's GPU key (absent files: every metric is new).
+void compare_with_baselines(run_results& results, const report_options& reports) {
+  std::set<std::string> suites;
+  for (const auto& c : results.cases) suites.insert(c.suite);
+  std::map<std::string, baseline_file> files;
+  std::map<std::string, std::string> paths;
+  for (const auto& suite : suites) {
+    const std::string path = baseline_path(reports.baseline_dir, results.metadata.gpu_key, suite);
+    if (auto file = load_baseline_file(path)) {
+      files.emplace(suite, std::move(*file));
+      paths.emplace(suite, path);
+    }
+  }
+  baseline_comparison_options options;
+  options.strict = reports.strict;
+  apply_baselines(results, files, paths, options);
+}
+
+}  // namespace
+
+int judge_and_report(run_results& results, const report_options& reports) {
+  if (!reports.no_baselines) compare_with_baselines(results, reports);
+  for (auto& c : results.cases) settle_case_status(c, reports.strict);
+  write_reports(results, reports);
+  return static_cast<int>(decide_exit_code(results, reports.strict));
+}
+
+}  // namespace counterguard::detail

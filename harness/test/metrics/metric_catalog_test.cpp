@@ -1,0 +1,88 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "counterguard/evaluator/metric_name_validator.hpp"
+#include "counterguard/metrics/derived_metric.hpp"
+#include "counterguard/metrics/metric_catalog.hpp"
+
+namespace counterguard {
+namespace {
+
+const metric_catalog& catalog() { return metric_catalog::builtin(); }
+
+TEST(metric_catalog, exact_bank_conflicts_are_instrumented_wavefronts_minus_instructions) {
+  const metric_definition m = catalog().resolve("shared_store_bank_conflicts");
+  EXPECT_EQ(m.cls, metric_class::exact);
+  const double conflicts = evaluate_derived_metric(
+      m, {{"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum", 4194304.0},
+          {"smsp__sass_inst_executed_op_shared_st.sum", 131072.0}});
+  EXPECT_EQ(conflicts, 4063232.0);  // 31 * 2048 * 2048 / 32, as measured on the H200
+}
+
+TEST(metric_catalog, the_hardware_bank_conflict_counter_is_noisy) {
+  EXPECT_EQ(catalog().resolve("shared_store_bank_conflicts_hw").cls, metric_class::noisy);
+}
+
+TEST(metric_catalog, sectors_per_request_is_a_summable_ratio) {
+  const metric_definition m = catalog().resolve("global_load_sectors_per_request");
+  EXPECT_TRUE(m.summable);
+  EXPECT_EQ(evaluate_derived_metric(m, {{"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", 1048576.0},
+                                        {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", 262144.0}}),
+            4.0);
+}
+
+TEST(metric_catalog, a_ratio_over_zero_requests_is_zero_not_infinite) {
+  const metric_definition m = catalog().resolve("global_store_sectors_per_request");
+  EXPECT_EQ(evaluate_derived_metric(m, {{"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", 0.0},
+                                        {"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", 0.0}}),
+            0.0);
+}
+
+TEST(metric_catalog, a_missing_input_names_the_counter) {
+  try {
+    static_cast<void>(evaluate_derived_metric(catalog().resolve("shared_load_bank_conflicts"), {}));
+    FAIL() << "expected an error";
+  } catch (const std::out_of_range& e) {
+    EXPECT_NE(std::string(e.what()).find("smsp__sass_"), std::string::npos) << e.what();
+  }
+}
+
+TEST(metric_catalog, static_metrics_come_from_the_compiler) {
+  const metric_definition m = catalog().resolve("spill_store_bytes");
+  EXPECT_EQ(m.cls, metric_class::static_resource);
+  EXPECT_EQ(m.source, metric_source::compiler);
+}
+
+TEST(metric_catalog, raw_names_are_classified_by_what_they_count) {
+  EXPECT_EQ(catalog().resolve("gpu__time_duration.sum").cls, metric_class::noisy);
+  EXPECT_EQ(catalog().resolve("dram__bytes_read.sum").cls, metric_class::noisy);
+  EXPECT_EQ(catalog().resolve("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum").cls, metric_class::exact);
+  EXPECT_TRUE(catalog().resolve("smsp__inst_executed.sum").summable);
+  EXPECT_FALSE(catalog().resolve("smsp__average_thread_inst_executed_per_inst_executed.ratio").summable);
+}
+
+TEST(metric_catalog, names_that_are_neither_alias_nor_cupti_shaped_are_refused) {
+  EXPECT_FALSE(metric_catalog::looks_like_raw_cupti_name("shared_bank_conflicts"));
+  EXPECT_TRUE(metric_catalog::looks_like_raw_cupti_name("sm__warps_active.avg.pct_of_peak_sustained_active"));
+  EXPECT_THROW(static_cast<void>(catalog().resolve("shared_bank_conflicts")), std::out_of_range);
+}
+
+TEST(metric_catalog, suggests_the_closest_aliases) {
+  const auto suggestions = catalog().closest_aliases("shared_store_bank_conflict", 1);
+  ASSERT_EQ(suggestions.size(), 1U);
+  EXPECT_EQ(suggestions[0], "shared_store_bank_conflicts");
+}
+
+// The catalog is only useful if CUPTI knows every counter it reads on the chip we target.
+TEST(metric_catalog, every_alias_input_is_a_valid_metric_on_the_default_chip) {
+  const metric_name_validator validator(COUNTERGUARD_DEFAULT_CHIP);
+  for (const auto& name : catalog().alias_names()) {
+    for (const auto& raw : catalog().resolve(name).raw_inputs) {
+      EXPECT_TRUE(validator.is_valid(raw)) << name << " reads " << raw << ", unknown on " << COUNTERGUARD_DEFAULT_CHIP;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace counterguard

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs what counterguard builds with on a fresh Debian/Ubuntu machine that has the CUDA toolkit
+# (nvcc, CUPTI and NVTX under /usr/local/cuda). Idempotent; run as root or with sudo available.
+set -euo pipefail
+
+packages=(cmake ninja-build g++ libyaml-cpp-dev libgtest-dev libcli11-dev nlohmann-json3-dev libfmt-dev
+          libmuparser-dev zlib1g-dev python3)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  sudo=""
+  [[ $(id -u) -ne 0 ]] && sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+if [[ ! -x /usr/local/cuda/bin/nvcc ]]; then
+  echo "setup: the CUDA toolkit is missing (/usr/local/cuda/bin/nvcc); install CUDA 13 first" >&2
+  exit 1
+fi
+for header in cupti_range_profiler.h cupti_profiler_host.h nvtx3/nvToolsExt.h; do
+  if [[ ! -f /usr/local/cuda/include/$header ]]; then
+    echo "setup: /usr/local/cuda/include/$header is missing: install the toolkit's CUPTI and NVTX components" >&2
+    exit 1
+  fi
+done
