@@ -1,0 +1,22 @@
+#pragma once
+
+#include <string>
+
+#include "counterguard/results/run_results.hpp"
+
+namespace counterguard {
+
+struct console_report_options {
+  bool strict = false;
+  bool show_passing = true;  // false: only rows that are not `pass` (CI logs of large suites)
+};
+
+// A plain-text table, columns aligned with spaces:
+//   CASE  METRIC  EXPECTED  MEASURED  DELTA  VERDICT
+// one row per check (METRIC carries "[kernel]" for per-kernel checks; EXPECTED is the expectation or the
+// baseline band; DELTA is measured - baseline), one row per skipped, errored or wrongly computing case,
+// and a last line with the counts (summary_line). Failing verdicts are upper case.
+[[nodiscard]] std::string render_console_report(const run_results& results,
+                                                const console_report_options& options = {});
+
+}  // namespace counterguard

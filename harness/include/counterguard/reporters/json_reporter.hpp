@@ -1,0 +1,17 @@
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "counterguard/results/run_results.hpp"
+
+namespace counterguard {
+
+// The results JSON (docs/results-schema.md) plus a "summary" object: the counts of run_summary and
+// "exit_code", so CI scripts need not recount.
+[[nodiscard]] nlohmann::json make_json_report(const run_results& results, bool strict);
+
+// Writes make_json_report (indented by 2) atomically to `path`.
+void write_json_report(const std::string& path, const run_results& results, bool strict);
+
+}  // namespace counterguard

@@ -1,0 +1,25 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "counterguard/results/run_results.hpp"
+
+namespace counterguard {
+
+// Text made safe for XML 1.0 element content and attribute values: & < > " ' as entities, tab, line
+// feed and carriage return as character references (kept in attributes), other control characters
+// (not allowed in XML 1.0 at all) as '?'.
+[[nodiscard]] std::string xml_escape(std::string_view text);
+
+// JUnit XML as CI systems read it: <testsuites> with one <testsuite> per suite and one <testcase> per
+// case instance (classname = suite, name = instance, time = seconds). A failed case has one
+// <failure message="metric: expected X, measured Y" type="..."> whose body lists every failing check;
+// a wrong output is a failure of type "wrong_output"; an error is <error>; a skip is <skipped message>.
+// Every check's message is listed in <system-out>.
+[[nodiscard]] std::string render_junit_report(const run_results& results, bool strict);
+
+// Writes render_junit_report atomically to `path`.
+void write_junit_report(const std::string& path, const run_results& results, bool strict);
+
+}  // namespace counterguard

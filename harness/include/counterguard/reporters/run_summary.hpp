@@ -1,0 +1,41 @@
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "counterguard/core/exit_code.hpp"
+#include "counterguard/results/run_results.hpp"
+
+namespace counterguard {
+
+// Counts every reporter prints, computed once.
+struct run_summary {
+  std::size_t cases = 0;
+  std::size_t passed = 0;
+  std::size_t failed = 0;  // failing checks, wrong output or status failed
+  std::size_t skipped = 0;
+  std::size_t errors = 0;
+  std::size_t wrong_output = 0;  // verified == false (also counted in failed)
+  std::size_t checks = 0;
+  std::size_t check_pass = 0;
+  std::size_t check_fail = 0;
+  std::size_t check_regression = 0;
+  std::size_t check_improvement = 0;
+  std::size_t check_new = 0;
+  std::size_t check_missing = 0;
+  std::size_t failing_checks = 0;  // is_failing(check, strict)
+  double seconds = 0.0;
+  exit_code status = exit_code::success;
+};
+
+// How a reporter judges one case: its own status, unless its checks or verification say it failed.
+enum class case_outcome { passed, failed, skipped, error };
+[[nodiscard]] case_outcome outcome_of(const case_result& result, bool strict);
+
+[[nodiscard]] run_summary summarize(const run_results& results, bool strict);
+
+// "12 cases: 10 passed, 1 failed, 1 skipped, 0 errors; checks: 40 pass, 1 fail, 1 regression,
+//  0 improvement, 2 new, 0 missing"
+[[nodiscard]] std::string summary_line(const run_summary& summary);
+
+}  // namespace counterguard

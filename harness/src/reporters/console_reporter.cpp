@@ -1,0 +1,79 @@
+#include "counterguard/reporters/console_reporter.hpp"
+
+#include <algorithm>
+#include <array>
+#include <vector>
+
+#include "counterguard/checker/run_verdict.hpp"
+#include "counterguard/checker/value_format.hpp"
+#include "counterguard/reporters/run_summary.hpp"
+
+namespace counterguard {
+namespace {
+
+using row = std::array<std::string, 6>;
+
+std::string verdict_text(const check_outcome& check, bool strict) {
+  std::string text = check.verdict == check_verdict::new_metric ? "new" : to_string(check.verdict);
+  if (is_failing(check, strict))
+    std::transform(text.begin(), text.end(), text.begin(), ::toupper);
+  return text;
+}
+
+std::string one_line(std::string text) {
+  std::replace(text.begin(), text.end(), '\n', ' ');
+  return text;
+}
+
+}  // namespace
+
+std::string render_console_report(const run_results& results, const console_report_options& options) {
+  std::vector<row> rows;
+  rows.push_back({"CASE", "METRIC", "EXPECTED", "MEASURED", "DELTA", "VERDICT"});
+  for (const auto& result : results.cases) {
+    if (result.status == case_status::skipped) {
+      rows.push_back({result.instance, "-", "-", "-", "-", "skipped: " + one_line(result.status_reason)});
+    } else if (result.status == case_status::error) {
+      rows.push_back({result.instance, "-", "-", "-", "-", "ERROR: " + one_line(result.status_reason)});
+    }
+    if (result.verified && !*result.verified) {
+      rows.push_back({result.instance, "(output)", "-", "-", "-",
+                      "WRONG OUTPUT: " + one_line(result.verification_message)});
+    }
+    for (const auto& check : result.checks) {
+      if (!options.show_passing && check.verdict == check_verdict::pass)
+        continue;
+      std::string metric = check.metric;
+      if (!check.kernel.empty())
+        metric += " [" + check.kernel + "]";
+      std::string delta = "-";
+      if (check.measured && check.baseline) {
+        const double d = *check.measured - *check.baseline;
+        delta = (d > 0 ? "+" : "") + format_value(d);
+      }
+      rows.push_back({result.instance, metric, check.expected,
+                      check.measured ? format_value(*check.measured) : "-", delta,
+                      verdict_text(check, options.strict)});
+    }
+  }
+
+  std::array<std::size_t, 6> width{};
+  for (const auto& r : rows) {
+    for (std::size_t i = 0; i < r.size(); ++i)
+      width[i] = std::max(width[i], r[i].size());
+  }
+  std::string text;
+  for (const auto& r : rows) {
+    std::string line;
+    for (std::size_t i = 0; i < r.size(); ++i) {
+      line += r[i];
+      if (i + 1 < r.size())
+        line += std::string(width[i] - r[i].size() + 2, ' ');
+    }
+    text += line + "\n";
+  }
+  text += summary_line(summarize(results, options.strict)) + "\n";
+  return text;
+}
+
+}  // namespace counterguard

@@ -1,0 +1,149 @@
+#include "counterguard/reporters/markdown_reporter.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include "counterguard/baselines/atomic_file.hpp"
+#include "counterguard/checker/run_verdict.hpp"
+#include "counterguard/checker/value_format.hpp"
+#include "counterguard/reporters/run_summary.hpp"
+
+namespace counterguard {
+namespace {
+
+struct item {
+  int rank = 0;  // smaller: more urgent
+  std::string verdict;
+  std::string instance;
+  std::string metric;
+  std::string expected;
+  std::string measured;
+  std::string note;
+};
+
+int rank_of(const check_outcome& check, bool strict) {
+  switch (check.verdict) {
+    case check_verdict::fail:
+      return 2;
+    case check_verdict::regression:
+      return 3;
+    case check_verdict::missing:
+      return is_failing(check, strict) ? 4 : 6;
+    case check_verdict::improvement:
+      return is_failing(check, strict) ? 4 : 5;
+    case check_verdict::new_metric:
+      return 7;
+    case check_verdict::pass:
+      break;
+  }
+  return 8;
+}
+
+std::string verdict_label(const check_outcome& check) {
+  switch (check.verdict) {
+    case check_verdict::fail:
+      return "failed";
+    case check_verdict::regression:
+      return "regression";
+    case check_verdict::improvement:
+      return "improvement";
+    case check_verdict::new_metric:
+      return "new";
+    case check_verdict::missing:
+      return "missing";
+    case check_verdict::pass:
+      break;
+  }
+  return "pass";
+}
+
+std::string code(const std::string& text) {
+  return text.empty() ? std::string() : "`" + markdown_cell(text) + "`";
+}
+
+}  // namespace
+
+std::string markdown_cell(const std::string& text) {
+  std::string escaped;
+  for (char c : text) {
+    if (c == '|') {
+      escaped += "\\|";
+    } else if (c == '\n' || c == '\r') {
+      escaped += ' ';
+    } else if (c == '`') {
+      escaped += '\'';  // a backtick would end the code span the cell may be in
+    } else {
+      escaped += c;
+    }
+  }
+  return escaped;
+}
+
+std::string render_markdown_report(const run_results& results, bool strict) {
+  const run_summary summary = summarize(results, strict);
+  std::vector<item> items;
+  std::vector<const case_result*> skipped;
+  for (const auto& result : results.cases) {
+    if (result.status == case_status::skipped)
+      skipped.push_back(&result);
+    if (result.status == case_status::error) {
+      items.push_back({0, "error", result.instance, "", "", "", result.status_reason});
+    }
+    if (result.verified && !*result.verified) {
+      items.push_back({1, "wrong output", result.instance, "", "", "", result.verification_message});
+    }
+    for (const auto& check : result.checks) {
+      if (check.verdict == check_verdict::pass)
+        continue;
+      std::string metric = check.metric;
+      if (!check.kernel.empty())
+        metric += " [" + check.kernel + "]";
+      items.push_back({rank_of(check, strict), verdict_label(check), result.instance, metric, check.expected,
+                       check.measured ? format_value(*check.measured) : "-", check.message});
+    }
+  }
+  std::stable_sort(items.begin(), items.end(), [](const item& a, const item& b) { return a.rank < b.rank; });
+
+  const bool ok = summary.status == exit_code::success;
+  std::string md = std::string("## counterguard: ") + (ok ? "passed" : "FAILED") + "\n\n";
+  if (!items.empty()) {
+    md += "| verdict | case | metric | expected | measured | details |\n|---|---|---|---|---|---|\n";
+    for (const auto& i : items) {
+      md += "| " + (i.rank <= 4 ? "**" + i.verdict + "**" : i.verdict) + " | " + code(i.instance) + " | " +
+            code(i.metric) + " | " + markdown_cell(i.expected) + " | " + markdown_cell(i.measured) + " | " +
+            markdown_cell(i.note) + " |\n";
+    }
+    md += "\n";
+  } else {
+    md += "Every check passed.\n\n";
+  }
+  md += "**" + std::to_string(summary.cases) + " cases**: " + std::to_string(summary.passed) + " passed, " +
+        std::to_string(summary.failed) + " failed, " + std::to_string(summary.skipped) + " skipped, " +
+        std::to_string(summary.errors) + " errors.  \n";
+  md += "**" + std::to_string(summary.checks) + " checks**: " + std::to_string(summary.check_pass) +
+        " pass, " + std::to_string(summary.check_fail) + " failed, " +
+        std::to_string(summary.check_regression) + " regression, " +
+        std::to_string(summary.check_improvement) + " improvement, " + std::to_string(summary.check_new) +
+        " new, " + std::to_string(summary.check_missing) + " missing.\n";
+  if (summary.check_improvement != 0 || summary.check_new != 0) {
+    md += "\nImprovements and new metrics are recorded with `counterguard baseline update`.\n";
+  }
+  if (!results.metadata.gpu_key.empty()) {
+    md += "\nGPU: " + markdown_cell(results.metadata.gpu_name) + " (`" +
+          markdown_cell(results.metadata.gpu_key) + "`)\n";
+  }
+  if (!skipped.empty()) {
+    md += "\n<details><summary>" + std::to_string(skipped.size()) + " skipped</summary>\n\n";
+    for (const auto* result : skipped) {
+      md += "- " + code(result->instance) + ": " + markdown_cell(result->status_reason) + "\n";
+    }
+    md += "\n</details>\n";
+  }
+  return md;
+}
+
+void write_markdown_report(const std::string& path, const run_results& results, bool strict) {
+  write_file_atomically(path, render_markdown_report(results, strict));
+}
+
+}  // namespace counterguard
