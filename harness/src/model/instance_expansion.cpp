@@ -145,7 +145,7 @@ case_instance make_instance(const suite& s, const case_spec& spec, const paramet
   } catch (const input_error& failure) {
     // The same formula may hold for some axis values and not for others: say which instance failed.
     throw input_error(failure.where(), failure.field(),
-                      failure.problem() + " in instance '" + instance.name + "'", failure.valid());
+                      failure.problem() + " (instance '" + instance.name + "')", failure.valid());
   }
   return instance;
 }

@@ -224,7 +224,8 @@ expectation read_expectation(const load_context& context, const yaml_entry& entr
     } else if (part.key == "between") {
       result.kind = comparison::between;
       if (!part.value.IsSequence() || part.value.size() != 2) {
-        const std::string got = part.value.IsSequence() ? std::to_string(part.value.size()) + " values"
+        const std::string got = part.value.IsSequence() ? std::to_string(part.value.size()) +
+                                                              (part.value.size() == 1 ? " value" : " values")
                                                         : detail::describe_node(part.value);
         reader.fail(part.value, part_field, "between needs exactly 2 values, got " + got,
                     "give [lower, upper], e.g. between: [4, 5]");

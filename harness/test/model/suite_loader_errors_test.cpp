@@ -353,7 +353,7 @@ TEST_F(suite_loader_errors, between_with_one_value_is_refused) {
       "suite: t\ncases:\n  - {name: a, kernel: transpose/smem, expect: {spill_store_bytes: {between: "
       "[4]}}}\n");
   EXPECT_EQ(failure.field(), "cases[0].expect.spill_store_bytes.between");
-  EXPECT_TRUE(contains(failure.what(), "between needs exactly 2 values, got 1 values"));
+  EXPECT_TRUE(contains(failure.what(), "between needs exactly 2 values, got 1 value"));
   EXPECT_TRUE(contains(failure.valid(), "[lower, upper]"));
 }
 
