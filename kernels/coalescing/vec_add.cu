@@ -33,13 +33,13 @@ constexpr std::int64_t max_offset = 32;
 
 class vec_add_run final : public kernel_run {
  public:
-  // offset < 0: the aligned kernel vec_add; otherwise vec_add_offset.
-  vec_add_run(const kernel_arguments& a, std::int64_t offset)
-      : m_n(a.integer("n")), m_offset(offset), m_block(a.block_x(256)) {
+  // shifted: vec_add_offset with the case's offset; otherwise the aligned kernel vec_add.
+  vec_add_run(const kernel_arguments& a, bool shifted)
+      : m_n(a.integer("n")), m_offset(shifted ? a.integer("offset") : -1), m_block(a.block_x(256)) {
     if (m_n <= 0 || m_n > (std::int64_t{1} << 28)) {
       throw std::invalid_argument("n must be in [1, 2^28], got " + std::to_string(m_n));
     }
-    if (m_offset >= max_offset) {
+    if (shifted && (m_offset < 0 || m_offset >= max_offset)) {
       throw std::invalid_argument("offset must be in [0, 31], got " + std::to_string(m_offset));
     }
     const auto padded = static_cast<std::size_t>(m_n + max_offset);
@@ -87,13 +87,13 @@ COUNTERGUARD_REGISTER_KERNEL("coalescing/vec_add")
     .describe("c[i] = a[i] + b[i] on floats, one element per thread: 4 sectors per request")
     .launches("counterguard::kernels::coalescing::vec_add")
     .parameter("n", std::int64_t{1} << 22, "elements per array")
-    .factory([](const kernel_arguments& a) { return std::make_unique<vec_add_run>(a, -1); });
+    .factory([](const kernel_arguments& a) { return std::make_unique<vec_add_run>(a, false); });
 
 COUNTERGUARD_REGISTER_KERNEL("coalescing/misaligned")
     .describe("c[i] = a[i + offset] + b[i + offset]: loads start offset floats past a 256-byte boundary")
     .launches("counterguard::kernels::coalescing::vec_add_offset")
     .parameter("n", std::int64_t{1} << 22, "elements per array")
     .parameter("offset", std::int64_t{1}, "elements the loads are shifted by, 0 to 31")
-    .factory([](const kernel_arguments& a) { return std::make_unique<vec_add_run>(a, a.integer("offset")); });
+    .factory([](const kernel_arguments& a) { return std::make_unique<vec_add_run>(a, true); });
 
 }  // namespace counterguard::kernels::coalescing
