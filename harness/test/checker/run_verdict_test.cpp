@@ -1,0 +1,90 @@
+#include "counterguard/checker/run_verdict.hpp"
+
+#include <gtest/gtest.h>
+
+namespace counterguard {
+namespace {
+
+check_outcome check(check_verdict verdict, bool failing) {
+  check_outcome c;
+  c.metric = "m";
+  c.verdict = verdict;
+  c.failing = failing;
+  c.message = "m went wrong";
+  return c;
+}
+
+run_results one_case(case_result result) {
+  run_results results;
+  results.cases.push_back(std::move(result));
+  return results;
+}
+
+TEST(decide_exit_code, all_passing_is_success) {
+  case_result c;
+  c.checks.push_back(check(check_verdict::pass, false));
+  c.checks.push_back(check(check_verdict::new_metric, false));
+  EXPECT_EQ(decide_exit_code(one_case(c), false), exit_code::success);
+}
+
+TEST(decide_exit_code, skipped_cases_are_success) {
+  case_result c;
+  c.status = case_status::skipped;
+  EXPECT_EQ(decide_exit_code(one_case(c), true), exit_code::success);
+}
+
+TEST(decide_exit_code, a_failing_check_fails_the_run) {
+  case_result c;
+  c.checks.push_back(check(check_verdict::regression, true));
+  EXPECT_EQ(decide_exit_code(one_case(c), false), exit_code::check_failed);
+}
+
+TEST(decide_exit_code, a_wrong_output_fails_the_run) {
+  case_result c;
+  c.verified = false;
+  EXPECT_EQ(decide_exit_code(one_case(c), false), exit_code::check_failed);
+}
+
+TEST(decide_exit_code, a_case_error_fails_the_run) {
+  case_result c;
+  c.status = case_status::error;
+  EXPECT_EQ(decide_exit_code(one_case(c), false), exit_code::check_failed);
+}
+
+TEST(decide_exit_code, an_improvement_fails_only_when_strict) {
+  case_result c;
+  c.checks.push_back(check(check_verdict::improvement, false));
+  EXPECT_EQ(decide_exit_code(one_case(c), false), exit_code::success);
+  EXPECT_EQ(decide_exit_code(one_case(c), true), exit_code::check_failed);
+}
+
+TEST(settle_case_status, a_failing_check_fails_the_case_with_its_message) {
+  case_result c;
+  c.checks.push_back(check(check_verdict::fail, true));
+  c.checks.push_back(check(check_verdict::regression, true));
+  settle_case_status(c, false);
+  EXPECT_EQ(c.status, case_status::failed);
+  EXPECT_EQ(c.status_reason, "m went wrong (and 1 more failing checks)");
+}
+
+TEST(settle_case_status, a_wrong_output_fails_the_case_whatever_the_counters) {
+  case_result c;
+  c.verified = false;
+  c.verification_message = "out[3] = 7, expected 8";
+  c.checks.push_back(check(check_verdict::pass, false));
+  settle_case_status(c, false);
+  EXPECT_EQ(c.status, case_status::failed);
+  EXPECT_EQ(c.status_reason, "wrong output: out[3] = 7, expected 8");
+}
+
+TEST(settle_case_status, leaves_skipped_cases_alone) {
+  case_result c;
+  c.status = case_status::skipped;
+  c.status_reason = "no GPU";
+  settle_case_status(c, true);
+  EXPECT_EQ(c.status, case_status::skipped);
+  EXPECT_EQ(c.status_reason, "no GPU");
+}
+
+}  // namespace
+}  // namespace counterguard

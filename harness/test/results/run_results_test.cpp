@@ -1,0 +1,166 @@
+#include "counterguard/results/run_results.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <nlohmann/json.hpp>
+
+#include "counterguard/core/error.hpp"
+
+namespace counterguard {
+namespace {
+
+run_results sample_results() {
+  run_results results;
+  results.metadata.counterguard_version = "0.1.0";
+  results.metadata.gpu_name = "NVIDIA H200";
+  results.metadata.chip = "GH100";
+  results.metadata.sm_count = 132;
+  results.metadata.compute_capability = 90;
+  results.metadata.driver_version = "580.65";
+  results.metadata.cuda_runtime_version = "13.0";
+  results.metadata.cupti_version = "13.0.48";
+  results.metadata.sm_clock_mhz = 1980;
+  results.metadata.memory_clock_mhz = 3201;
+  results.metadata.gpu_key = "GH100-132sm-cuda13";
+  results.metadata.git_commit = "abc123";
+  results.metadata.command_line = "counterguard run cases/";
+  results.metadata.started_at = "2025-01-02T03:04:05Z";
+  results.metadata.mode = "run";
+
+  case_result c;
+  c.instance = "transpose/smem?pad=1,n=2048";
+  c.suite = "transpose";
+  c.case_name = "smem";
+  c.kernel = "transpose_smem";
+  c.parameters = {{"pad", "1"}, {"n", "2048"}};
+  c.status = case_status::failed;
+  c.status_reason = "regression";
+  c.verified = true;
+  c.verification_message = "max error 0";
+  kernel_measurement k;
+  k.function = "counterguard::kernels::transpose::smem";
+  k.mangled = "_ZN12counterguard7kernels9transpose4smemEv";
+  k.launch_index = 0;
+  k.metrics = {{"shared_store_bank_conflicts", 0.0}, {"global_load_sectors_per_request", 4.0}};
+  c.kernels.push_back(k);
+  c.totals["shared_store_bank_conflicts"] = {0.0, metric_class::exact};
+  c.totals["duration_ns"] = {12345.5, metric_class::noisy};
+  check_outcome check;
+  check.metric = "duration_ns";
+  check.origin = "baseline";
+  check.expected = "10000 in [9000, 11000]";
+  check.measured = 12345.5;
+  check.baseline = 10000.0;
+  check.verdict = check_verdict::regression;
+  check.failing = true;
+  check.message = "too slow";
+  c.checks.push_back(check);
+  c.passes = 3;
+  c.seconds = 1.25;
+  results.cases.push_back(c);
+
+  case_result skipped;
+  skipped.instance = "dsmem/cluster";
+  skipped.suite = "dsmem";
+  skipped.case_name = "cluster";
+  skipped.kernel = "dsmem_cluster";
+  skipped.status = case_status::skipped;
+  skipped.status_reason = "needs sm_90";
+  results.cases.push_back(skipped);
+  return results;
+}
+
+run_results round_trip(const run_results& results) {
+  const nlohmann::json json = results;
+  return nlohmann::json::parse(json.dump()).get<run_results>();
+}
+
+TEST(run_results_json, round_trip_gives_the_same_json) {
+  const run_results original = sample_results();
+  const nlohmann::json first = original;
+  const nlohmann::json second = round_trip(original);
+  EXPECT_EQ(first, second);
+}
+
+TEST(run_results_json, round_trip_keeps_every_case_field) {
+  const run_results back = round_trip(sample_results());
+  ASSERT_EQ(back.cases.size(), 2U);
+  const case_result& c = back.cases[0];
+  EXPECT_EQ(c.instance, "transpose/smem?pad=1,n=2048");
+  EXPECT_EQ(c.case_name, "smem");
+  EXPECT_EQ(c.parameters.at("n"), "2048");
+  EXPECT_EQ(c.status, case_status::failed);
+  EXPECT_EQ(c.verified, std::optional<bool>(true));
+  ASSERT_EQ(c.kernels.size(), 1U);
+  EXPECT_EQ(c.kernels[0].metrics.at("global_load_sectors_per_request"), 4.0);
+  EXPECT_EQ(c.totals.at("duration_ns").cls, metric_class::noisy);
+  ASSERT_EQ(c.checks.size(), 1U);
+  EXPECT_EQ(c.checks[0].verdict, check_verdict::regression);
+  EXPECT_EQ(c.checks[0].baseline, std::optional<double>(10000.0));
+  EXPECT_EQ(c.passes, 3);
+  EXPECT_FALSE(back.cases[1].verified.has_value());
+  EXPECT_EQ(back.metadata.gpu_key, "GH100-132sm-cuda13");
+  EXPECT_EQ(back.metadata.sm_count, 132);
+}
+
+TEST(run_results_json, uses_the_documented_field_names) {
+  const nlohmann::json json = sample_results();
+  EXPECT_EQ(json.at("schema_version"), results_schema_version);
+  const auto& c = json.at("cases").at(0);
+  for (const char* key :
+       {"instance", "suite", "case", "kernel", "parameters", "status", "status_reason", "verified",
+        "verification_message", "kernels", "totals", "checks", "passes", "seconds"}) {
+    EXPECT_TRUE(c.contains(key)) << key;
+  }
+  EXPECT_EQ(c.at("status"), "failed");
+  EXPECT_EQ(c.at("totals").at("duration_ns").at("class"), "noisy");
+  EXPECT_EQ(c.at("kernels").at(0).at("metrics").at("shared_store_bank_conflicts"), 0.0);
+  EXPECT_EQ(c.at("checks").at(0).at("verdict"), "regression");
+}
+
+TEST(run_results_json, writes_nan_as_null_and_reads_it_back_as_nan) {
+  run_results results = sample_results();
+  results.cases[0].kernels[0].metrics["l2_hit_rate"] = std::numeric_limits<double>::quiet_NaN();
+  const nlohmann::json json = results;
+  EXPECT_TRUE(json.at("cases").at(0).at("kernels").at(0).at("metrics").at("l2_hit_rate").is_null());
+  EXPECT_TRUE(std::isnan(round_trip(results).cases[0].kernels[0].metrics.at("l2_hit_rate")));
+}
+
+TEST(run_results_json, rejects_an_unknown_status_naming_the_field) {
+  nlohmann::json json = sample_results();
+  json["cases"][1]["status"] = "flaky";
+  try {
+    (void)json.get<run_results>();
+    FAIL() << "no error";
+  } catch (const input_error& e) {
+    EXPECT_EQ(e.field(), "cases[1].status");
+    EXPECT_NE(std::string(e.what()).find("passed, failed, skipped, error"), std::string::npos);
+  }
+}
+
+TEST(run_results_json, rejects_a_newer_schema_version) {
+  nlohmann::json json = sample_results();
+  json["schema_version"] = results_schema_version + 1;
+  EXPECT_THROW((void)json.get<run_results>(), input_error);
+}
+
+TEST(run_results_json, rejects_a_missing_field) {
+  nlohmann::json json = sample_results();
+  json["cases"][0].erase("totals");
+  try {
+    (void)json.get<run_results>();
+    FAIL() << "no error";
+  } catch (const input_error& e) {
+    EXPECT_EQ(e.field(), "cases[0].totals");
+  }
+}
+
+TEST(status_names, are_the_json_spellings) {
+  EXPECT_STREQ(to_string(case_status::skipped), "skipped");
+  EXPECT_STREQ(to_string(check_verdict::new_metric), "new_metric");
+}
+
+}  // namespace
+}  // namespace counterguard
