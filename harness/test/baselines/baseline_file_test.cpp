@@ -1,0 +1,131 @@
+#include "counterguard/baselines/baseline_file.hpp"
+
+#include <gtest/gtest.h>
+
+#include "baseline_test_support.hpp"
+#include "counterguard/core/error.hpp"
+
+namespace counterguard {
+namespace {
+
+using test::sample_file;
+
+TEST(baseline_yaml, write_read_write_gives_identical_bytes) {
+  const std::string first = render_baseline_yaml(sample_file());
+  const std::string second = render_baseline_yaml(parse_baseline_yaml(first, "t.yaml"));
+  EXPECT_EQ(first, second);
+}
+
+TEST(baseline_yaml, read_back_equals_what_was_written) {
+  const baseline_file back = parse_baseline_yaml(render_baseline_yaml(sample_file()), "t.yaml");
+  EXPECT_EQ(back.gpu_key, "GH100-132sm-cuda13");
+  EXPECT_EQ(back.metadata.cupti, "13.0.48");
+  EXPECT_EQ(back.cases, sample_file().cases);
+}
+
+TEST(baseline_yaml, orders_cases_by_name_total_first_then_kernels_and_metrics_by_name) {
+  const std::string text = render_baseline_yaml(sample_file());
+  const auto naive = text.find("transpose/naive?n=2048");
+  const auto smem = text.find("transpose/smem?pad=1,n=2048");
+  ASSERT_NE(naive, std::string::npos);
+  ASSERT_NE(smem, std::string::npos);
+  EXPECT_LT(naive, smem);
+  const auto total = text.find("total:", naive);
+  const auto kernel = text.find("counterguard::kernels::transpose::naive", naive);
+  EXPECT_LT(total, kernel);
+  EXPECT_LT(text.find("duration_ns", smem), text.find("shared_store_bank_conflicts", smem));
+}
+
+TEST(baseline_yaml, starts_with_a_header_comment) {
+  const std::string text = render_baseline_yaml(sample_file());
+  EXPECT_EQ(text.rfind("# counterguard baselines: suite 'transpose' on GPU key 'GH100-132sm-cuda13'.", 0),
+            0U);
+}
+
+TEST(baseline_yaml, writes_one_line_per_metric_with_every_field) {
+  const std::string text = render_baseline_yaml(sample_file());
+  EXPECT_NE(text.find("global_load_sectors_per_request: {value: 4.5, class: exact, min: 4.5, max: 4.5, n: 5, "
+                      "direction: lower_is_better, tolerance: 0.1}"),
+            std::string::npos)
+      << text;
+}
+
+TEST(baseline_yaml, a_bad_value_names_file_line_and_field) {
+  std::string text = render_baseline_yaml(sample_file());
+  const auto at = text.find("value: 4.5");
+  text.replace(at, 10, "value: lots");
+  try {
+    (void)parse_baseline_yaml(text, "baselines/GH100-132sm-cuda13/transpose.yaml");
+    FAIL() << "no error";
+  } catch (const input_error& e) {
+    EXPECT_EQ(e.where().file, "baselines/GH100-132sm-cuda13/transpose.yaml");
+    EXPECT_GT(e.where().line, 0);
+    EXPECT_EQ(e.field(), "cases.transpose/naive?n=2048.total.global_load_sectors_per_request.value");
+  }
+}
+
+TEST(baseline_yaml, rejects_an_unknown_field) {
+  std::string text = render_baseline_yaml(sample_file());
+  text.replace(text.find("tolerance: 0.1"), 14, "tolerence: 0.1");
+  try {
+    (void)parse_baseline_yaml(text, "b.yaml");
+    FAIL() << "no error";
+  } catch (const input_error& e) {
+    EXPECT_NE(e.field().find("tolerence"), std::string::npos);
+    EXPECT_NE(e.valid().find("tolerance"), std::string::npos);
+  }
+}
+
+TEST(baseline_yaml, rejects_an_unknown_class) {
+  std::string text = render_baseline_yaml(sample_file());
+  text.replace(text.find("class: noisy"), 12, "class: fuzzy");
+  EXPECT_THROW((void)parse_baseline_yaml(text, "b.yaml"), input_error);
+}
+
+TEST(baseline_yaml, rejects_a_value_outside_its_spread) {
+  std::string text = render_baseline_yaml(sample_file());
+  text.replace(text.find("value: 10000"), 12, "value: 20000");
+  EXPECT_THROW((void)parse_baseline_yaml(text, "b.yaml"), input_error);
+}
+
+TEST(baseline_yaml, rejects_a_missing_gpu_key) {
+  std::string text = render_baseline_yaml(sample_file());
+  text.replace(text.find("gpu_key: "), 9, "gpu_kee: ");
+  EXPECT_THROW((void)parse_baseline_yaml(text, "b.yaml"), input_error);
+}
+
+TEST(baseline_yaml, rejects_broken_yaml_with_its_position) {
+  try {
+    (void)parse_baseline_yaml("schema_version: 1\ncases: {a: [\n", "b.yaml");
+    FAIL() << "no error";
+  } catch (const input_error& e) {
+    EXPECT_EQ(e.where().file, "b.yaml");
+    EXPECT_GT(e.where().line, 0);
+  }
+}
+
+TEST(baseline_file_io, a_missing_file_means_no_baselines) {
+  EXPECT_FALSE(load_baseline_file("/nonexistent/counterguard/none.yaml").has_value());
+}
+
+TEST(baseline_file_io, save_then_load_round_trips) {
+  const std::string directory = test::make_temporary_directory();
+  const std::string path = directory + "/transpose.yaml";
+  save_baseline_file(path, sample_file());
+  const auto loaded = load_baseline_file(path);
+  ASSERT_TRUE(loaded.has_value());
+  EXPECT_EQ(loaded->cases, sample_file().cases);
+}
+
+TEST(baseline_path, is_directory_gpu_key_suite) {
+  EXPECT_EQ(baseline_path("baselines", "GH100-132sm-cuda13", "transpose"),
+            "baselines/GH100-132sm-cuda13/transpose.yaml");
+}
+
+TEST(kernel_key, numbers_repeated_launches_after_the_first) {
+  EXPECT_EQ(kernel_key("step", 0), "step");
+  EXPECT_EQ(kernel_key("step", 2), "step#2");
+}
+
+}  // namespace
+}  // namespace counterguard
