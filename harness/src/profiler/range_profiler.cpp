@@ -1,0 +1,379 @@
+// In-process CUPTI Range Profiler (cupti_range_profiler.h, CUPTI 13.0): auto range + kernel replay.
+//
+// Call sequence, and what gpu-facts.md (run on an H200, driver 580.159, CUDA 13.0) verified:
+//   cudaFree(0), cuCtxGetCurrent, cuptiProfilerInitialize                          verified (§2.1)
+//   cuptiProfilerDeviceSupported(api = RANGE_PROFILING)                            verified (§2.2)
+//   cuptiDeviceGetChipName, cuptiProfilerGetCounterAvailability (size, buffer)     verified (§2.3)
+//   host object: Initialize, ConfigAddMetrics, GetConfigImage, GetNumOfPasses     verified (§2.4, also here)
+//   cuptiRangeProfilerEnable, GetCounterDataSize, CounterDataImageInitialize       verified (§2.5)
+//   cuptiRangeProfilerSetConfig (AutoRange, KernelReplay, every field set)         verified (§2.6)
+//   Start / launches / Stop until isAllPassSubmitted                               verified (§2.7)
+//   DecodeData (numOfRangeDropped)                                                 verified (§2.8)
+//   runtime launch callbacks, symbolName at API entry                              verified for
+//   cudaLaunchKernel_v7000 (§3)
+// Not verified on a GPU (written from the headers):
+//   - fetching cuCtxGetCurrent/cuDeviceGet through cudaGetDriverEntryPointByVersion (no libcuda link);
+//   - keeping one range profiler enabled across cases and calling SetConfig again with another config;
+//   - CUDA 13's __cudaLaunchKernel callbacks (what <<<>>> uses) and their parameter layout;
+//   - cudaFuncGetAttributes / the occupancy query from inside a launch callback;
+//   - range names read back with cuptiProfilerHostGetRangeName right after DecodeData.
+#include "counterguard/profiler/range_profiler.hpp"
+
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+#include <cupti_profiler_host.h>
+#include <cupti_profiler_target.h>
+#include <cupti_range_profiler.h>
+#include <cupti_target.h>
+#include <cupti_version.h>
+#include <nvtx3/nvToolsExt.h>
+
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <utility>
+
+#include "counterguard/core/cuda_check.hpp"
+#include "counterguard/core/error.hpp"
+#include "counterguard/evaluator/metric_name_validator.hpp"
+#include "cupti_check.hpp"
+#include "launch_recorder.hpp"
+#include "profiler_host.hpp"
+
+namespace counterguard {
+namespace {
+
+using cu_ctx_get_current = CUresult (*)(CUcontext*);
+using cu_device_get = CUresult (*)(CUdevice*, int);
+
+// Driver entry points through the runtime, so the binary does not link libcuda and starts (and reports
+// "no GPU") on machines without a driver.
+template <typename Function>
+Function driver_entry_point(const char* symbol) {
+  void* function = nullptr;
+  cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
+  const cudaError_t status =
+      cudaGetDriverEntryPointByVersion(symbol, &function, CUDART_VERSION, cudaEnableDefault, &found);
+  if (status != cudaSuccess || found != cudaDriverEntryPointSuccess || function == nullptr) {
+    static_cast<void>(cudaGetLastError());
+    throw api_error(std::string("cudaGetDriverEntryPointByVersion(\"") + symbol + "\"): " +
+                        (status != cudaSuccess ? cudaGetErrorName(status) : "symbol not found in the driver"),
+                    static_cast<int>(status));
+  }
+  return reinterpret_cast<Function>(function);
+}
+
+void check_driver(CUresult status, const char* call) {
+  if (status != CUDA_SUCCESS)
+    throw api_error(std::string(call) + ": CUresult " + std::to_string(status), status);
+}
+
+std::string version_text(int version) {  // 13000 -> "13.0"
+  return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
+}
+
+const char* support_text(CUpti_Profiler_Support_Level level) {
+  switch (level) {
+    case CUPTI_PROFILER_CONFIGURATION_SUPPORTED:
+      return "supported";
+    case CUPTI_PROFILER_CONFIGURATION_DISABLED:
+      return "disabled";
+    case CUPTI_PROFILER_CONFIGURATION_UNSUPPORTED:
+      return "unsupported";
+    default:
+      return "unknown";
+  }
+}
+
+std::vector<const char*> c_names(const std::vector<std::string>& names) {
+  std::vector<const char*> pointers;
+  pointers.reserve(names.size());
+  for (const auto& name : names)
+    pointers.push_back(name.c_str());
+  return pointers;
+}
+
+// A metric set's host object and configuration, built once per set (about 2 ms each, more for many metrics).
+struct configuration {
+  std::unique_ptr<detail::profiler_host> host;
+  std::vector<std::uint8_t> image;
+  int passes = 0;
+};
+
+}  // namespace
+
+struct range_profiler::state {
+  device_description device;
+  CUcontext context = nullptr;
+  CUdevice cu_device = 0;
+  bool cupti_initialized = false;
+  std::vector<std::uint8_t> counter_availability;
+  std::unique_ptr<detail::launch_recorder> recorder;
+  CUpti_RangeProfiler_Object* profiler = nullptr;
+  std::map<std::vector<std::string>, configuration> configurations;
+
+  ~state() {
+    if (profiler != nullptr) {
+      auto params = detail::cupti_params<CUpti_RangeProfiler_Disable_Params>(
+          CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
+      params.pRangeProfilerObject = profiler;
+      COUNTERGUARD_CUPTI_NOTHROW(cuptiRangeProfilerDisable(&params));
+    }
+    configurations.clear();
+    recorder.reset();
+    if (cupti_initialized) {
+      auto params = detail::cupti_params<CUpti_Profiler_DeInitialize_Params>(
+          CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE);
+      COUNTERGUARD_CUPTI_NOTHROW(cuptiProfilerDeInitialize(&params));
+    }
+  }
+
+  const configuration& configuration_for(const std::vector<std::string>& metrics) {
+    const auto found = configurations.find(metrics);
+    if (found != configurations.end())
+      return found->second;
+    configuration config;
+    config.host = std::make_unique<detail::profiler_host>(device.chip, counter_availability);
+    try {
+      config.host->add_metrics(metrics);
+    } catch (const api_error&) {
+      // Name the unknown metrics with suggestions when that is the reason; otherwise report CUPTI's error.
+      static_cast<void>(metric_name_validator(device.chip).pass_count(metrics));
+      throw;
+    }
+    config.image = config.host->config_image();
+    config.passes = detail::config_pass_count(config.image);
+    return configurations.emplace(metrics, std::move(config)).first->second;
+  }
+};
+
+range_profiler::range_profiler(int device_ordinal) : m_state(std::make_unique<state>()) {
+  state& s = *m_state;
+  int devices = 0;
+  const cudaError_t count_status = cudaGetDeviceCount(&devices);
+  if (count_status != cudaSuccess) {
+    static_cast<void>(cudaGetLastError());
+    detail::throw_no_gpu((std::string("cudaGetDeviceCount: ") + cudaGetErrorName(count_status) + ": " +
+                          cudaGetErrorString(count_status))
+                             .c_str());
+  }
+  if (devices == 0)
+    detail::throw_no_gpu("cudaGetDeviceCount found 0 devices");
+  if (device_ordinal < 0 || device_ordinal >= devices) {
+    throw input_error({}, "device", "device " + std::to_string(device_ordinal) + " does not exist",
+                      "this machine has devices 0.." + std::to_string(devices - 1));
+  }
+
+  // The primary context (§2.1).
+  COUNTERGUARD_CUDA_CHECK(cudaSetDevice(device_ordinal));
+  COUNTERGUARD_CUDA_CHECK(cudaFree(nullptr));
+  check_driver(driver_entry_point<cu_ctx_get_current>("cuCtxGetCurrent")(&s.context), "cuCtxGetCurrent");
+  check_driver(driver_entry_point<cu_device_get>("cuDeviceGet")(&s.cu_device, device_ordinal), "cuDeviceGet");
+
+  // Under ncu/nsys this is where CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED comes (§3).
+  auto initialize =
+      detail::cupti_params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
+  COUNTERGUARD_CUPTI_CHECK(cuptiProfilerInitialize(&initialize));
+  s.cupti_initialized = true;
+
+  auto supported = detail::cupti_params<CUpti_Profiler_DeviceSupported_Params>(
+      CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE);
+  supported.cuDevice = s.cu_device;
+  supported.api = CUPTI_PROFILER_RANGE_PROFILING;
+  COUNTERGUARD_CUPTI_CHECK(cuptiProfilerDeviceSupported(&supported));
+  if (supported.isSupported != CUPTI_PROFILER_CONFIGURATION_SUPPORTED) {
+    std::string why;
+    const std::pair<const char*, CUpti_Profiler_Support_Level> parts[] = {
+        {"architecture (needs compute capability 7.5 or newer)", supported.architecture},
+        {"SLI (must be off)", supported.sli},
+        {"vGPU (profiling must be enabled for the VM)", supported.vGpu},
+        {"confidential computing (must be off)", supported.confidentialCompute},
+        {"CMP (crypto-mining processors cannot profile)", supported.cmp},
+        {"WSL", supported.wsl}};
+    for (const auto& [what, level] : parts) {
+      if (level != CUPTI_PROFILER_CONFIGURATION_SUPPORTED) {
+        why += (why.empty() ? "" : ", ") + std::string(what) + ": " + support_text(level);
+      }
+    }
+    throw environment_error(environment_problem::unsupported_device,
+                            "device " + std::to_string(device_ordinal) +
+                                " cannot be profiled with the CUPTI range profiler (" + why +
+                                "); use another GPU or change the configuration named");
+  }
+
+  auto chip =
+      detail::cupti_params<CUpti_Device_GetChipName_Params>(CUpti_Device_GetChipName_Params_STRUCT_SIZE);
+  chip.deviceIndex = static_cast<std::size_t>(device_ordinal);
+  COUNTERGUARD_CUPTI_CHECK(cuptiDeviceGetChipName(&chip));
+
+  // Another process holding the counters shows up here as CUPTI_ERROR_HARDWARE_BUSY (§3).
+  auto availability = detail::cupti_params<CUpti_Profiler_GetCounterAvailability_Params>(
+      CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE);
+  availability.ctx = s.context;
+  COUNTERGUARD_CUPTI_CHECK(cuptiProfilerGetCounterAvailability(&availability));
+  s.counter_availability.resize(availability.counterAvailabilityImageSize);
+  availability.pCounterAvailabilityImage = s.counter_availability.data();
+  COUNTERGUARD_CUPTI_CHECK(cuptiProfilerGetCounterAvailability(&availability));
+
+  cudaDeviceProp properties{};
+  COUNTERGUARD_CUDA_CHECK(cudaGetDeviceProperties(&properties, device_ordinal));
+  int sm_clock_khz = 0;
+  int memory_clock_khz = 0;
+  COUNTERGUARD_CUDA_CHECK(cudaDeviceGetAttribute(&sm_clock_khz, cudaDevAttrClockRate, device_ordinal));
+  COUNTERGUARD_CUDA_CHECK(
+      cudaDeviceGetAttribute(&memory_clock_khz, cudaDevAttrMemoryClockRate, device_ordinal));
+  int driver_version = 0;
+  int runtime_version = 0;
+  COUNTERGUARD_CUDA_CHECK(cudaDriverGetVersion(&driver_version));
+  COUNTERGUARD_CUDA_CHECK(cudaRuntimeGetVersion(&runtime_version));
+  std::uint32_t cupti_version = 0;
+  COUNTERGUARD_CUPTI_CHECK(cuptiGetVersion(&cupti_version));
+
+  device_description& d = s.device;
+  d.name = properties.name;
+  d.chip = chip.pChipName != nullptr ? chip.pChipName : "";
+  d.ordinal = device_ordinal;
+  d.sm_count = properties.multiProcessorCount;
+  d.compute_capability = properties.major * 10 + properties.minor;
+  d.sm_clock_mhz = sm_clock_khz / 1000;
+  d.memory_clock_mhz = memory_clock_khz / 1000;
+  d.driver_version = version_text(driver_version);
+  d.cuda_runtime_version = version_text(runtime_version);
+  d.cupti_version = std::to_string(cupti_version);  // CUPTI_API_VERSION, e.g. 130001
+
+  // The process's one CUPTI subscriber (§3: kernel names from runtime launch callbacks).
+  s.recorder = std::make_unique<detail::launch_recorder>(properties.maxThreadsPerMultiProcessor);
+
+  // Enabled once for the context and kept for every case: enabling per case would cost time for nothing.
+  auto enable =
+      detail::cupti_params<CUpti_RangeProfiler_Enable_Params>(CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
+  enable.ctx = s.context;
+  COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerEnable(&enable));
+  s.profiler = enable.pRangeProfilerObject;
+}
+
+range_profiler::~range_profiler() = default;
+
+const device_description& range_profiler::device() const {
+  return m_state->device;
+}
+
+profile_capture range_profiler::profile(const std::vector<std::string>& raw_metrics,
+                                        const std::string& nvtx_range, const std::function<void()>& work,
+                                        int max_launches) {
+  state& s = *m_state;
+  if (raw_metrics.empty())
+    throw input_error({}, "metrics", "nothing to profile", "name at least one metric");
+  if (max_launches < 1) {
+    throw input_error({}, "max_launches", "is " + std::to_string(max_launches),
+                      "at least 1 range per capture");
+  }
+  const configuration& config = s.configuration_for(raw_metrics);
+  std::vector<const char*> names = c_names(raw_metrics);
+
+  // The counter-data image for up to max_launches ranges (§2.5).
+  auto size = detail::cupti_params<CUpti_RangeProfiler_GetCounterDataSize_Params>(
+      CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
+  size.pRangeProfilerObject = s.profiler;
+  size.pMetricNames = names.data();
+  size.numMetrics = names.size();
+  size.maxNumOfRanges = static_cast<std::size_t>(max_launches);
+  size.maxNumRangeTreeNodes = static_cast<std::uint32_t>(max_launches);
+  COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerGetCounterDataSize(&size));
+
+  profile_capture capture;
+  capture.image.chip = s.device.chip;
+  capture.image.bytes.assign(size.counterDataSize, 0);
+  capture.passes = config.passes;
+
+  auto initialize = detail::cupti_params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(
+      CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
+  initialize.pRangeProfilerObject = s.profiler;
+  initialize.counterDataSize = capture.image.bytes.size();
+  initialize.pCounterData = capture.image.bytes.data();
+  COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerCounterDataImageInitialize(&initialize));
+
+  // Every field set (§2.6). Kernel replay works only with auto range (§3); CUPTI restores device memory
+  // between passes, so non-idempotent kernels measure exactly.
+  auto set_config = detail::cupti_params<CUpti_RangeProfiler_SetConfig_Params>(
+      CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
+  set_config.pRangeProfilerObject = s.profiler;
+  set_config.configSize = config.image.size();
+  set_config.pConfig = config.image.data();
+  set_config.counterDataImageSize = capture.image.bytes.size();
+  set_config.pCounterDataImage = capture.image.bytes.data();
+  set_config.range = CUPTI_AutoRange;
+  set_config.replayMode = CUPTI_KernelReplay;
+  set_config.maxRangesPerPass = static_cast<std::size_t>(max_launches);
+  set_config.numNestingLevels = 1;
+  set_config.minNestingLevel = 1;
+  set_config.passIndex = 0;
+  set_config.targetNestingLevel = 1;
+  COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerSetConfig(&set_config));
+
+  // Start, work, Stop until every pass is submitted (§2.7). With kernel replay CUPTI replays each launch
+  // itself, so one round is expected; the bound stops a runaway loop.
+  bool all_submitted = false;
+  for (int round = 0; !all_submitted; ++round) {
+    if (round > config.passes) {
+      throw api_error("cuptiRangeProfilerStop: passes still pending after " + std::to_string(round) +
+                          " rounds of kernel replay (expected " + std::to_string(config.passes) + " passes)",
+                      0);
+    }
+    s.recorder->arm();
+    auto start =
+        detail::cupti_params<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
+    start.pRangeProfilerObject = s.profiler;
+    COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerStart(&start));
+    auto stop =
+        detail::cupti_params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
+    stop.pRangeProfilerObject = s.profiler;
+    try {
+      // The NVTX range marks the case for ncu/nsys timelines; in auto-range mode it does not shape ranges.
+      nvtxRangePushA(nvtx_range.c_str());
+      work();
+      nvtxRangePop();
+      // Surfaces launch failures here, with the case still identifiable, rather than in DecodeData.
+      COUNTERGUARD_CUDA_CHECK(cudaDeviceSynchronize());
+    } catch (...) {
+      COUNTERGUARD_CUPTI_NOTHROW(cuptiRangeProfilerStop(&stop));
+      try {
+        static_cast<void>(s.recorder->disarm());
+      } catch (...) {
+      }
+      throw;
+    }
+    COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerStop(&stop));
+    all_submitted = stop.isAllPassSubmitted != 0;
+    capture.launches = s.recorder->disarm();
+  }
+
+  // Synchronises and fills the image (§2.8).
+  auto decode = detail::cupti_params<CUpti_RangeProfiler_DecodeData_Params>(
+      CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
+  decode.pRangeProfilerObject = s.profiler;
+  COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerDecodeData(&decode));
+  capture.dropped_ranges = static_cast<int>(decode.numOfRangeDropped);
+
+  // The image's own range names ("0", "1", ... in launch order, §3) replace the recorder's placeholders.
+  auto info = detail::cupti_params<CUpti_RangeProfiler_GetCounterDataInfo_Params>(
+      CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE);
+  info.pCounterDataImage = capture.image.bytes.data();
+  info.counterDataImageSize = capture.image.bytes.size();
+  COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerGetCounterDataInfo(&info));
+  for (std::size_t index = 0; index < info.numTotalRanges && index < capture.launches.size(); ++index) {
+    auto name = detail::cupti_params<CUpti_Profiler_Host_GetRangeName_Params>(
+        CUpti_Profiler_Host_GetRangeName_Params_STRUCT_SIZE);
+    name.pCounterDataImage = capture.image.bytes.data();
+    name.counterDataImageSize = capture.image.bytes.size();
+    name.rangeIndex = index;
+    name.delimiter = "/";
+    COUNTERGUARD_CUPTI_CHECK(cuptiProfilerHostGetRangeName(&name));
+    const std::unique_ptr<char, decltype(&std::free)> owned(const_cast<char*>(name.pRangeName), &std::free);
+    if (owned)
+      capture.launches[index].range_name = owned.get();
+  }
+  return capture;
+}
+
+}  // namespace counterguard

@@ -1,0 +1,78 @@
+// The CUPTI error helper lives in harness/src/profiler (internal); what users see from it is tested here.
+#include "../../src/profiler/cupti_check.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "counterguard/core/error.hpp"
+
+namespace counterguard {
+namespace {
+
+environment_problem problem_of(CUptiResult status) {
+  try {
+    detail::throw_cupti_error(status, "cuptiCall(&params)", "file.cpp", 12);
+  } catch (const environment_error& error) {
+    return error.problem();
+  }
+  ADD_FAILURE() << "expected environment_error";
+  return environment_problem::no_gpu;
+}
+
+std::string message_of(CUptiResult status) {
+  try {
+    detail::throw_cupti_error(status, "cuptiCall(&params)", "file.cpp", 12);
+  } catch (const error& thrown) {
+    return thrown.what();
+  }
+  return {};
+}
+
+TEST(cupti_check, missing_permission_is_an_environment_problem_with_the_fixes) {
+  EXPECT_EQ(problem_of(CUPTI_ERROR_INSUFFICIENT_PRIVILEGES), environment_problem::insufficient_privileges);
+  const auto message = message_of(CUPTI_ERROR_INSUFFICIENT_PRIVILEGES);
+  EXPECT_NE(message.find("CAP_SYS_ADMIN"), std::string::npos) << message;
+  EXPECT_NE(message.find("NVreg_RestrictProfilingToAdminUsers=0"), std::string::npos) << message;
+}
+
+TEST(cupti_check, busy_counters_mean_another_profiler_holds_the_gpu) {
+  EXPECT_EQ(problem_of(CUPTI_ERROR_HARDWARE_BUSY), environment_problem::profiler_busy);
+  EXPECT_NE(message_of(CUPTI_ERROR_HARDWARE_BUSY).find("DCGM"), std::string::npos);
+}
+
+TEST(cupti_check, multiple_subscribers_mean_running_under_ncu_or_nsys) {
+  EXPECT_EQ(problem_of(CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED),
+            environment_problem::under_external_profiler);
+  EXPECT_NE(message_of(CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED).find("without ncu/nsys"),
+            std::string::npos);
+}
+
+TEST(cupti_check, unsupported_configurations_are_unsupported_device) {
+  EXPECT_EQ(problem_of(CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED),
+            environment_problem::unsupported_device);
+  EXPECT_EQ(problem_of(CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED),
+            environment_problem::unsupported_device);
+  EXPECT_EQ(problem_of(CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED), environment_problem::unsupported_device);
+}
+
+TEST(cupti_check, other_failures_are_api_errors_naming_place_call_and_result) {
+  try {
+    detail::throw_cupti_error(CUPTI_ERROR_INVALID_PARAMETER, "cuptiCall(&params)", "file.cpp", 12);
+    FAIL() << "expected api_error";
+  } catch (const api_error& error) {
+    EXPECT_EQ(error.status(), static_cast<int>(CUPTI_ERROR_INVALID_PARAMETER));
+    EXPECT_EQ(std::string(error.what())
+                  .rfind("file.cpp:12: cuptiCall(&params): CUPTI_ERROR_INVALID_PARAMETER: ", 0),
+              0u)
+        << error.what();
+  }
+}
+
+TEST(cupti_check, check_macro_passes_success_through) {
+  EXPECT_NO_THROW(COUNTERGUARD_CUPTI_CHECK(CUPTI_SUCCESS));
+  EXPECT_THROW(COUNTERGUARD_CUPTI_CHECK(CUPTI_ERROR_UNKNOWN), api_error);
+}
+
+}  // namespace
+}  // namespace counterguard
