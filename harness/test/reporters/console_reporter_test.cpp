@@ -1,0 +1,75 @@
+#include "counterguard/reporters/console_reporter.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <vector>
+
+#include "report_test_support.hpp"
+
+namespace counterguard {
+namespace {
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    lines.push_back(line);
+  return lines;
+}
+
+// The row of `instance` whose METRIC column is `metric`, or "".
+std::string row_of(const std::string& text, const std::string& instance, const std::string& metric) {
+  for (const auto& line : lines_of(text)) {
+    if (line.rfind(instance + " ", 0) != 0)
+      continue;
+    const auto rest = line.find_first_not_of(' ', instance.size());
+    if (line.compare(rest, metric.size() + 1, metric + " ") == 0)
+      return line;
+  }
+  return {};
+}
+
+TEST(console_report, aligns_every_column_under_its_header) {
+  const auto lines = lines_of(render_console_report(test::sample_run()));
+  const auto verdict_column = lines[0].find("VERDICT");
+  const auto measured_column = lines[0].find("MEASURED");
+  ASSERT_NE(verdict_column, std::string::npos);
+  for (std::size_t i = 1; i + 1 < lines.size(); ++i) {
+    EXPECT_NE(lines[i][verdict_column], ' ') << lines[i];
+    EXPECT_EQ(lines[i][verdict_column - 1], ' ') << lines[i];
+    EXPECT_NE(lines[i][measured_column], ' ') << lines[i];
+  }
+}
+
+TEST(console_report, shows_baseline_measured_delta_and_an_upper_case_failing_verdict) {
+  const std::string text = render_console_report(test::sample_run());
+  const std::string line = row_of(text, "transpose/naive?n=2048", "duration_ns");
+  ASSERT_FALSE(line.empty()) << text;
+  EXPECT_NE(line.find("1000 in [900, 1100]"), std::string::npos);
+  EXPECT_NE(line.find("1500"), std::string::npos);
+  EXPECT_NE(line.find("+500"), std::string::npos);
+  EXPECT_NE(line.find("REGRESSION"), std::string::npos);
+}
+
+TEST(console_report, lists_skipped_and_errored_cases_with_reasons) {
+  const std::string text = render_console_report(test::sample_run());
+  EXPECT_NE(text.find("skipped: needs clusters & sm_90"), std::string::npos);
+  EXPECT_NE(text.find("ERROR: illegal address <at 0x10>"), std::string::npos);
+}
+
+TEST(console_report, ends_with_the_summary_line) {
+  const auto lines = lines_of(render_console_report(test::sample_run()));
+  EXPECT_EQ(lines.back().rfind("4 cases: 1 passed, 1 failed", 0), 0U);
+}
+
+TEST(console_report, can_hide_passing_rows) {
+  console_report_options options;
+  options.show_passing = false;
+  const std::string text = render_console_report(test::sample_run(), options);
+  EXPECT_TRUE(row_of(text, "transpose/smem?pad=1,n=2048", "shared_store_bank_conflicts").empty()) << text;
+  EXPECT_FALSE(row_of(text, "transpose/naive?n=2048", "shared_store_bank_conflicts").empty()) << text;
+}
+
+}  // namespace
+}  // namespace counterguard

@@ -1,0 +1,38 @@
+#include "counterguard/reporters/run_summary.hpp"
+
+#include <gtest/gtest.h>
+
+#include "report_test_support.hpp"
+
+namespace counterguard {
+namespace {
+
+TEST(run_summary, counts_cases_and_checks_by_outcome) {
+  const run_summary s = summarize(test::sample_run(), false);
+  EXPECT_EQ(s.cases, 4U);
+  EXPECT_EQ(s.passed, 1U);
+  EXPECT_EQ(s.failed, 1U);
+  EXPECT_EQ(s.skipped, 1U);
+  EXPECT_EQ(s.errors, 1U);
+  EXPECT_EQ(s.check_fail, 1U);
+  EXPECT_EQ(s.check_regression, 1U);
+  EXPECT_EQ(s.check_new, 1U);
+  EXPECT_EQ(s.failing_checks, 2U);
+  EXPECT_EQ(s.status, exit_code::check_failed);
+}
+
+TEST(run_summary, a_passed_case_with_a_failing_check_counts_as_failed) {
+  run_results results = test::sample_run();
+  results.cases[0].checks[0].failing = true;
+  EXPECT_EQ(summarize(results, false).failed, 2U);
+}
+
+TEST(summary_line, reads_as_documented) {
+  EXPECT_EQ(summary_line(summarize(test::sample_run(), false)),
+            "4 cases: 1 passed, 1 failed, 1 skipped, 1 errors; checks: 1 pass, 1 fail, 1 regression, 0 "
+            "improvement, "
+            "1 new, 0 missing");
+}
+
+}  // namespace
+}  // namespace counterguard
