@@ -41,10 +41,17 @@ std::string quoted_list(const std::vector<std::string>& names) {
   return text;
 }
 
-std::string did_you_mean(const std::vector<std::string>& suggestions) {
-  if (suggestions.empty())
+// Suggests only names close enough to be the intended one: "x" should not suggest "barriers".
+std::string did_you_mean(const std::string& name, const std::vector<std::string>& candidates) {
+  std::vector<std::string> plausible;
+  const std::size_t limit = std::max<std::size_t>(2, name.size() / 2);
+  for (const auto& candidate : candidates) {
+    if (edit_distance(name, candidate) <= limit)
+      plausible.push_back(candidate);
+  }
+  if (plausible.empty())
     return {};
-  return "did you mean " + quoted_list(suggestions) + "? ";
+  return "did you mean " + quoted_list(plausible) + "? ";
 }
 
 std::string declared_parameters(const kernel_definition& kernel) {
@@ -109,7 +116,7 @@ const parameter_spec& require_parameter(const load_context& context, const YAML:
   for (const auto& spec : kernel.parameters())
     names.push_back(spec.name);
   context.reader.fail(key_node, field, "kernel '" + kernel.name() + "' has no parameter '" + name + "'",
-                      did_you_mean(closest_names(name, names, 1)) + declared_parameters(kernel));
+                      did_you_mean(name, closest_names(name, names, 1)) + declared_parameters(kernel));
 }
 
 void set_parameter(parameter_list& parameters, const std::string& name, parameter_value value) {
@@ -183,7 +190,7 @@ void check_metric_name(const load_context& context, const yaml_entry& entry, con
   if (metric_catalog::looks_like_raw_cupti_name(entry.key))
     return;
   context.reader.fail(entry.key_node, field, "unknown metric '" + entry.key + "'",
-                      did_you_mean(context.metrics.closest_aliases(entry.key)) +
+                      did_you_mean(entry.key, context.metrics.closest_aliases(entry.key)) +
                           "a metric is an alias from docs/metrics.md or a raw CUPTI name such as "
                           "'l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum'");
 }
@@ -317,9 +324,10 @@ case_spec read_case(const load_context& context, const YAML::Node& node, const s
   if (kernel == nullptr) {
     const std::vector<std::string> registered = context.kernels.names();
     reader.fail(kernel_entry->value, field_at(field, "kernel"), "unknown kernel '" + result.kernel + "'",
-                registered.empty() ? std::string("no kernels are registered in this runner")
-                                   : did_you_mean(closest_names(result.kernel, registered, 3)) +
-                                         "registered kernels: " + quoted_list(registered));
+                registered.empty()
+                    ? std::string("no kernels are registered in this runner")
+                    : did_you_mean(result.kernel, closest_names(result.kernel, registered, 3)) +
+                          "registered kernels: " + quoted_list(registered));
   }
 
   for (default_parameter& parameter : defaults.parameters) {
@@ -491,10 +499,11 @@ suite read_suite(const load_context& context, const YAML::Node& root) {
           names.push_back(declared.name);
       }
     }
-    reader.fail(parameter.entry.key_node, "defaults.parameters." + parameter.entry.key,
-                "no kernel of this suite declares parameter '" + parameter.entry.key + "'",
-                did_you_mean(closest_names(parameter.entry.key, names, 1)) + "the suite's kernels declare: " +
-                    (names.empty() ? std::string("nothing") : quoted_list(names)));
+    reader.fail(
+        parameter.entry.key_node, "defaults.parameters." + parameter.entry.key,
+        "no kernel of this suite declares parameter '" + parameter.entry.key + "'",
+        did_you_mean(parameter.entry.key, closest_names(parameter.entry.key, names, 1)) +
+            "the suite's kernels declare: " + (names.empty() ? std::string("nothing") : quoted_list(names)));
   }
   return result;
 }

@@ -246,6 +246,13 @@ cases:
   EXPECT_TRUE(contains(failure.valid(), "did you mean 'shared_store_bank_conflicts'"));
 }
 
+TEST_F(suite_loader_errors, an_unknown_metric_far_from_every_alias_suggests_nothing) {
+  const input_error failure =
+      load_error("suite: t\ncases:\n  - {name: a, kernel: transpose/smem, expect: {x: 0}}\n");
+  EXPECT_FALSE(contains(failure.valid(), "did you mean"));
+  EXPECT_TRUE(contains(failure.valid(), "a raw CUPTI name such as"));
+}
+
 TEST_F(suite_loader_errors, a_duplicate_case_name_points_at_the_second_and_names_the_first) {
   const input_error failure = load_error(R"yaml(suite: t
 cases:
