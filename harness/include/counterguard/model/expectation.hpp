@@ -29,8 +29,8 @@ struct expectation {
 struct resolved_expectation {
   std::string metric;
   comparison kind = comparison::equals;
-  double lower = 0.0;   // equals: the value; min: the bound; between: lower bound
-  double upper = 0.0;   // max: the bound; between: upper bound
+  double lower = 0.0;   // equals: the value; min: the bound; between: lower bound; max: -infinity
+  double upper = 0.0;   // equals: the value; max: the bound; between: upper bound; min: +infinity
   double tolerance = 0.0;
   metric_class cls = metric_class::exact;
   std::string kernel;
