@@ -113,6 +113,8 @@ int run_command_line(int argc, char** argv) {
   CLI::App* list_command = metrics_command->add_subcommand("list", "list the aliases, or a chip's raw CUPTI metrics");
   list_command->add_option("--chip", chip, "chip for --raw")->capture_default_str();
   list_command->add_flag("--raw", raw_metrics, "list every raw CUPTI metric name of the chip");
+  bool json_metrics = false;
+  list_command->add_flag("--json", json_metrics, "the aliases as JSON (name, class, source, formula, inputs)");
   CLI::App* validate_command = metrics_command->add_subcommand("validate", "check every metric the cases name");
   add_selection(*validate_command, validate_selection);
 
@@ -135,7 +137,7 @@ int run_command_line(int argc, char** argv) {
     if (*static_command) return detail::run_static(static_selection, static_reports, command_line);
     if (*evaluate_command) return detail::run_evaluate(evaluate);
     if (*update_command) return detail::run_baseline_update(update);
-    if (*list_command) return detail::run_metrics_list(chip, raw_metrics);
+    if (*list_command) return detail::run_metrics_list(chip, raw_metrics, json_metrics);
     if (*validate_command) return detail::run_metrics_validate(validate_selection);
     if (*kernels_command) return detail::run_kernels_list();
     if (*launch_command) return detail::run_launch(launch_selection);

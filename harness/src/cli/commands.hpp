@@ -60,7 +60,7 @@ int run_static(const selection_options& selection, const report_options& reports
 int run_profiling(const run_options& options);
 int run_evaluate(const evaluate_options& options);
 int run_baseline_update(const baseline_update_options& options);
-int run_metrics_list(const std::string& chip, bool raw);
+int run_metrics_list(const std::string& chip, bool raw, bool json);
 int run_metrics_validate(const selection_options& selection);
 int run_kernels_list();
 int run_worker(const std::string& request_file);

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <nlohmann/json.hpp>
 
 #include "commands.hpp"
 #include "counterguard/evaluator/metric_name_validator.hpp"
@@ -28,7 +29,23 @@ int run_kernels_list() {
   return 0;
 }
 
-int run_metrics_list(const std::string& chip, bool raw) {
+namespace {
+
+const char* to_string(metric_source source) {
+  switch (source) {
+    case metric_source::cupti:
+      return "cupti";
+    case metric_source::compiler:
+      return "compiler";
+    case metric_source::launch:
+      return "launch";
+  }
+  return "unknown";
+}
+
+}  // namespace
+
+int run_metrics_list(const std::string& chip, bool raw, bool json) {
   if (raw) {
     const metric_name_validator validator(chip);
     for (const auto& base : validator.base_metrics()) {
@@ -37,6 +54,24 @@ int run_metrics_list(const std::string& chip, bool raw) {
     return 0;
   }
   const metric_catalog& catalog = metric_catalog::builtin();
+  if (json) {
+    // Machine-readable, for tools (tools/ncu_crosscheck.py recomputes aliases from ncu's raw counters).
+    nlohmann::json list = nlohmann::json::array();
+    for (const auto& name : catalog.alias_names()) {
+      const metric_definition& m = *catalog.find_alias(name);
+      list.push_back({{"name", m.name},
+                      {"class", to_string(m.cls)},
+                      {"direction", to_string(m.direction)},
+                      {"source", to_string(m.source)},
+                      {"formula", m.formula},
+                      {"raw_inputs", m.raw_inputs},
+                      {"summable", m.summable},
+                      {"unit", m.unit},
+                      {"description", m.description}});
+    }
+    std::fputs((list.dump(2) + "\n").c_str(), stdout);
+    return 0;
+  }
   for (const auto& name : catalog.alias_names()) {
     const metric_definition& m = *catalog.find_alias(name);
     std::fputs(fmt::format("{:<42} {:<6} {:<16} {}\n", name, to_string(m.cls), to_string(m.direction),

@@ -8,6 +8,10 @@
 #include "counterguard/baselines/baseline_comparison.hpp"
 #include "counterguard/baselines/baseline_file.hpp"
 #include "counterguard/checker/run_verdict.hpp"
+#include "counterguard/reporters/console_reporter.hpp"
+#include "counterguard/reporters/json_reporter.hpp"
+#include "counterguard/reporters/junit_reporter.hpp"
+#include "counterguard/reporters/markdown_reporter.hpp"
 
 namespace counterguard::detail {
 namespace {
@@ -31,6 +35,16 @@ void compare_with_baselines(run_results& results, const report_options& reports)
 }
 
 }  // namespace
+
+void write_reports(const run_results& results, const report_options& reports) {
+  console_report_options console;
+  console.strict = reports.strict;
+  console.show_passing = !reports.quiet;
+  std::fputs(render_console_report(results, console).c_str(), stdout);
+  if (!reports.json.empty()) write_json_report(reports.json, results, reports.strict);
+  if (!reports.junit.empty()) write_junit_report(reports.junit, results, reports.strict);
+  if (!reports.markdown.empty()) write_markdown_report(reports.markdown, results, reports.strict);
+}
 
 int judge_and_report(run_results& results, const report_options& reports) {
   if (!reports.no_baselines) compare_with_baselines(results, reports);

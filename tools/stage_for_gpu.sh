@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Copies what a GPU host needs from build/ into .device/ (git-ignored), so the device tool can carry it:
+# the counterguard binary and the Debian libraries it bundles. Object files stay behind (size limit).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rm -rf .device
+mkdir -p .device/lib
+cp build/counterguard .device/
+cp -L build/lib/*.so* .device/lib/
+du -sh .device
