@@ -1,0 +1,28 @@
+#include <gtest/gtest.h>
+
+#include "counterguard/baselines/baseline_update.hpp"
+
+namespace counterguard {
+namespace {
+
+TEST(catalog_metric_traits, takes_class_and_direction_from_the_catalog) {
+  const metric_traits traits = catalog_metric_traits("duration_ns");
+  EXPECT_EQ(traits.cls, metric_class::noisy);
+  EXPECT_EQ(traits.direction, metric_direction::lower_is_better);
+  EXPECT_FALSE(traits.absolute_floor.has_value());
+}
+
+TEST(catalog_metric_traits, gives_noisy_percentages_no_absolute_floor) {
+  const metric_traits traits = catalog_metric_traits("achieved_occupancy");
+  EXPECT_EQ(traits.direction, metric_direction::higher_is_better);
+  EXPECT_EQ(traits.absolute_floor, std::optional<double>(0.0));
+}
+
+TEST(catalog_metric_traits, treats_unknown_names_as_exact_lower_is_better) {
+  const metric_traits traits = catalog_metric_traits("not a metric");
+  EXPECT_EQ(traits.cls, metric_class::exact);
+  EXPECT_EQ(traits.direction, metric_direction::lower_is_better);
+}
+
+}  // namespace
+}  // namespace counterguard
