@@ -1,5 +1,6 @@
 #include "counterguard/runner/isolated_runner.hpp"
 
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
@@ -24,19 +25,30 @@ namespace {
 
 constexpr int worker_event_fd = 3;
 
+// A pipe whose ends sit above the descriptors the child is given (0-3) and close on exec, so dup2 into
+// place in the child can never collide with them.
+std::array<int, 2> make_pipe() {
+  std::array<int, 2> raw{};
+  if (::pipe(raw.data()) != 0) throw std::runtime_error("pipe() failed");
+  std::array<int, 2> moved{};
+  for (std::size_t i = 0; i < 2; ++i) {
+    moved[i] = ::fcntl(raw[i], F_DUPFD_CLOEXEC, 10);
+    ::close(raw[i]);
+    if (moved[i] < 0) throw std::runtime_error("fcntl(F_DUPFD_CLOEXEC) failed");
+  }
+  return moved;
+}
+
 // A worker process with its event pipe and stderr pipe.
 class worker_process {
  public:
   worker_process(const std::string& executable, const std::string& request_file) {
-    std::array<int, 2> events{};
-    std::array<int, 2> errors{};
-    if (::pipe(events.data()) != 0 || ::pipe(errors.data()) != 0) throw std::runtime_error("pipe() failed");
+    const std::array<int, 2> events = make_pipe();
+    const std::array<int, 2> errors = make_pipe();
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_adddup2(&actions, events[1], worker_event_fd);
     posix_spawn_file_actions_adddup2(&actions, errors[1], STDERR_FILENO);
-    posix_spawn_file_actions_addclose(&actions, events[0]);
-    posix_spawn_file_actions_addclose(&actions, errors[0]);
     std::string arg0 = executable;
     std::string arg1 = "__worker";
     std::string arg2 = request_file;
@@ -166,7 +178,7 @@ isolated_run_outcome run_isolated(const std::vector<case_instance>& instances, c
     }
     const std::string request_file = write_request_file(request);
     worker_process worker(options.executable, request_file);
-    std::optional<std::size_t> running;  // index of the case the worker has begun
+    bool started = false;                // the worker reported its device
     bool timed_out = false;
     while (next < instances.size()) {
       // Device start-up (CUDA and CUPTI initialisation) gets the same allowance as a case.
@@ -176,12 +188,10 @@ isolated_run_outcome run_isolated(const std::vector<case_instance>& instances, c
       const std::string kind = event.at("event");
       if (kind == "device") {
         outcome.device = parse_results(event).metadata;
-      } else if (kind == "begin") {
-        running = next;
+        started = true;
       } else if (kind == "result") {
         outcome.results.push_back(parse_results(event).cases.at(0));
         report_progress(options, next + 1, instances.size(), outcome.results.back());
-        running.reset();
         ++next;
       } else if (kind == "environment_error") {
         outcome.environment = static_cast<environment_problem>(event.at("problem").get<int>());
@@ -195,8 +205,14 @@ isolated_run_outcome run_isolated(const std::vector<case_instance>& instances, c
     const int status = timed_out ? -1 : worker.wait();
     std::remove(request_file.c_str());
     if (next >= instances.size()) break;
-    // The worker stopped before finishing: the case it was running (or the next one) fails, the rest go on.
-    case_result failed = make_case_result(instances[running.value_or(next)]);
+    if (!started) {
+      // Not a case's fault: the worker could not even set up the device.
+      throw std::runtime_error("the GPU worker failed before profiling anything (" +
+                               (timed_out ? std::string("timed out") : "status " + std::to_string(status)) +
+                               "): " + worker.stderr_tail());
+    }
+    // The worker stopped before finishing: the case it was running fails, the rest go on in a new worker.
+    case_result failed = make_case_result(instances[next]);
     failed.status = case_status::error;
     if (timed_out) {
       failed.status_reason = "timed out after " + std::to_string(static_cast<int>(options.case_timeout_seconds)) +
