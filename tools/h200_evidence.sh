@@ -7,6 +7,8 @@ cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/counterguard-out}
 mkdir -p "$OUT"
 CG=$PWD/.device/counterguard
+timer=()
+[[ -x /usr/bin/time ]] && timer=(/usr/bin/time -v)
 export PATH=$PATH:/usr/local/cuda/bin
 
 for stage in "$@"; do
@@ -18,7 +20,7 @@ for stage in "$@"; do
       ;;
     run)
       # Every built-in case, counter data kept for offline evaluation (committed as CI fixtures).
-      /usr/bin/time -v "$CG" run cases/ --no-baselines --json "$OUT/results.json" --junit "$OUT/junit.xml" \
+      "${timer[@]}" "$CG" run cases/ --no-baselines --json "$OUT/results.json" --junit "$OUT/junit.xml" \
         --markdown "$OUT/summary.md" --save-counter-data "$OUT/counterdata" --quiet >"$OUT/run.log" 2>&1
       echo "run exit status $?"
       grep -E "Elapsed|Maximum resident" "$OUT/run.log"
