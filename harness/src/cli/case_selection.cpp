@@ -3,6 +3,7 @@
 #include <array>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <map>
 
@@ -77,7 +78,10 @@ run_metadata host_metadata(const std::string& mode, const std::string& command_l
   metadata.counterguard_version = COUNTERGUARD_VERSION;
   metadata.mode = mode;
   metadata.command_line = command_line;
-  metadata.git_commit = command_output("git rev-parse HEAD 2>/dev/null");
+  // The environment wins (CI checkouts without .git, GPU hosts that get a copy of the tree).
+  const char* commit = std::getenv("COUNTERGUARD_GIT_COMMIT");
+  metadata.git_commit = commit != nullptr ? commit : command_output("git rev-parse HEAD 2>/dev/null");
+  if (metadata.git_commit.size() != 40) metadata.git_commit = "unknown";
   const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   std::array<char, 32> stamp{};
   std::tm utc{};

@@ -24,6 +24,8 @@ double evaluate_derived_metric(const metric_definition& definition, const std::m
       throw std::out_of_range("metric '" + definition.name + "' needs '" + definition.raw_inputs[i] +
                               "', which was not measured");
     }
+    // A counter CUPTI could not evaluate stays NaN: never let it pass as a zero.
+    if (std::isnan(found->second)) return found->second;
     inputs[i] = found->second;
     parser.DefineVar(definition.raw_inputs[i], &inputs[i]);
   }

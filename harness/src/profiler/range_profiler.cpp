@@ -19,6 +19,8 @@
 //   - range names read back with cuptiProfilerHostGetRangeName right after DecodeData.
 #include "counterguard/profiler/range_profiler.hpp"
 
+#include <fstream>
+#include <regex>
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 #include <cupti_profiler_host.h>
@@ -66,6 +68,17 @@ Function driver_entry_point(const char* symbol) {
 void check_driver(CUresult status, const char* call) {
   if (status != CUDA_SUCCESS)
     throw api_error(std::string(call) + ": CUresult " + std::to_string(status), status);
+}
+
+// The kernel driver's release ("580.159.04"), which cudaDriverGetVersion does not give (it reports the
+// CUDA API level, "13.0"); empty where /proc does not say.
+std::string driver_release() {
+  std::ifstream in("/proc/driver/nvidia/version");
+  std::string line;
+  std::getline(in, line);
+  static const std::regex release(R"(Kernel Module\s+(?:for \S+\s+)?([0-9]+\.[0-9.]+))");
+  std::smatch match;
+  return std::regex_search(line, match, release) ? match[1].str() : std::string();
 }
 
 std::string version_text(int version) {  // 13000 -> "13.0"
@@ -126,6 +139,36 @@ struct range_profiler::state {
           CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE);
       COUNTERGUARD_CUPTI_NOTHROW(cuptiProfilerDeInitialize(&params));
     }
+  }
+
+  // The configuration the enabled range profiler collects. Seen on the H200: SetConfig with another
+  // config image on a profiler that is already enabled keeps collecting the first configuration's
+  // counters (the others evaluate to NaN), so a new metric set re-enables the profiler.
+  const void* applied_configuration = nullptr;
+
+  void enable() {
+    auto params =
+        detail::cupti_params<CUpti_RangeProfiler_Enable_Params>(CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
+    params.ctx = context;
+    COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerEnable(&params));
+    profiler = params.pRangeProfilerObject;
+  }
+
+  void disable() {
+    auto params =
+        detail::cupti_params<CUpti_RangeProfiler_Disable_Params>(CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
+    params.pRangeProfilerObject = profiler;
+    COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerDisable(&params));
+    profiler = nullptr;
+  }
+
+  // Re-enables the range profiler when `config` is not the one it was last set up with.
+  void apply(const void* config) {
+    if (applied_configuration != nullptr && applied_configuration != config) {
+      disable();
+      enable();
+    }
+    applied_configuration = config;
   }
 
   const configuration& configuration_for(const std::vector<std::string>& metrics) {
@@ -237,19 +280,16 @@ range_profiler::range_profiler(int device_ordinal) : m_state(std::make_unique<st
   d.compute_capability = properties.major * 10 + properties.minor;
   d.sm_clock_mhz = sm_clock_khz / 1000;
   d.memory_clock_mhz = memory_clock_khz / 1000;
-  d.driver_version = version_text(driver_version);
+  const std::string release = driver_release();
+  d.driver_version = release.empty() ? "CUDA " + version_text(driver_version)
+                                     : release + " (CUDA " + version_text(driver_version) + ")";
   d.cuda_runtime_version = version_text(runtime_version);
   d.cupti_version = std::to_string(cupti_version);  // CUPTI_API_VERSION, e.g. 130001
 
   // The process's one CUPTI subscriber (§3: kernel names from runtime launch callbacks).
   s.recorder = std::make_unique<detail::launch_recorder>(properties.maxThreadsPerMultiProcessor);
 
-  // Enabled once for the context and kept for every case: enabling per case would cost time for nothing.
-  auto enable =
-      detail::cupti_params<CUpti_RangeProfiler_Enable_Params>(CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
-  enable.ctx = s.context;
-  COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerEnable(&enable));
-  s.profiler = enable.pRangeProfilerObject;
+  s.enable();
 }
 
 range_profiler::~range_profiler() = default;
@@ -269,6 +309,7 @@ profile_capture range_profiler::profile(const std::vector<std::string>& raw_metr
                       "at least 1 range per capture");
   }
   const configuration& config = s.configuration_for(raw_metrics);
+  s.apply(&config);
   std::vector<const char*> names = c_names(raw_metrics);
 
   // The counter-data image for up to max_launches ranges (§2.5).

@@ -96,6 +96,11 @@ struct worker_context {
 
 void profile_case(const worker_context& context, const case_instance& instance, int archive_index,
                   case_result& result) {
+  if (instance.skip_reason) {
+    result.status = case_status::skipped;
+    result.status_reason = *instance.skip_reason;
+    return;
+  }
   const kernel_definition* definition = kernel_registry::global().find(instance.kernel);
   const device_description& device = context.profiler.device();
   if (definition->required_compute_capability() > device.compute_capability) {
