@@ -31,18 +31,24 @@ int run_launch(const selection_options& selection) {
       std::fputs(fmt::format("skipped {}\n", instance.name).c_str(), stdout);
       continue;
     }
-    const auto run = definition.create(kernel_arguments(instance.parameters, instance.launch));
-    COUNTERGUARD_CUDA_CHECK(cudaDeviceSynchronize());
-    nvtxRangePushA(instance.name.c_str());
-    run->launch(stream);
-    nvtxRangePop();
-    COUNTERGUARD_CUDA_CHECK(cudaStreamSynchronize(stream));
-    const verification verdict = run->verify();
-    wrong += verdict.passed ? 0 : 1;
-    std::fputs(fmt::format("{} {}{}{}\n", verdict.passed ? "ok" : "WRONG", instance.name,
-                           verdict.passed ? "" : ": ", verdict.message)
-                   .c_str(),
-               stdout);
+    // A case that cannot run is reported and the next one goes on, as in `run`.
+    try {
+      const auto run = definition.create(kernel_arguments(instance.parameters, instance.launch));
+      COUNTERGUARD_CUDA_CHECK(cudaDeviceSynchronize());
+      nvtxRangePushA(instance.name.c_str());
+      run->launch(stream);
+      nvtxRangePop();
+      COUNTERGUARD_CUDA_CHECK(cudaStreamSynchronize(stream));
+      const verification verdict = run->verify();
+      wrong += verdict.passed ? 0 : 1;
+      std::fputs(fmt::format("{} {}{}{}\n", verdict.passed ? "ok" : "WRONG", instance.name,
+                             verdict.passed ? "" : ": ", verdict.message)
+                     .c_str(),
+                 stdout);
+    } catch (const std::exception& e) {
+      ++wrong;
+      std::fputs(fmt::format("ERROR {}: {}\n", instance.name, e.what()).c_str(), stdout);
+    }
     std::fflush(stdout);
   }
   COUNTERGUARD_CUDA_NOTHROW(cudaStreamDestroy(stream));

@@ -302,8 +302,26 @@ profile_capture range_profiler::profile(const std::vector<std::string>& raw_metr
                                         const std::string& nvtx_range, const std::function<void()>& work,
                                         int max_launches) {
   state& s = *m_state;
-  if (raw_metrics.empty())
-    throw input_error({}, "metrics", "nothing to profile", "name at least one metric");
+  if (raw_metrics.empty()) {
+    // Only launch attributes are wanted (registers, occupancy): record the launches, collect no counters.
+    profile_capture capture;
+    capture.image.chip = s.device.chip;
+    s.recorder->arm();
+    try {
+      nvtxRangePushA(nvtx_range.c_str());
+      work();
+      nvtxRangePop();
+      COUNTERGUARD_CUDA_CHECK(cudaDeviceSynchronize());
+    } catch (...) {
+      try {
+        static_cast<void>(s.recorder->disarm());
+      } catch (...) {
+      }
+      throw;
+    }
+    capture.launches = s.recorder->disarm();
+    return capture;
+  }
   if (max_launches < 1) {
     throw input_error({}, "max_launches", "is " + std::to_string(max_launches),
                       "at least 1 range per capture");

@@ -3,6 +3,7 @@
 #include <cuda_runtime_api.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <map>
@@ -87,6 +88,8 @@ bool context_lost() {
   }
 }
 
+constexpr int max_launches_per_case = 1024;
+
 struct worker_context {
   range_profiler& profiler;
   cudaStream_t stream;
@@ -110,17 +113,25 @@ void profile_case(const worker_context& context, const case_instance& instance, 
     return;
   }
   const metric_plan plan = plan_metrics(instance, metric_catalog::builtin(), context.request.extra_metrics);
-  const std::unique_ptr<kernel_run> run = definition->create(kernel_arguments(instance.parameters, instance.launch));
-  COUNTERGUARD_CUDA_CHECK(cudaDeviceSynchronize());  // inputs ready before profiling starts
-
-  const profile_capture capture =
-      context.profiler.profile(plan.raw_cupti, instance.name, [&] { run->launch(context.stream); });
-  COUNTERGUARD_CUDA_CHECK(cudaStreamSynchronize(context.stream));
-  result.passes = capture.passes;
-  if (capture.dropped_ranges > 0) {
-    throw std::runtime_error("the case launched more kernels than the counter-data image holds (" +
-                             std::to_string(capture.dropped_ranges) + " ranges dropped)");
+  // The counter-data image reserves room for every range it may hold, and most cases launch one kernel:
+  // start small (small images to keep and commit) and profile again with room to spare if ranges were dropped.
+  int max_launches = std::max(2, static_cast<int>(definition->device_functions().size()));
+  std::unique_ptr<kernel_run> run;
+  profile_capture capture;
+  while (true) {
+    run = definition->create(kernel_arguments(instance.parameters, instance.launch));
+    COUNTERGUARD_CUDA_CHECK(cudaDeviceSynchronize());  // inputs ready before profiling starts
+    capture = context.profiler.profile(plan.raw_cupti, instance.name, [&] { run->launch(context.stream); },
+                                       max_launches);
+    COUNTERGUARD_CUDA_CHECK(cudaStreamSynchronize(context.stream));
+    if (capture.dropped_ranges == 0) break;
+    if (max_launches >= max_launches_per_case) {
+      throw std::runtime_error("the case launched more than " + std::to_string(max_launches_per_case) +
+                               " kernels; counterguard profiles at most that many per case");
+    }
+    max_launches = std::min(max_launches * 8, max_launches_per_case);
   }
+  result.passes = capture.passes;
   const std::vector<evaluated_range> ranges =
       plan.raw_cupti.empty() ? std::vector<evaluated_range>{} : evaluate_counter_data(capture.image, plan.raw_cupti);
   const std::map<std::string, double> kernel_metrics = run->runtime_metrics();
