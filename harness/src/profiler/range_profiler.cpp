@@ -30,6 +30,7 @@
 #include <cupti_version.h>
 #include <nvtx3/nvToolsExt.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <map>
 #include <memory>
@@ -326,8 +327,17 @@ profile_capture range_profiler::profile(const std::vector<std::string>& raw_metr
     throw input_error({}, "max_launches", "is " + std::to_string(max_launches),
                       "at least 1 range per capture");
   }
+  using clock = std::chrono::steady_clock;
+  auto mark = clock::now();
+  std::map<std::string, double> phases;
+  auto phase = [&](const char* name) {
+    const auto now = clock::now();
+    phases[name] += std::chrono::duration<double>(now - mark).count();
+    mark = now;
+  };
   const configuration& config = s.configuration_for(raw_metrics);
   s.apply(&config);
+  phase("configure");
   std::vector<const char*> names = c_names(raw_metrics);
 
   // The counter-data image for up to max_launches ranges (§2.5).
@@ -351,6 +361,7 @@ profile_capture range_profiler::profile(const std::vector<std::string>& raw_metr
   initialize.counterDataSize = capture.image.bytes.size();
   initialize.pCounterData = capture.image.bytes.data();
   COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerCounterDataImageInitialize(&initialize));
+  phase("image_initialize");
 
   // Every field set (§2.6). Kernel replay works only with auto range (§3); CUPTI restores device memory
   // between passes, so non-idempotent kernels measure exactly.
@@ -369,6 +380,7 @@ profile_capture range_profiler::profile(const std::vector<std::string>& raw_metr
   set_config.passIndex = 0;
   set_config.targetNestingLevel = 1;
   COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerSetConfig(&set_config));
+  phase("set_config");
 
   // Start, work, Stop until every pass is submitted (§2.7). With kernel replay CUPTI replays each launch
   // itself, so one round is expected; the bound stops a runaway loop.
@@ -411,7 +423,9 @@ profile_capture range_profiler::profile(const std::vector<std::string>& raw_metr
   auto decode = detail::cupti_params<CUpti_RangeProfiler_DecodeData_Params>(
       CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
   decode.pRangeProfilerObject = s.profiler;
+  phase("replay");
   COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerDecodeData(&decode));
+  phase("decode");
   capture.dropped_ranges = static_cast<int>(decode.numOfRangeDropped);
 
   // The image's own range names ("0", "1", ... in launch order, §3) replace the recorder's placeholders.
@@ -432,6 +446,8 @@ profile_capture range_profiler::profile(const std::vector<std::string>& raw_metr
     if (owned)
       capture.launches[index].range_name = owned.get();
   }
+  phase("range_names");
+  capture.phase_seconds = std::move(phases);
   return capture;
 }
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -119,10 +120,13 @@ void profile_case(const worker_context& context, const case_instance& instance, 
   std::unique_ptr<kernel_run> run;
   profile_capture capture;
   while (true) {
+    const auto create_start = std::chrono::steady_clock::now();
     run = definition->create(kernel_arguments(instance.parameters, instance.launch));
     COUNTERGUARD_CUDA_CHECK(cudaDeviceSynchronize());  // inputs ready before profiling starts
+    const auto created = std::chrono::steady_clock::now();
     capture = context.profiler.profile(plan.raw_cupti, instance.name, [&] { run->launch(context.stream); },
                                        max_launches);
+    capture.phase_seconds["create"] = std::chrono::duration<double>(created - create_start).count();
     COUNTERGUARD_CUDA_CHECK(cudaStreamSynchronize(context.stream));
     if (capture.dropped_ranges == 0) break;
     if (max_launches >= max_launches_per_case) {
@@ -132,12 +136,23 @@ void profile_case(const worker_context& context, const case_instance& instance, 
     max_launches = std::min(max_launches * 8, max_launches_per_case);
   }
   result.passes = capture.passes;
+  const auto evaluate_start = std::chrono::steady_clock::now();
   const std::vector<evaluated_range> ranges =
       plan.raw_cupti.empty() ? std::vector<evaluated_range>{} : evaluate_counter_data(capture.image, plan.raw_cupti);
   const std::map<std::string, double> kernel_metrics = run->runtime_metrics();
   fill_measurements(result, plan, capture.launches, ranges, embedded_kernel_resources(), kernel_metrics);
+  const auto verify_start = std::chrono::steady_clock::now();
 
   const verification verdict = run->verify();
+  if (std::getenv("COUNTERGUARD_TIMING") != nullptr) {
+    // Diagnostics for tuning the profiler's per-case cost (tools/benchmark_vs_ncu.py).
+    std::string line = "timing " + instance.name;
+    for (const auto& [name, seconds] : capture.phase_seconds) line += " " + name + "=" + std::to_string(seconds * 1e3);
+    line += " evaluate=" + std::to_string(std::chrono::duration<double>(verify_start - evaluate_start).count() * 1e3);
+    line += " verify=" +
+            std::to_string(std::chrono::duration<double>(std::chrono::steady_clock::now() - verify_start).count() * 1e3);
+    std::fprintf(stderr, "%s (ms)\n", line.c_str());
+  }
   result.verified = verdict.passed;
   result.verification_message = verdict.message;
   if (!verdict.passed) {

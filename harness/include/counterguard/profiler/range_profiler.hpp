@@ -1,6 +1,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -16,6 +17,8 @@ struct profile_capture {
   std::vector<profiled_launch> launches;  // one per range, in order
   int passes = 0;
   int dropped_ranges = 0;                 // > 0 when the image was too small (an error for the case)
+  // Where the profiling time went ("set_config", "replay", "decode", ...), for COUNTERGUARD_TIMING.
+  std::map<std::string, double> phase_seconds;
 };
 
 // The device the profiler runs on, as the metadata reports it.
