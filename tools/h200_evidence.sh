@@ -70,6 +70,71 @@ PY
       rm -f "$OUT"/repeat_*.json "$OUT/repeat.log"
       ;;
     planted)
+      # Planted regressions, each gated against the committed baselines; each must fail naming the metric.
+      mkdir -p /tmp/planted
+      python3 - <<'PY'
+import yaml
+transpose = yaml.safe_load(open("cases/transpose.yaml"))
+for case in transpose["cases"]:
+    if case["name"] == "smem_padded":
+        case["parameters"]["pad"] = 0          # the padding removed
+yaml.safe_dump(transpose, open("/tmp/planted/transpose.yaml", "w"), sort_keys=False)
+coalescing = yaml.safe_load(open("cases/coalescing.yaml"))
+for case in coalescing["cases"]:
+    if case["name"] == "contiguous":
+        case["kernel"] = "coalescing/strided"  # vecAdd's index stride raised from 1 to 2
+        case["parameters"]["stride"] = 2
+yaml.safe_dump(coalescing, open("/tmp/planted/coalescing.yaml", "w"), sort_keys=False)
+PY
+      "$CG" run /tmp/planted/transpose.yaml --filter 'transpose/smem_padded*' --quiet \
+        --markdown "$OUT/planted_padding.md" >"$OUT/planted_padding.log" 2>&1
+      echo "planted: transpose padding removed -> exit $?"; grep -E "regression|FAIL" "$OUT/planted_padding.log" | head -4
+      "$CG" run /tmp/planted/coalescing.yaml --filter 'coalescing/contiguous' --quiet \
+        --markdown "$OUT/planted_stride.md" >"$OUT/planted_stride.log" 2>&1
+      echo "planted: vecAdd stride 2 -> exit $?"; grep -E "regression|FAIL" "$OUT/planted_stride.log" | head -4
+      # A binary built with -DCOUNTERGUARD_PLANT_REGISTER_LIMIT=32 (tools/stage_for_gpu.sh copies it).
+      .device/planted/counterguard run cases/spills.yaml --filter 'spills/no_limit' --quiet \
+        --markdown "$OUT/planted_register_limit.md" >"$OUT/planted_register_limit.log" 2>&1
+      echo "planted: register limit 32 -> exit $?"; grep -E "regression|FAIL" "$OUT/planted_register_limit.log" | head -4
+      ;;
+    timing)
+      # Where a case's profiling time goes (COUNTERGUARD_TIMING prints per-phase milliseconds).
+      python3 -c "import sys; sys.path.insert(0, 'tools'); import benchmark_vs_ncu as b; b.write_suite('/tmp/bench20.yaml', 20)"
+      COUNTERGUARD_TIMING=1 "$CG" run /tmp/bench20.yaml --no-baselines --quiet 2>&1 | grep '^timing' | tee "$OUT/timing.txt" | tail -8
+      COUNTERGUARD_TIMING=1 "$CG" run cases/ --no-baselines --quiet 2>&1 | grep '^timing' >"$OUT/timing_builtin.txt"
+      ;;
+    sanitize)
+      compute-sanitizer --tool memcheck --error-exitcode 9 "$CG" launch cases/ >"$OUT/memcheck.log" 2>&1
+      echo "memcheck exit status $?"; tail -5 "$OUT/memcheck.log"
+      ;;
+    benchmark)
+      python3 tools/benchmark_vs_ncu.py --counterguard "$CG" --builtin-results "$OUT/results.json" \
+        --json "$OUT/benchmark.json" --markdown "$OUT/benchmark.md" | tail -25
+      ;;
+    baseline)
+      # The nightly refresh: 5 repetitions per case, median and spread, written into baselines/.
+      "$CG" baseline update cases/ --repeat 5 --summary "$OUT/baseline_update.md" >"$OUT/baseline_update.log" 2>&1
+      echo "baseline update exit status $?"; tail -5 "$OUT/baseline_update.log"
+      tar -czf "$OUT/baselines.tar.gz" baselines
+      ;;
+    repeat)
+      # Ten consecutive gated runs with unchanged code against the committed baselines: zero failures expected.
+      for i in $(seq 1 10); do
+        "$CG" run cases/ --quiet --json "$OUT/repeat_$i.json" >"$OUT/repeat.log" 2>&1
+        echo "run $i exit status $? $(tail -1 "$OUT/repeat.log")"
+      done | tee "$OUT/repeat_runs.txt"
+      python3 - "$OUT" <<'PY'
+import glob, json, sys
+rows = []
+for path in sorted(glob.glob(sys.argv[1] + "/repeat_*.json"), key=lambda p: int(p.split("_")[-1][:-5])):
+    r = json.load(open(path))
+    failing = [f"{c['instance']}: {k['metric']}" for c in r["cases"] for k in c["checks"] if k["failing"]]
+    rows.append({"file": path.split("/")[-1], "cases": len(r["cases"]), "failing_checks": failing})
+json.dump(rows, open(sys.argv[1] + "/repeat_summary.json", "w"), indent=1)
+PY
+      rm -f "$OUT"/repeat_*.json "$OUT/repeat.log"
+      ;;
+    planted)
       # Planted regressions against the committed baselines; each must fail naming the metric.
       sed 's/pad: 1/pad: 0/' cases/transpose.yaml >/tmp/transpose_unpadded.yaml
       "$CG" run /tmp/transpose_unpadded.yaml --filter 'transpose/smem_padded*' --no-baselines --quiet \

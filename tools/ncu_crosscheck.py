@@ -18,6 +18,11 @@ import subprocess
 import sys
 import time
 
+# Aliases that read instrumented counters where the hardware counter (`<alias>_hw`) counts the same thing:
+# the cross-check also compares counterguard's instrumented value with ncu's hardware value.
+SAME_AS_HARDWARE = ["global_load_sectors", "global_store_sectors", "global_load_requests", "global_store_requests",
+                    "global_atomic_requests", "global_reduction_requests", "instructions"]
+
 
 def catalog(counterguard):
     out = subprocess.run([counterguard, "metrics", "list", "--json"], check=True, capture_output=True, text=True)
@@ -93,10 +98,13 @@ def main():
     raw = set()
     for name in exact:
         raw.update(raw_inputs(name, aliases))
+        if name in SAME_AS_HARDWARE:
+            raw.update(raw_inputs(name + "_hw", aliases))
     rows, seconds, command = run_ncu(args.ncu, args.counterguard, args.cases, raw, args.filter)
 
     lines = []
-    mismatches = compared = 0
+    hardware_lines = []
+    mismatches = compared = hardware_compared = hardware_mismatches = 0
     if len(rows) != len(launched):
         lines.append(f"- launch count differs: ncu saw {len(rows)} kernel launches, counterguard {len(launched)}")
         mismatches += 1
@@ -116,6 +124,13 @@ def main():
                 mismatches += 1
                 lines.append(f"- {case['instance']} `{kernel['function']}` {name}: counterguard {measured:g}, "
                              f"ncu {expected:g}")
+            if name in SAME_AS_HARDWARE and all(r in values for r in raw_inputs(name + "_hw", aliases)):
+                hardware = evaluate(name + "_hw", values, aliases)
+                hardware_compared += 1
+                if abs(hardware - measured) > 1e-9 * max(abs(hardware), 1.0):
+                    hardware_mismatches += 1
+                    hardware_lines.append(f"- {case['instance']} {name}: counterguard (instrumented) {measured:g}, "
+                                          f"ncu hardware counter {hardware:g}")
 
     report = [
         "# ncu cross-check of exact metrics",
@@ -125,8 +140,10 @@ def main():
         f"- ncu command: `{command}` ({seconds:.1f} s)",
         f"- kernel launches compared: {min(len(rows), len(launched))}; exact metric values compared: {compared}",
         f"- mismatches: **{mismatches}**",
+        f"- instrumented aliases against ncu's hardware counters for the same quantity: {hardware_compared} "
+        f"compared, **{hardware_mismatches}** differ",
         "",
-    ] + lines
+    ] + lines + ([""] + hardware_lines if hardware_lines else [])
     text = "\n".join(report) + "\n"
     sys.stdout.write(text)
     if args.report:

@@ -7,4 +7,10 @@ rm -rf .device
 mkdir -p .device/lib
 cp build/counterguard .device/
 cp -L build/lib/*.so* .device/lib/
+# The planted-regression binary (cmake -DCOUNTERGUARD_PLANT_REGISTER_LIMIT=32 in build-planted), if built.
+if [[ -x build-planted/counterguard ]]; then
+  mkdir -p .device/planted/lib
+  cp build-planted/counterguard .device/planted/
+  cp -L build-planted/lib/*.so* .device/planted/lib/
+fi
 du -sh .device

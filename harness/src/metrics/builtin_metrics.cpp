@@ -94,27 +94,45 @@ void add_memory_metrics(metric_catalog& c) {
     c.add(counter("shared_" + verb + "_bank_conflicts_hw", metric_class::noisy, lower,
                   "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_" + op + ".sum", "count",
                   "hardware bank-conflict counter (includes arbitration noise in full grids)"));
-    const std::string sectors = "l1tex__t_sectors_pipe_lsu_mem_global_op_" + op + ".sum";
-    const std::string requests = "l1tex__t_requests_pipe_lsu_mem_global_op_" + op + ".sum";
-    c.add(counter("global_" + verb + "_sectors", exact, lower, sectors, "sectors", "32-byte global " + verb + " sectors"));
-    c.add(counter("global_" + verb + "_requests", exact, metric_direction::exact, requests, "requests",
-                  "global " + verb + " requests"));
-    c.add(ratio("global_" + verb + "_sectors_per_request", lower, sectors, requests, "sectors",
+    // Instrumented (SASS-patched) counters give the same exact numbers as the hardware counters for
+    // sectors and requests (checked on the H200 against ncu, evidence/h200/ncu_crosscheck.md) at a fraction
+    // of the cost: a launch profiled with hardware counters took about 50 ms on the H200, one with only
+    // instrumented counters under 1 ms. The hardware versions stay available as *_hw.
+    const std::string sectors = "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_" + op + ".sum";
+    const std::string instructions = "smsp__sass_inst_executed_op_global_" + op + ".sum";
+    const std::string hw_sectors = "l1tex__t_sectors_pipe_lsu_mem_global_op_" + op + ".sum";
+    const std::string hw_requests = "l1tex__t_requests_pipe_lsu_mem_global_op_" + op + ".sum";
+    c.add(counter("global_" + verb + "_sectors", exact, lower, sectors, "sectors",
+                  "32-byte global " + verb + " sectors (instrumented)"));
+    c.add(counter("global_" + verb + "_requests", exact, metric_direction::exact, instructions, "requests",
+                  "global " + verb + " requests: one per warp-level instruction (instrumented)"));
+    c.add(ratio("global_" + verb + "_sectors_per_request", lower, sectors, instructions, "sectors",
                 "4 = coalesced 4-byte words, 32 = every lane in its own sector"));
+    c.add(counter("global_" + verb + "_sectors_hw", exact, lower, hw_sectors, "sectors",
+                  "32-byte global " + verb + " sectors (hardware counter)"));
+    c.add(counter("global_" + verb + "_requests_hw", exact, metric_direction::exact, hw_requests, "requests",
+                  "global " + verb + " requests (hardware counter)"));
+    // Hardware: bytes of whole sectors through L1. For straight-line spill code every thread's slot is
+    // touched once, so this is threads x the compiler's spill bytes (checked on the H200). The instrumented
+    // smsp__sass_data_bytes_mem_local_* counts 4 bytes per warp instruction instead, 1/32 of that.
     c.add(counter("local_" + verb + "_bytes", exact, lower, "l1tex__t_bytes_pipe_lsu_mem_local_op_" + op + ".sum",
-                  "bytes", "local-memory " + verb + " bytes (spills, stack arrays)"));
-    c.add(counter("local_" + verb + "_instructions", exact, lower, "smsp__inst_executed_op_local_" + op + ".sum",
-                  "instructions", "local-memory " + verb + " instructions"));
+                  "bytes", "local-memory " + verb + " bytes (spills, stack arrays), whole sectors (hardware)"));
+    c.add(counter("local_" + verb + "_instructions", exact, lower, "smsp__sass_inst_executed_op_local_" + op + ".sum",
+                  "instructions", "local-memory " + verb + " instructions (instrumented)"));
     c.add(counter("dshared_" + verb + "_instructions", exact, metric_direction::exact,
                   "sm__sass_inst_executed_op_dshared_" + op + ".sum", "instructions",
                   "distributed shared memory " + verb + " instructions (clusters)"));
   }
   c.add(counter("dshared_atomic_instructions", exact, metric_direction::exact, "sm__sass_inst_executed_op_dshared_atom.sum",
                 "instructions", "distributed shared memory atomics (clusters)"));
-  c.add(counter("global_atomic_requests", exact, lower, "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum", "requests",
-                "global atomic requests (ATOM)"));
-  c.add(counter("global_reduction_requests", exact, lower, "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum",
-                "requests", "global reductions (RED: atomics whose result is unused)"));
+  c.add(counter("global_atomic_requests", exact, lower, "smsp__sass_inst_executed_op_global_atom.sum", "requests",
+                "global atomic requests (ATOM), one per warp-level instruction (instrumented)"));
+  c.add(counter("global_reduction_requests", exact, lower, "smsp__sass_inst_executed_op_global_red.sum", "requests",
+                "global reductions (RED: atomics whose result is unused), one per warp instruction (instrumented)"));
+  c.add(counter("global_atomic_requests_hw", exact, lower, "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum",
+                "requests", "global atomic requests (hardware counter)"));
+  c.add(counter("global_reduction_requests_hw", exact, lower, "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum",
+                "requests", "global reduction requests (hardware counter)"));
   c.add(counter("shared_atomic_instructions", exact, metric_direction::exact, "smsp__sass_inst_executed_op_shared_atom.sum",
                 "instructions", "shared-memory atomic instructions"));
   c.add(counter("constant_requests", exact, lower, "idc__requests.sum", "requests", "constant-cache requests"));
@@ -133,11 +151,14 @@ void add_execution_metrics(metric_catalog& c) {
   constexpr auto noisy = metric_class::noisy;
   constexpr auto lower = metric_direction::lower_is_better;
   constexpr auto higher = metric_direction::higher_is_better;
-  c.add(counter("instructions", exact, lower, "smsp__inst_executed.sum", "instructions", "warp instructions executed"));
-  c.add(counter("thread_instructions", exact, lower, "smsp__thread_inst_executed.sum", "instructions",
-                "thread instructions executed"));
-  c.add(ratio("threads_per_instruction", higher, "smsp__thread_inst_executed.sum", "smsp__inst_executed.sum",
+  c.add(counter("instructions", exact, lower, "smsp__sass_inst_executed.sum", "instructions",
+                "warp instructions executed (instrumented)"));
+  c.add(counter("thread_instructions", exact, lower, "smsp__sass_thread_inst_executed.sum", "instructions",
+                "thread instructions executed (instrumented)"));
+  c.add(ratio("threads_per_instruction", higher, "smsp__sass_thread_inst_executed.sum", "smsp__sass_inst_executed.sum",
               "threads", "active threads per warp instruction (32 = no divergence)"));
+  c.add(counter("instructions_hw", exact, lower, "smsp__inst_executed.sum", "instructions",
+                "warp instructions executed (hardware counter)"));
   c.add(counter("divergent_branch_targets", exact, lower, "smsp__sass_branch_targets_threads_divergent.sum", "count",
                 "branch targets taken by a divergent subset of a warp"));
   c.add(counter("achieved_occupancy", noisy, higher, "sm__warps_active.avg.pct_of_peak_sustained_active", "%",

@@ -26,6 +26,11 @@ double launch_value(const profiled_launch& l, const std::string& field) {
   throw std::logic_error("unknown launch attribute '" + field + "'");
 }
 
+bool has_inputs(const metric_definition& m, const std::map<std::string, double>& raw) {
+  return std::all_of(m.raw_inputs.begin(), m.raw_inputs.end(),
+                     [&](const std::string& input) { return raw.count(input) != 0; });
+}
+
 void set_total(case_result& result, const metric_definition& m, double value) {
   result.totals[m.name] = metric_value{value, m.cls};
 }
@@ -68,7 +73,9 @@ void fill_measurements(case_result& result, const metric_plan& plan, const std::
     const std::map<std::string, double>* raw = i < ranges.size() ? &ranges[i].values : nullptr;
     for (const auto& m : plan.metrics) {
       if (m.source == metric_source::cupti && raw != nullptr) {
-        kernel.metrics[m.name] = evaluate_derived_metric(m, *raw);
+        // A counter the recording lacks (an expectation added after it) leaves the metric unmeasured: the
+        // checker reports it as missing instead of the whole evaluation failing.
+        if (has_inputs(m, *raw)) kernel.metrics[m.name] = evaluate_derived_metric(m, *raw);
       } else if (m.source == metric_source::launch) {
         kernel.metrics[m.name] = launch_value(launch, m.formula);
       } else if (m.source == metric_source::compiler && compiled != nullptr) {
@@ -89,7 +96,7 @@ void fill_measurements(case_result& result, const metric_plan& plan, const std::
     } else if (result.kernels.size() == 1) {
       const auto& metrics = result.kernels.front().metrics;
       if (const auto found = metrics.find(m.name); found != metrics.end()) set_total(result, m, found->second);
-    } else if (m.summable && !ranges.empty()) {
+    } else if (m.summable && !ranges.empty() && has_inputs(m, summed_raw)) {
       set_total(result, m, evaluate_derived_metric(m, summed_raw));
     }
   }

@@ -27,16 +27,23 @@ TEST(metric_catalog, the_hardware_bank_conflict_counter_is_noisy) {
 TEST(metric_catalog, sectors_per_request_is_a_summable_ratio) {
   const metric_definition m = catalog().resolve("global_load_sectors_per_request");
   EXPECT_TRUE(m.summable);
-  EXPECT_EQ(evaluate_derived_metric(m, {{"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", 1048576.0},
-                                        {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", 262144.0}}),
-            4.0);
+  ASSERT_EQ(m.raw_inputs.size(), 2U);  // sectors, then requests
+  EXPECT_EQ(evaluate_derived_metric(m, {{m.raw_inputs[0], 1048576.0}, {m.raw_inputs[1], 262144.0}}), 4.0);
 }
 
 TEST(metric_catalog, a_ratio_over_zero_requests_is_zero_not_infinite) {
   const metric_definition m = catalog().resolve("global_store_sectors_per_request");
-  EXPECT_EQ(evaluate_derived_metric(m, {{"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", 0.0},
-                                        {"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", 0.0}}),
-            0.0);
+  EXPECT_EQ(evaluate_derived_metric(m, {{m.raw_inputs[0], 0.0}, {m.raw_inputs[1], 0.0}}), 0.0);
+}
+
+TEST(metric_catalog, a_counter_cupti_could_not_evaluate_stays_nan) {
+  const metric_definition m = catalog().resolve("global_store_sectors_per_request");
+  EXPECT_TRUE(std::isnan(evaluate_derived_metric(m, {{m.raw_inputs[0], std::nan("")}, {m.raw_inputs[1], 4.0}})));
+}
+
+TEST(metric_catalog, exact_aliases_prefer_instrumented_counters_and_keep_the_hardware_ones_as_hw) {
+  EXPECT_EQ(catalog().resolve("global_load_sectors").formula, "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum");
+  EXPECT_EQ(catalog().resolve("global_load_sectors_hw").formula, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum");
 }
 
 TEST(metric_catalog, a_missing_input_names_the_counter) {
