@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <map>
 #include <set>
 
@@ -56,7 +57,10 @@ int run_baseline_update(const baseline_update_options& options) {
     const std::string path = baseline_path(options.baseline_dir, gpu_key, suite);
     const baseline_update_result update =
         update_baseline(load_baseline_file(path), suite, repetitions, catalog_metric_traits, path);
-    if (!update.measured.empty()) save_baseline_file(path, update.file);
+    if (!update.measured.empty()) {
+      std::filesystem::create_directories(std::filesystem::path(path).parent_path());  // a new GPU key
+      save_baseline_file(path, update.file);
+    }
     summary += render_change_summary_markdown(update) + "\n";
     for (const auto& why : update.not_recorded) {
       std::fputs(fmt::format("counterguard: not recorded: {}\n", why).c_str(), stderr);
