@@ -16,6 +16,7 @@ pack() {
   (cd "$OUT" && tar -czf /tmp/evidence.tar.gz --exclude evidence.tar.gz . && mv /tmp/evidence.tar.gz "$OUT/")
 }
 trap pack EXIT
+trap "exit 124" TERM
 
 for stage in "$@"; do
   echo "=== stage $stage ($(date -u +%H:%M:%S))"
