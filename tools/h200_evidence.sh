@@ -39,6 +39,10 @@ for stage in "$@"; do
       python3 tools/ncu_crosscheck.py --counterguard "$CG" --results "$OUT/results.json" \
         --report "$OUT/ncu_crosscheck.md" | tail -30
       ;;
+    faults)
+      # A faulting and a hanging kernel between healthy cases: each fails alone, the rest still runs.
+      python3 harness/test/device/check_fault_isolation.py "$CG" "$OUT/fault_isolation.json" | tail -12
+      ;;
     timing)
       # Where a case's profiling time goes (COUNTERGUARD_TIMING prints per-phase milliseconds).
       python3 -c "import sys; sys.path.insert(0, 'tools'); import benchmark_vs_ncu as b; b.write_suite('/tmp/bench20.yaml', 20)"
@@ -103,6 +107,10 @@ PY
       .device/planted/counterguard run cases/spills.yaml --filter 'spills/no_limit' --quiet \
         --markdown "$OUT/planted_register_limit.md" >"$OUT/planted_register_limit.log" 2>&1
       echo "planted: register limit 32 -> exit $?"; grep -E "regression|FAIL" "$OUT/planted_register_limit.log" | head -4
+      ;;
+    faults)
+      # A faulting and a hanging kernel between healthy cases: each fails alone, the rest still runs.
+      python3 harness/test/device/check_fault_isolation.py "$CG" "$OUT/fault_isolation.json" | tail -12
       ;;
     timing)
       # Where a case's profiling time goes (COUNTERGUARD_TIMING prints per-phase milliseconds).

@@ -77,7 +77,9 @@ baseline_update_result update_baseline(const std::optional<baseline_file>& exist
 
   // instance -> kernel key -> metric -> the values of every repetition.
   std::map<std::string, std::map<std::string, std::map<std::string, std::vector<double>>>> samples;
-  std::map<std::string, metric_class> reported_class;  // metric -> class the run reported for the total
+  // (instance, metric) -> class the run reported for the case total: a case may declare a metric noisy
+  // that is exact elsewhere (contended shared atomics), so the class belongs to the instance.
+  std::map<std::pair<std::string, std::string>, metric_class> reported_class;
   std::map<std::string, std::string> rejected;         // instance -> why
   std::set<std::string> seen;
   for (const auto& run : repetitions) {
@@ -91,7 +93,7 @@ baseline_update_result update_baseline(const std::optional<baseline_file>& exist
         continue;
       }
       for (const auto& [metric, value] : result.totals)
-        reported_class.emplace(metric, value.cls);
+        reported_class.emplace(std::make_pair(result.instance, metric), value.cls);
       auto& instance = samples[result.instance];
       for (const auto& [kernel, metrics] : measured_by_kernel_key(result)) {
         for (const auto& [metric, value] : metrics)
@@ -123,7 +125,7 @@ baseline_update_result update_baseline(const std::optional<baseline_file>& exist
         entry.min = *std::min_element(values.begin(), values.end());
         entry.max = *std::max_element(values.begin(), values.end());
         entry.n = static_cast<int>(values.size());
-        const auto reported = reported_class.find(metric);
+        const auto reported = reported_class.find(std::make_pair(instance, metric));
         entry.cls = reported != reported_class.end() ? reported->second : traits.cls;
         entry.direction = traits.direction;
         if (entry.cls == metric_class::noisy)

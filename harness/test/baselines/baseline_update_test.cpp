@@ -64,6 +64,16 @@ TEST(update_baseline, class_and_direction_come_from_the_classifier) {
   EXPECT_EQ(e.absolute_floor, std::optional<double>(0.0));
 }
 
+TEST(update_baseline, the_class_a_case_reports_belongs_to_that_case_alone) {
+  run_results run = run_with("t/exact_here", {{"atomics", 5}});
+  run_results contended = run_with("t/noisy_here", {{"atomics", 9}});
+  contended.cases[0].totals["atomics"].cls = metric_class::noisy;  // the case declared it noisy
+  run.cases.push_back(contended.cases[0]);
+  const auto update = update_baseline(std::nullopt, "transpose", {run}, classify);
+  EXPECT_EQ(update.file.cases.at("t/exact_here").at("total").at("atomics").cls, metric_class::exact);
+  EXPECT_EQ(update.file.cases.at("t/noisy_here").at("total").at("atomics").cls, metric_class::noisy);
+}
+
 TEST(update_baseline, touches_only_the_cases_measured) {
   baseline_file existing = test::sample_file();
   const std::string before = render_baseline_yaml(existing);
