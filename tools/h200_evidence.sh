@@ -76,7 +76,7 @@ for path in sorted(glob.glob(sys.argv[1] + "/repeat_*.json"), key=lambda p: int(
     r = json.load(open(path))
     failing = [f"{c['instance']}: {k['metric']}" for c in r["cases"] for k in c["checks"] if k["failing"]]
     rows.append({"file": path.split("/")[-1], "cases": len(r["cases"]), "failing_checks": failing})
-json.dump(rows, open(sys.argv[1] + "/repeat_summary.json", "w"), indent=1)
+json.dump(rows, open(sys.argv[1] + "/ten_runs_failing_checks.json", "w"), indent=1)
 PY
       rm -f "$OUT"/repeat_*.json "$OUT/repeat.log"
       ;;

@@ -12,10 +12,10 @@ TEST(catalog_metric_traits, takes_class_and_direction_from_the_catalog) {
   EXPECT_FALSE(traits.absolute_floor.has_value());
 }
 
-TEST(catalog_metric_traits, gives_noisy_percentages_no_absolute_floor) {
+TEST(catalog_metric_traits, gives_noisy_percentages_a_floor_of_two_percentage_points) {
   const metric_traits traits = catalog_metric_traits("achieved_occupancy");
   EXPECT_EQ(traits.direction, metric_direction::higher_is_better);
-  EXPECT_EQ(traits.absolute_floor, std::optional<double>(0.0));
+  EXPECT_EQ(traits.absolute_floor, std::optional<double>(2.0));
 }
 
 TEST(catalog_metric_traits, treats_unknown_names_as_exact_lower_is_better) {
