@@ -62,21 +62,21 @@ TEST(baseline_comparison, exact_direction_makes_any_change_a_regression) {
 }
 
 TEST(baseline_comparison, noisy_metric_within_its_widened_band_passes) {
-  // band [9800, 10400] widened by 5%: [9310, 10920]
-  EXPECT_EQ(compare(noisy(10000, 9800, 10400), 10920).verdict, check_verdict::pass);
-  EXPECT_EQ(compare(noisy(10000, 9800, 10400), 9310).verdict, check_verdict::pass);
+  // band [9800, 10400] widened by 10%: [8820, 11440]
+  EXPECT_EQ(compare(noisy(10000, 9800, 10400), 11440).verdict, check_verdict::pass);
+  EXPECT_EQ(compare(noisy(10000, 9800, 10400), 8820).verdict, check_verdict::pass);
 }
 
 TEST(baseline_comparison, noisy_metric_beyond_the_relative_widening_is_a_regression) {
-  EXPECT_EQ(compare(noisy(10000, 9800, 10400), 10921).verdict, check_verdict::regression);
+  EXPECT_EQ(compare(noisy(10000, 9800, 10400), 11441).verdict, check_verdict::regression);
 }
 
 TEST(baseline_comparison, noisy_metric_below_the_band_is_an_improvement) {
-  EXPECT_EQ(compare(noisy(10000, 9800, 10400), 9309).verdict, check_verdict::improvement);
+  EXPECT_EQ(compare(noisy(10000, 9800, 10400), 8819).verdict, check_verdict::improvement);
 }
 
 TEST(baseline_comparison, noisy_small_counts_are_protected_by_the_absolute_floor) {
-  // 5% of 10 is 0.5 count; the floor of 32 counts decides.
+  // 10% of 10 is 1 count; the floor of 32 counts decides.
   EXPECT_EQ(compare(noisy(10, 8, 12), 44).verdict, check_verdict::pass);
   EXPECT_EQ(compare(noisy(10, 8, 12), 45).verdict, check_verdict::regression);
 }

@@ -61,7 +61,7 @@ TEST(recorded_run, evaluation_reproduces_every_value_the_gpu_measured) {
 TEST(recorded_run, passes_its_expectations_and_the_committed_baselines) {
   const command_result r = run_counterguard("evaluate " + recording + " --cases cases --baseline-dir baselines");
   EXPECT_EQ(r.status, 0) << r.output;
-  EXPECT_EQ(r.output.find("regression"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("REGRESSION"), std::string::npos) << r.output;
 }
 
 TEST(recorded_run, a_baseline_below_the_measurement_is_a_regression_naming_the_metric) {
