@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Runs on the GPU host (see docs/gpu-runs.md): the evidence the issues ask for, written under $OUT.
+# Runs on the GPU host (see evidence/h200/README.md): the evidence the issues ask for, written under $OUT.
 # The binary comes built from the CPU machine (tools/stage_for_gpu.sh -> .device/).
-# Usage: tools/h200_evidence.sh STAGE...   stages: info run crosscheck sanitize benchmark baseline repeat planted
+# Usage: tools/h200_evidence.sh STAGE...
+#   stages: info run crosscheck baseline repeat planted faults sanitize benchmark timing (evidence/h200/README.md)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/counterguard-out}
@@ -107,24 +108,6 @@ PY
       .device/planted/counterguard run cases/spills.yaml --filter 'spills/no_limit' --quiet \
         --markdown "$OUT/planted_register_limit.md" >"$OUT/planted_register_limit.log" 2>&1
       echo "planted: register limit 32 -> exit $?"; grep -E "regression|FAIL" "$OUT/planted_register_limit.log" | head -4
-      ;;
-    faults)
-      # A faulting and a hanging kernel between healthy cases: each fails alone, the rest still runs.
-      python3 harness/test/device/check_fault_isolation.py "$CG" "$OUT/fault_isolation.json" | tail -12
-      ;;
-    timing)
-      # Where a case's profiling time goes (COUNTERGUARD_TIMING prints per-phase milliseconds).
-      python3 -c "import sys; sys.path.insert(0, 'tools'); import benchmark_vs_ncu as b; b.write_suite('/tmp/bench20.yaml', 20)"
-      COUNTERGUARD_TIMING=1 "$CG" run /tmp/bench20.yaml --no-baselines --quiet 2>&1 | grep '^timing' | tee "$OUT/timing.txt" | tail -8
-      COUNTERGUARD_TIMING=1 "$CG" run cases/ --no-baselines --quiet 2>&1 | grep '^timing' >"$OUT/timing_builtin.txt"
-      ;;
-    sanitize)
-      compute-sanitizer --tool memcheck --error-exitcode 9 "$CG" launch cases/ >"$OUT/memcheck.log" 2>&1
-      echo "memcheck exit status $?"; tail -5 "$OUT/memcheck.log"
-      ;;
-    benchmark)
-      python3 tools/benchmark_vs_ncu.py --counterguard "$CG" --builtin-results "$OUT/results.json" \
-        --json "$OUT/benchmark.json" --markdown "$OUT/benchmark.md" | tail -25
       ;;
     *)
       echo "unknown stage $stage"; exit 2 ;;

@@ -16,6 +16,7 @@
 #include "counterguard/core/cuda_check.hpp"
 #include "counterguard/registry/device_buffer.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
+#include "counterguard/registry/splitmix64.hpp"
 #include "counterguard/registry/verify.hpp"
 
 namespace counterguard::kernels::histogram {
@@ -68,13 +69,6 @@ __global__ void cluster_shared(const unsigned* values, unsigned* histogram, unsi
 }
 
 namespace {
-
-std::uint64_t splitmix64(std::uint64_t& state) {
-  std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
-  z = (z ^ (z >> 30U)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27U)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31U);
-}
 
 enum class strategy { global_atomics, block_shared, cluster_shared };
 

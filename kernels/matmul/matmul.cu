@@ -15,6 +15,7 @@
 #include "counterguard/core/cuda_check.hpp"
 #include "counterguard/registry/device_buffer.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
+#include "counterguard/registry/splitmix64.hpp"
 #include "counterguard/registry/verify.hpp"
 
 namespace counterguard::kernels::matmul {
@@ -86,13 +87,6 @@ __global__ void tiled_32_column_major(const float* a, const float* b, float* c, 
 }
 
 namespace {
-
-std::uint64_t splitmix64(std::uint64_t& state) {
-  std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
-  z = (z ^ (z >> 30U)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27U)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31U);
-}
 
 // Uniform in [-1, 1).
 std::vector<float> random_matrix(std::size_t elements, std::uint64_t seed) {

@@ -13,6 +13,7 @@
 #include "counterguard/core/cuda_check.hpp"
 #include "counterguard/registry/device_buffer.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
+#include "counterguard/registry/splitmix64.hpp"
 #include "counterguard/registry/verify.hpp"
 
 namespace counterguard::kernels::occupancy {
@@ -41,13 +42,6 @@ unsigned hash_rounds_reference(unsigned v, int rounds) {
     v *= 0x846CA68BU;
   }
   return v ^ (v >> 16U);
-}
-
-std::uint64_t splitmix64(std::uint64_t& state) {
-  std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
-  z = (z ^ (z >> 30U)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27U)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31U);
 }
 
 class occupancy_run final : public kernel_run {

@@ -10,7 +10,9 @@
 namespace counterguard::kernels::selftest {
 
 // Writes through an address no allocation covers: the launch ends with cudaErrorIllegalAddress.
-__global__ void illegal_address(int* target) { target[threadIdx.x] = 1; }
+__global__ void illegal_address(int* target) {
+  target[threadIdx.x] = 1;
+}
 
 // Waits for a flag nobody sets: the case is killed by the per-case timeout.
 __global__ void spin_forever(const volatile int* flag) {

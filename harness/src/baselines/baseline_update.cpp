@@ -80,7 +80,7 @@ baseline_update_result update_baseline(const std::optional<baseline_file>& exist
   // (instance, metric) -> class the run reported for the case total: a case may declare a metric noisy
   // that is exact elsewhere (contended shared atomics), so the class belongs to the instance.
   std::map<std::pair<std::string, std::string>, metric_class> reported_class;
-  std::map<std::string, std::string> rejected;         // instance -> why
+  std::map<std::string, std::string> rejected;  // instance -> why
   std::set<std::string> seen;
   for (const auto& run : repetitions) {
     for (const auto& result : run.cases) {

@@ -9,7 +9,6 @@
 #include "counterguard/baselines/atomic_file.hpp"
 #include "counterguard/baselines/baseline_file.hpp"
 #include "counterguard/baselines/baseline_update.hpp"
-#include "counterguard/baselines/gpu_key.hpp"
 #include "counterguard/core/error.hpp"
 #include "counterguard/runner/isolated_runner.hpp"
 
@@ -17,12 +16,14 @@ namespace counterguard::detail {
 
 int run_baseline_update(const baseline_update_options& options) {
   const std::vector<case_instance> instances = select_instances(options.selection);
-  if (instances.empty()) throw input_error({}, "--filter", "no case instance matches '" + options.selection.filter + "'");
+  if (instances.empty())
+    throw input_error({}, "--filter", "no case instance matches '" + options.selection.filter + "'");
 
   // All repetitions go to one worker process (CUPTI set up once), case after case, N times over.
   std::vector<case_instance> repeated;
   repeated.reserve(instances.size() * static_cast<std::size_t>(options.repeat));
-  for (int r = 0; r < options.repeat; ++r) repeated.insert(repeated.end(), instances.begin(), instances.end());
+  for (int r = 0; r < options.repeat; ++r)
+    repeated.insert(repeated.end(), instances.begin(), instances.end());
   isolated_run_options run;
   run.executable = self_executable();
   run.suite_paths = options.selection.paths;
@@ -30,27 +31,22 @@ int run_baseline_update(const baseline_update_options& options) {
   run.device = options.device;
   run.case_timeout_seconds = options.case_timeout_seconds;
   const isolated_run_outcome outcome = run_isolated(repeated, run);
-  if (outcome.environment) throw environment_error(*outcome.environment, outcome.environment_message);
+  if (outcome.environment)
+    throw environment_error(*outcome.environment, outcome.environment_message);
 
   std::vector<run_results> repetitions(static_cast<std::size_t>(options.repeat));
   for (std::size_t r = 0; r < repetitions.size(); ++r) {
     run_results& repetition = repetitions[r];
     repetition.metadata = host_metadata("baseline", options.command_line);
-    repetition.metadata.gpu_name = outcome.device.gpu_name;
-    repetition.metadata.chip = outcome.device.chip;
-    repetition.metadata.sm_count = outcome.device.sm_count;
-    repetition.metadata.compute_capability = outcome.device.compute_capability;
-    repetition.metadata.driver_version = outcome.device.driver_version;
-    repetition.metadata.cuda_runtime_version = outcome.device.cuda_runtime_version;
-    repetition.metadata.cupti_version = outcome.device.cupti_version;
-    repetition.metadata.gpu_key = make_gpu_key(repetition.metadata);
+    adopt_device(repetition.metadata, outcome.device);
     for (std::size_t i = 0; i < instances.size(); ++i) {
       repetition.cases.push_back(outcome.results.at(r * instances.size() + i));
     }
   }
 
   std::set<std::string> suites;
-  for (const auto& instance : instances) suites.insert(instance.suite);
+  for (const auto& instance : instances)
+    suites.insert(instance.suite);
   const std::string gpu_key = repetitions.front().metadata.gpu_key;
   std::string summary;
   for (const auto& suite : suites) {
@@ -67,7 +63,8 @@ int run_baseline_update(const baseline_update_options& options) {
     }
   }
   std::fputs(summary.c_str(), stdout);
-  if (!options.summary.empty()) write_file_atomically(options.summary, summary);
+  if (!options.summary.empty())
+    write_file_atomically(options.summary, summary);
   return 0;
 }
 

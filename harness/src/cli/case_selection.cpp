@@ -9,6 +9,7 @@
 
 #include "commands.hpp"
 #include "counterguard/core/error.hpp"
+#include "counterguard/baselines/gpu_key.hpp"
 #include "counterguard/evaluator/metric_name_validator.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"
 #include "counterguard/model/suite_loader.hpp"
@@ -19,7 +20,8 @@ namespace {
 
 std::string join(const std::vector<std::string>& items) {
   std::string text;
-  for (const auto& item : items) text += (text.empty() ? "" : ", ") + item;
+  for (const auto& item : items)
+    text += (text.empty() ? "" : ", ") + item;
   return text;
 }
 
@@ -33,16 +35,20 @@ void validate_raw_metric_names(const std::vector<case_instance>& instances, cons
     for (const auto& expectation : instance.expectations) {
       const metric_definition definition = catalog.resolve(expectation.metric);
       for (const auto& raw : definition.raw_inputs) {
-        if (!validator) validator = std::make_unique<metric_name_validator>(chip);
+        if (!validator)
+          validator = std::make_unique<metric_name_validator>(chip);
         auto [verdict, inserted] = verdicts.emplace(raw, false);
-        if (inserted) verdict->second = validator->is_valid(raw);
-        if (verdict->second) continue;
+        if (inserted)
+          verdict->second = validator->is_valid(raw);
+        if (verdict->second)
+          continue;
         const bool is_alias = definition.name != raw;
-        throw input_error(expectation.where, "expect." + expectation.metric,
-                          is_alias ? "alias needs CUPTI metric '" + raw + "', which chip " + chip + " does not have"
-                                   : "no CUPTI metric of this name on chip " + chip,
-                          "did you mean: " + join(validator->suggestions(raw)) +
-                              " (`counterguard metrics list --chip " + chip + " --raw` lists them all)");
+        throw input_error(
+            expectation.where, "expect." + expectation.metric,
+            is_alias ? "alias needs CUPTI metric '" + raw + "', which chip " + chip + " does not have"
+                     : "no CUPTI metric of this name on chip " + chip,
+            "did you mean: " + join(validator->suggestions(raw)) + " (`counterguard metrics list --chip " +
+                chip + " --raw` lists them all)");
       }
     }
   }
@@ -51,11 +57,14 @@ void validate_raw_metric_names(const std::vector<case_instance>& instances, cons
 std::string command_output(const char* command) {
   std::string output;
   FILE* pipe = ::popen(command, "r");
-  if (pipe == nullptr) return output;
+  if (pipe == nullptr)
+    return output;
   std::array<char, 256> buffer{};
-  while (std::fgets(buffer.data(), buffer.size(), pipe) != nullptr) output += buffer.data();
+  while (std::fgets(buffer.data(), buffer.size(), pipe) != nullptr)
+    output += buffer.data();
   ::pclose(pipe);
-  while (!output.empty() && (output.back() == '\n' || output.back() == '\r')) output.pop_back();
+  while (!output.empty() && (output.back() == '\n' || output.back() == '\r'))
+    output.pop_back();
   return output;
 }
 
@@ -66,7 +75,8 @@ std::vector<case_instance> select_instances(const selection_options& selection) 
   const metric_catalog& metrics = metric_catalog::builtin();
   std::vector<case_instance> instances;
   for (const auto& s : load_suites(selection.paths, kernels, metrics)) {
-    for (auto& instance : expand_instances(s, kernels, metrics)) instances.push_back(std::move(instance));
+    for (auto& instance : expand_instances(s, kernels, metrics))
+      instances.push_back(std::move(instance));
   }
   instances = filter_instances(std::move(instances), selection.filter);
   validate_raw_metric_names(instances, selection.chip);
@@ -81,7 +91,8 @@ run_metadata host_metadata(const std::string& mode, const std::string& command_l
   // The environment wins (CI checkouts without .git, GPU hosts that get a copy of the tree).
   const char* commit = std::getenv("COUNTERGUARD_GIT_COMMIT");
   metadata.git_commit = commit != nullptr ? commit : command_output("git rev-parse HEAD 2>/dev/null");
-  if (metadata.git_commit.size() != 40) metadata.git_commit = "unknown";
+  if (metadata.git_commit.size() != 40)
+    metadata.git_commit = "unknown";
   const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   std::array<char, 32> stamp{};
   std::tm utc{};
@@ -91,10 +102,24 @@ run_metadata host_metadata(const std::string& mode, const std::string& command_l
   return metadata;
 }
 
+void adopt_device(run_metadata& metadata, const run_metadata& device) {
+  metadata.gpu_name = device.gpu_name;
+  metadata.chip = device.chip;
+  metadata.sm_count = device.sm_count;
+  metadata.compute_capability = device.compute_capability;
+  metadata.driver_version = device.driver_version;
+  metadata.cuda_runtime_version = device.cuda_runtime_version;
+  metadata.cupti_version = device.cupti_version;
+  metadata.sm_clock_mhz = device.sm_clock_mhz;
+  metadata.memory_clock_mhz = device.memory_clock_mhz;
+  metadata.gpu_key = make_gpu_key(metadata);
+}
+
 std::string self_executable() {
   std::array<char, 4096> path{};
   const ssize_t length = ::readlink("/proc/self/exe", path.data(), path.size() - 1);
-  if (length <= 0) throw std::runtime_error("cannot find this program's path (/proc/self/exe)");
+  if (length <= 0)
+    throw std::runtime_error("cannot find this program's path (/proc/self/exe)");
   return std::string(path.data(), static_cast<std::size_t>(length));
 }
 

@@ -1,8 +1,8 @@
 #include "counterguard/cli/command_line.hpp"
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
 
@@ -14,7 +14,8 @@ namespace {
 
 void add_selection(CLI::App& command, detail::selection_options& selection) {
   command.add_option("paths", selection.paths, "suite files or directories of *.yaml (default: cases)");
-  command.add_option("--filter", selection.filter, "only case instances whose name matches (* is a wildcard)");
+  command.add_option("--filter", selection.filter,
+                     "only case instances whose name matches (* is a wildcard)");
   command.add_option("--chip", selection.chip, "chip that raw CUPTI metric names are validated for")
       ->capture_default_str();
 }
@@ -22,19 +23,22 @@ void add_selection(CLI::App& command, detail::selection_options& selection) {
 void add_reports(CLI::App& command, detail::report_options& reports, bool with_baselines) {
   command.add_option("--json", reports.json, "write the results JSON here");
   command.add_option("--junit", reports.junit, "write JUnit XML here (one testcase per case instance)");
-  command.add_option("--markdown", reports.markdown, "write a Markdown summary here (CI job summary, PR comment)");
+  command.add_option("--markdown", reports.markdown,
+                     "write a Markdown summary here (CI job summary, PR comment)");
   command.add_flag("--quiet", reports.quiet, "print only the summary line and failures");
   if (with_baselines) {
     command.add_option("--baseline-dir", reports.baseline_dir, "baselines/<gpu-key>/<suite>.yaml live here")
         ->capture_default_str();
     command.add_flag("--no-baselines", reports.no_baselines, "check expectations only");
-    command.add_flag("--strict", reports.strict, "improvements beyond tolerance fail too (baselines are stale)");
+    command.add_flag("--strict", reports.strict,
+                     "improvements beyond tolerance fail too (baselines are stale)");
   }
 }
 
 std::string joined_arguments(int argc, char** argv) {
   std::string text;
-  for (int i = 0; i < argc; ++i) text += (i == 0 ? "" : " ") + std::string(argv[i]);
+  for (int i = 0; i < argc; ++i)
+    text += (i == 0 ? "" : " ") + std::string(argv[i]);
   return text;
 }
 
@@ -67,12 +71,16 @@ int run_command_line(int argc, char** argv) {
   add_reports(*run_command, run.reports, true);
   run_command->add_option("--save-counter-data", run.save_counter_data,
                           "keep each case's counter-data image here for `counterguard evaluate`");
-  run_command->add_option("--metric", run.extra_metrics, "also measure this metric in every case (repeatable)");
+  run_command->add_option("--metric", run.extra_metrics,
+                          "also measure this metric in every case (repeatable)");
   run_command->add_flag("--require-gpu", run.require_gpu, "no GPU is an error (exit 3), not a skip");
-  run_command->add_option("--case-timeout", run.case_timeout_seconds, "seconds before a silent case is killed")
+  run_command
+      ->add_option("--case-timeout", run.case_timeout_seconds, "seconds before a silent case is killed")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
-  run_command->add_option("--device", run.device, "CUDA device ordinal")->capture_default_str()->check(CLI::NonNegativeNumber);
+  run_command->add_option("--device", run.device, "CUDA device ordinal")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
 
   detail::selection_options static_selection;
   detail::report_options static_reports;
@@ -85,44 +93,56 @@ int run_command_line(int argc, char** argv) {
   evaluate.selection.paths.clear();  // default: the suites the recording used
   CLI::App* evaluate_command =
       app.add_subcommand("evaluate", "re-evaluate saved counter data without a GPU and check it");
-  evaluate_command->add_option("directory", evaluate.directory, "a --save-counter-data directory")->required();
-  evaluate_command->add_option("--cases", evaluate.selection.paths, "suites (default: those the recording used)");
-  evaluate_command->add_option("--filter", evaluate.selection.filter, "only case instances whose name matches");
+  evaluate_command->add_option("directory", evaluate.directory, "a --save-counter-data directory")
+      ->required();
+  evaluate_command->add_option("--cases", evaluate.selection.paths,
+                               "suites (default: those the recording used)");
+  evaluate_command->add_option("--filter", evaluate.selection.filter,
+                               "only case instances whose name matches");
   add_reports(*evaluate_command, evaluate.reports, true);
 
   detail::baseline_update_options update;
   update.command_line = command_line;
   CLI::App* baseline_command = app.add_subcommand("baseline", "manage per-GPU baselines");
   baseline_command->require_subcommand(1);
-  CLI::App* update_command =
-      baseline_command->add_subcommand("update", "measure N times and merge median and spread into the baselines");
+  CLI::App* update_command = baseline_command->add_subcommand(
+      "update", "measure N times and merge median and spread into the baselines");
   add_selection(*update_command, update.selection);
-  update_command->add_option("--repeat", update.repeat, "runs per case")->capture_default_str()->check(CLI::Range(1, 1000));
-  update_command->add_option("--baseline-dir", update.baseline_dir, "where baselines live")->capture_default_str();
+  update_command->add_option("--repeat", update.repeat, "runs per case")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000));
+  update_command->add_option("--baseline-dir", update.baseline_dir, "where baselines live")
+      ->capture_default_str();
   update_command->add_option("--summary", update.summary, "also write the Markdown change summary here");
   update_command->add_option("--metric", update.extra_metrics, "also record this metric in every case");
-  update_command->add_option("--case-timeout", update.case_timeout_seconds, "seconds before a silent case is killed")
+  update_command
+      ->add_option("--case-timeout", update.case_timeout_seconds, "seconds before a silent case is killed")
       ->check(CLI::PositiveNumber);
   update_command->add_option("--device", update.device, "CUDA device ordinal")->check(CLI::NonNegativeNumber);
 
   std::string chip = COUNTERGUARD_DEFAULT_CHIP;
   bool raw_metrics = false;
   detail::selection_options validate_selection;
-  CLI::App* metrics_command = app.add_subcommand("metrics", "metric aliases and CUPTI metric names (no GPU needed)");
+  CLI::App* metrics_command =
+      app.add_subcommand("metrics", "metric aliases and CUPTI metric names (no GPU needed)");
   metrics_command->require_subcommand(1);
-  CLI::App* list_command = metrics_command->add_subcommand("list", "list the aliases, or a chip's raw CUPTI metrics");
+  CLI::App* list_command =
+      metrics_command->add_subcommand("list", "list the aliases, or a chip's raw CUPTI metrics");
   list_command->add_option("--chip", chip, "chip for --raw")->capture_default_str();
   list_command->add_flag("--raw", raw_metrics, "list every raw CUPTI metric name of the chip");
   bool json_metrics = false;
-  list_command->add_flag("--json", json_metrics, "the aliases as JSON (name, class, source, formula, inputs)");
-  CLI::App* validate_command = metrics_command->add_subcommand("validate", "check every metric the cases name");
+  list_command->add_flag("--json", json_metrics,
+                         "the aliases as JSON (name, class, source, formula, inputs)");
+  CLI::App* validate_command =
+      metrics_command->add_subcommand("validate", "check every metric the cases name");
   add_selection(*validate_command, validate_selection);
 
   CLI::App* kernels_command = app.add_subcommand("kernels", "list the registered kernel variants");
 
   detail::selection_options launch_selection;
   CLI::App* launch_command = app.add_subcommand(
-      "launch", "run each case's kernels once, verified, without profiling (for ncu, nsys, compute-sanitizer)");
+      "launch",
+      "run each case's kernels once, verified, without profiling (for ncu, nsys, compute-sanitizer)");
   add_selection(*launch_command, launch_selection);
 
   try {
@@ -133,14 +153,22 @@ int run_command_line(int argc, char** argv) {
   }
 
   try {
-    if (*run_command) return detail::run_profiling(run);
-    if (*static_command) return detail::run_static(static_selection, static_reports, command_line);
-    if (*evaluate_command) return detail::run_evaluate(evaluate);
-    if (*update_command) return detail::run_baseline_update(update);
-    if (*list_command) return detail::run_metrics_list(chip, raw_metrics, json_metrics);
-    if (*validate_command) return detail::run_metrics_validate(validate_selection);
-    if (*kernels_command) return detail::run_kernels_list();
-    if (*launch_command) return detail::run_launch(launch_selection);
+    if (*run_command)
+      return detail::run_profiling(run);
+    if (*static_command)
+      return detail::run_static(static_selection, static_reports, command_line);
+    if (*evaluate_command)
+      return detail::run_evaluate(evaluate);
+    if (*update_command)
+      return detail::run_baseline_update(update);
+    if (*list_command)
+      return detail::run_metrics_list(chip, raw_metrics, json_metrics);
+    if (*validate_command)
+      return detail::run_metrics_validate(validate_selection);
+    if (*kernels_command)
+      return detail::run_kernels_list();
+    if (*launch_command)
+      return detail::run_launch(launch_selection);
   } catch (const input_error& e) {
     return report_error("invalid input", e.what(), e.code());
   } catch (const environment_error& e) {

@@ -56,7 +56,8 @@ struct baseline_update_options {
   std::string command_line;
 };
 
-int run_static(const selection_options& selection, const report_options& reports, const std::string& command_line);
+int run_static(const selection_options& selection, const report_options& reports,
+               const std::string& command_line);
 int run_profiling(const run_options& options);
 int run_evaluate(const evaluate_options& options);
 int run_baseline_update(const baseline_update_options& options);
@@ -73,7 +74,8 @@ int run_launch(const selection_options& selection);
 [[nodiscard]] run_metadata host_metadata(const std::string& mode, const std::string& command_line);
 
 // Static measurements and checks for every instance (no GPU); `only_static` skips non-static expectations.
-[[nodiscard]] run_results static_results(const std::vector<case_instance>& instances, const std::string& command_line);
+[[nodiscard]] run_results static_results(const std::vector<case_instance>& instances,
+                                         const std::string& command_line);
 
 // Checks a measured run against each instance's expectations (all of them: a GPU run or its evaluation).
 void check_all_expectations(run_results& results, const std::vector<case_instance>& instances);
@@ -84,6 +86,9 @@ int judge_and_report(run_results& results, const report_options& reports);
 
 // Prints the console report and writes the requested JSON, JUnit and Markdown files.
 void write_reports(const run_results& results, const report_options& reports);
+
+// Copies what the GPU worker saw of the device (name, chip, SMs, versions, clocks) and sets the GPU key.
+void adopt_device(run_metadata& metadata, const run_metadata& device);
 
 // Path of this program, for starting worker processes.
 [[nodiscard]] std::string self_executable();

@@ -36,7 +36,8 @@ case_result evaluate_archived_case(const case_instance& instance, const counter_
   const metric_plan plan = plan_metrics(instance, metric_catalog::builtin());
   const std::vector<evaluated_range> ranges = evaluate_counter_data(entry.image, entry.raw_metrics);
   std::map<std::string, double> kernel_metrics;
-  if (archive.metadata.contains("kernel_metrics")) archive.metadata.at("kernel_metrics").get_to(kernel_metrics);
+  if (archive.metadata.contains("kernel_metrics"))
+    archive.metadata.at("kernel_metrics").get_to(kernel_metrics);
   fill_measurements(result, plan, entry.launches, ranges, embedded_kernel_resources(), kernel_metrics);
   result.passes = entry.passes;
   if (archive.metadata.contains("verified")) {
@@ -56,7 +57,8 @@ int run_evaluate(const evaluate_options& options) {
   const std::filesystem::path directory(options.directory);
   const nlohmann::json run_file = read_run_file(directory / "run.json");
   selection_options selection = options.selection;
-  if (selection.paths.empty()) run_file.at("suite_paths").get_to(selection.paths);
+  if (selection.paths.empty())
+    run_file.at("suite_paths").get_to(selection.paths);
   const run_results recorded = run_file.at("results").get<run_results>();
   selection.chip = recorded.metadata.chip.empty() ? selection.chip : recorded.metadata.chip;
   const std::vector<case_instance> instances = select_instances(selection);
@@ -64,7 +66,8 @@ int run_evaluate(const evaluate_options& options) {
   // Each case profiled with counters has its own archive folder (0000, 0001, ...).
   std::map<std::string, counter_data_archive> archives;
   for (const auto& item : std::filesystem::directory_iterator(directory)) {
-    if (!item.is_directory()) continue;
+    if (!item.is_directory())
+      continue;
     counter_data_archive archive = load_counter_data_archive(item.path());
     if (archive.cases.size() != 1) {
       throw input_error({item.path().string()}, "cases", "expected one case per archive folder");
@@ -73,7 +76,8 @@ int run_evaluate(const evaluate_options& options) {
     archives.emplace(name, std::move(archive));
   }
   std::map<std::string, const case_result*> recorded_cases;
-  for (const auto& c : recorded.cases) recorded_cases.emplace(c.instance, &c);
+  for (const auto& c : recorded.cases)
+    recorded_cases.emplace(c.instance, &c);
 
   run_results results;
   results.metadata = recorded.metadata;
@@ -81,7 +85,8 @@ int run_evaluate(const evaluate_options& options) {
   results.metadata.command_line = options.command_line;
   std::vector<case_instance> evaluated;  // the selected instances the recording has, in suite order
   for (const auto& instance : instances) {
-    if (recorded_cases.count(instance.name) == 0) continue;
+    if (recorded_cases.count(instance.name) == 0)
+      continue;
     evaluated.push_back(instance);
     if (const auto archived = archives.find(instance.name); archived != archives.end()) {
       results.cases.push_back(evaluate_archived_case(instance, archived->second));
@@ -96,9 +101,10 @@ int run_evaluate(const evaluate_options& options) {
     }
   }
   if (evaluated.empty()) {
-    throw input_error({(directory / "run.json").string()}, "results.cases",
-                      "none of the selected case instances was recorded in this directory",
-                      "select recorded cases (--filter) or record them with `counterguard run --save-counter-data`");
+    throw input_error(
+        {(directory / "run.json").string()}, "results.cases",
+        "none of the selected case instances was recorded in this directory",
+        "select recorded cases (--filter) or record them with `counterguard run --save-counter-data`");
   }
   check_all_expectations(results, evaluated);
   return judge_and_report(results, options.reports);

@@ -15,7 +15,8 @@ int run_kernels_list() {
   for (const auto& name : kernel_registry::global().names()) {
     const kernel_definition& definition = *kernel_registry::global().find(name);
     std::fputs(fmt::format("{}\n  {}\n", name, definition.description()).c_str(), stdout);
-    for (const auto& function : definition.device_functions()) std::fputs(fmt::format("  launches {}\n", function).c_str(), stdout);
+    for (const auto& function : definition.device_functions())
+      std::fputs(fmt::format("  launches {}\n", function).c_str(), stdout);
     for (const auto& p : definition.parameters()) {
       std::fputs(fmt::format("  parameter {} ({}, default {}){}{}\n", p.name, p.default_value.type_name(),
                              p.default_value.to_string(), p.description.empty() ? "" : ": ", p.description)
@@ -23,7 +24,9 @@ int run_kernels_list() {
                  stdout);
     }
     if (definition.required_compute_capability() > 0) {
-      std::fputs(fmt::format("  needs compute capability {}\n", definition.required_compute_capability()).c_str(), stdout);
+      std::fputs(
+          fmt::format("  needs compute capability {}\n", definition.required_compute_capability()).c_str(),
+          stdout);
     }
   }
   return 0;
@@ -49,7 +52,8 @@ int run_metrics_list(const std::string& chip, bool raw, bool json) {
   if (raw) {
     const metric_name_validator validator(chip);
     for (const auto& base : validator.base_metrics()) {
-      for (const auto& suffix : validator.suffixes(base)) std::fputs((base + suffix + "\n").c_str(), stdout);
+      for (const auto& suffix : validator.suffixes(base))
+        std::fputs((base + suffix + "\n").c_str(), stdout);
     }
     return 0;
   }
@@ -85,9 +89,10 @@ int run_metrics_list(const std::string& chip, bool raw, bool json) {
 int run_metrics_validate(const selection_options& selection) {
   const auto instances = select_instances(selection);  // validates every raw name for the chip, or throws
   std::size_t expectations = 0;
-  for (const auto& instance : instances) expectations += instance.expectations.size();
-  std::fputs(fmt::format("{} case instances, {} expectations: every metric is valid for {}\n", instances.size(),
-                         expectations, selection.chip)
+  for (const auto& instance : instances)
+    expectations += instance.expectations.size();
+  std::fputs(fmt::format("{} case instances, {} expectations: every metric is valid for {}\n",
+                         instances.size(), expectations, selection.chip)
                  .c_str(),
              stdout);
   return 0;

@@ -17,7 +17,8 @@ int run_launch(const selection_options& selection) {
   const std::vector<case_instance> instances = select_instances(selection);
   int device_count = 0;
   if (cudaGetDeviceCount(&device_count) != cudaSuccess || device_count == 0) {
-    throw environment_error(environment_problem::no_gpu, "no CUDA device: `launch` runs kernels and needs a GPU");
+    throw environment_error(environment_problem::no_gpu,
+                            "no CUDA device: `launch` runs kernels and needs a GPU");
   }
   cudaDeviceProp properties{};
   COUNTERGUARD_CUDA_CHECK(cudaGetDeviceProperties(&properties, 0));

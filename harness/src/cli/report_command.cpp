@@ -19,7 +19,8 @@ namespace {
 // The baseline files of the suites in the run, for the run's GPU key (absent files: every metric is new).
 void compare_with_baselines(run_results& results, const report_options& reports) {
   std::set<std::string> suites;
-  for (const auto& c : results.cases) suites.insert(c.suite);
+  for (const auto& c : results.cases)
+    suites.insert(c.suite);
   std::map<std::string, baseline_file> files;
   std::map<std::string, std::string> paths;
   for (const auto& suite : suites) {
@@ -41,14 +42,19 @@ void write_reports(const run_results& results, const report_options& reports) {
   console.strict = reports.strict;
   console.show_passing = !reports.quiet;
   std::fputs(render_console_report(results, console).c_str(), stdout);
-  if (!reports.json.empty()) write_json_report(reports.json, results, reports.strict);
-  if (!reports.junit.empty()) write_junit_report(reports.junit, results, reports.strict);
-  if (!reports.markdown.empty()) write_markdown_report(reports.markdown, results, reports.strict);
+  if (!reports.json.empty())
+    write_json_report(reports.json, results, reports.strict);
+  if (!reports.junit.empty())
+    write_junit_report(reports.junit, results, reports.strict);
+  if (!reports.markdown.empty())
+    write_markdown_report(reports.markdown, results, reports.strict);
 }
 
 int judge_and_report(run_results& results, const report_options& reports) {
-  if (!reports.no_baselines) compare_with_baselines(results, reports);
-  for (auto& c : results.cases) settle_case_status(c, reports.strict);
+  if (!reports.no_baselines)
+    compare_with_baselines(results, reports);
+  for (auto& c : results.cases)
+    settle_case_status(c, reports.strict);
   write_reports(results, reports);
   return static_cast<int>(decide_exit_code(results, reports.strict));
 }

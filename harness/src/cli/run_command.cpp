@@ -14,37 +14,26 @@
 namespace counterguard::detail {
 namespace {
 
-void merge_device(run_metadata& metadata, const run_metadata& device) {
-  metadata.gpu_name = device.gpu_name;
-  metadata.chip = device.chip;
-  metadata.sm_count = device.sm_count;
-  metadata.compute_capability = device.compute_capability;
-  metadata.driver_version = device.driver_version;
-  metadata.cuda_runtime_version = device.cuda_runtime_version;
-  metadata.cupti_version = device.cupti_version;
-  metadata.sm_clock_mhz = device.sm_clock_mhz;
-  metadata.memory_clock_mhz = device.memory_clock_mhz;
-  metadata.gpu_key = make_gpu_key(metadata);
-}
-
 // Without a GPU, `run` still does everything that needs none, and says plainly what it skipped and why.
 int run_without_gpu(const run_options& options, const std::vector<case_instance>& instances,
-                     const std::string& reason) {
+                    const std::string& reason) {
   run_results results = static_results(instances, options.command_line);
   std::size_t skipped_checks = 0;
   std::size_t cases_with_skips = 0;
   for (const auto& instance : instances) {
     std::size_t dynamic = 0;
-    for (const auto& e : instance.expectations) dynamic += e.cls == metric_class::static_resource ? 0 : 1;
+    for (const auto& e : instance.expectations)
+      dynamic += e.cls == metric_class::static_resource ? 0 : 1;
     skipped_checks += dynamic;
     cases_with_skips += dynamic > 0 ? 1 : 0;
   }
-  std::fputs(fmt::format("counterguard: no GPU profiling: {}\n"
-                         "counterguard: ran the static checks of {} case instances; skipped {} counter checks in {} "
-                         "instances (they need a GPU; --require-gpu makes this an error)\n",
-                         reason, instances.size(), skipped_checks, cases_with_skips)
-                 .c_str(),
-             stderr);
+  std::fputs(
+      fmt::format("counterguard: no GPU profiling: {}\n"
+                  "counterguard: ran the static checks of {} case instances; skipped {} counter checks in {} "
+                  "instances (they need a GPU; --require-gpu makes this an error)\n",
+                  reason, instances.size(), skipped_checks, cases_with_skips)
+          .c_str(),
+      stderr);
   report_options reports = options.reports;
   reports.no_baselines = true;
   return judge_and_report(results, reports);
@@ -55,7 +44,8 @@ int run_without_gpu(const run_options& options, const std::vector<case_instance>
 void check_all_expectations(run_results& results, const std::vector<case_instance>& instances) {
   for (std::size_t i = 0; i < results.cases.size() && i < instances.size(); ++i) {
     case_result& result = results.cases[i];
-    if (result.status == case_status::skipped || result.status == case_status::error) continue;
+    if (result.status == case_status::skipped || result.status == case_status::error)
+      continue;
     const auto checks = check_expectations(instances[i], result);
     result.checks.insert(result.checks.end(), checks.begin(), checks.end());
   }
@@ -63,7 +53,8 @@ void check_all_expectations(run_results& results, const std::vector<case_instanc
 
 int run_profiling(const run_options& options) {
   const std::vector<case_instance> instances = select_instances(options.selection);
-  if (instances.empty()) throw input_error({}, "--filter", "no case instance matches '" + options.selection.filter + "'");
+  if (instances.empty())
+    throw input_error({}, "--filter", "no case instance matches '" + options.selection.filter + "'");
 
   isolated_run_options run;
   run.executable = self_executable();
@@ -84,7 +75,7 @@ int run_profiling(const run_options& options) {
 
   run_results results;
   results.metadata = host_metadata("run", options.command_line);
-  merge_device(results.metadata, outcome.device);
+  adopt_device(results.metadata, outcome.device);
   results.cases = outcome.results;
   if (!options.save_counter_data.empty()) {
     // The run's metadata beside the per-case archives, so `evaluate` reproduces the same results file.

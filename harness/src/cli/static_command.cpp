@@ -50,7 +50,8 @@ run_results static_results(const std::vector<case_instance>& instances, const st
     const metric_plan plan = plan_metrics(instance, metric_catalog::builtin());
     fill_static_measurements(result, plan, definition.device_functions(), embedded_kernel_resources());
     std::vector<resolved_expectation> static_expectations;
-    std::copy_if(instance.expectations.begin(), instance.expectations.end(), std::back_inserter(static_expectations),
+    std::copy_if(instance.expectations.begin(), instance.expectations.end(),
+                 std::back_inserter(static_expectations),
                  [](const resolved_expectation& e) { return e.cls == metric_class::static_resource; });
     result.checks = check_expectations(static_expectations, result);
     results.cases.push_back(std::move(result));
@@ -59,8 +60,8 @@ run_results static_results(const std::vector<case_instance>& instances, const st
 }
 
 void print_resource_table(const std::vector<std::string>& kernel_names) {
-  std::fputs(fmt::format("{:<34} {:<58} {:>4} {:>6} {:>6} {:>6} {:>7} {:>5}  {}\n", "variant", "device function",
-                         "regs", "spill>", "spill<", "stack", "smem", "cmem", "flags")
+  std::fputs(fmt::format("{:<34} {:<58} {:>4} {:>6} {:>6} {:>6} {:>7} {:>5}  {}\n", "variant",
+                         "device function", "regs", "spill>", "spill<", "stack", "smem", "cmem", "flags")
                  .c_str(),
              stdout);
   for (const auto& name : kernel_names) {
@@ -72,10 +73,11 @@ void print_resource_table(const std::vector<std::string>& kernel_names) {
         continue;
       }
       std::string flags;
-      for (const auto& flag : r->flags) flags += (flags.empty() ? "" : " ") + flag;
-      std::fputs(fmt::format("{:<34} {:<58} {:>4} {:>6} {:>6} {:>6} {:>7} {:>5}  {}\n", name, function, r->registers,
-                             r->spill_store_bytes, r->spill_load_bytes, r->stack_frame_bytes, r->static_shared_bytes,
-                             r->constant_bytes, flags)
+      for (const auto& flag : r->flags)
+        flags += (flags.empty() ? "" : " ") + flag;
+      std::fputs(fmt::format("{:<34} {:<58} {:>4} {:>6} {:>6} {:>6} {:>7} {:>5}  {}\n", name, function,
+                             r->registers, r->spill_store_bytes, r->spill_load_bytes, r->stack_frame_bytes,
+                             r->static_shared_bytes, r->constant_bytes, flags)
                      .c_str(),
                  stdout);
     }
@@ -83,11 +85,13 @@ void print_resource_table(const std::vector<std::string>& kernel_names) {
   std::fputs("\n", stdout);
 }
 
-int run_static(const selection_options& selection, const report_options& reports, const std::string& command_line) {
+int run_static(const selection_options& selection, const report_options& reports,
+               const std::string& command_line) {
   const std::vector<case_instance> instances = select_instances(selection);
   std::vector<std::string> used;
   for (const auto& instance : instances) {
-    if (std::find(used.begin(), used.end(), instance.kernel) == used.end()) used.push_back(instance.kernel);
+    if (std::find(used.begin(), used.end(), instance.kernel) == used.end())
+      used.push_back(instance.kernel);
   }
   std::sort(used.begin(), used.end());
   if (!reports.quiet) {

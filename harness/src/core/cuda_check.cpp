@@ -9,8 +9,8 @@ namespace counterguard::detail {
 void throw_cuda_error(cudaError_t status, const char* call, const char* file, int line) {
   // Reading the last error clears it when it is not sticky, so later calls in this context still work.
   static_cast<void>(cudaGetLastError());
-  throw api_error(std::string(file) + ":" + std::to_string(line) + ": " + call + ": " + cudaGetErrorName(status) +
-                      ": " + cudaGetErrorString(status),
+  throw api_error(std::string(file) + ":" + std::to_string(line) + ": " + call + ": " +
+                      cudaGetErrorName(status) + ": " + cudaGetErrorString(status),
                   static_cast<int>(status));
 }
 

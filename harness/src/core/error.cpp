@@ -8,10 +8,13 @@ namespace {
 std::string compose_input_message(const source_location& where, const std::string& field,
                                   const std::string& problem, const std::string& valid) {
   std::string message = where.to_string();
-  if (!message.empty()) message += ": ";
-  if (!field.empty()) message += "field '" + field + "': ";
+  if (!message.empty())
+    message += ": ";
+  if (!field.empty())
+    message += "field '" + field + "': ";
   message += problem;
-  if (!valid.empty()) message += "; " + valid;
+  if (!valid.empty())
+    message += "; " + valid;
   return message;
 }
 

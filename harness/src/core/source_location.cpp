@@ -3,9 +3,11 @@
 namespace counterguard {
 
 std::string source_location::to_string() const {
-  if (line <= 0) return file;
+  if (line <= 0)
+    return file;
   std::string text = file + ":" + std::to_string(line);
-  if (column > 0) text += ":" + std::to_string(column);
+  if (column > 0)
+    text += ":" + std::to_string(column);
   return text;
 }
 

@@ -4,8 +4,9 @@
 namespace counterguard {
 namespace {
 
-metric_definition cupti_alias(std::string name, metric_class cls, metric_direction direction, std::string formula,
-                              std::vector<std::string> inputs, std::string unit, std::string description) {
+metric_definition cupti_alias(std::string name, metric_class cls, metric_direction direction,
+                              std::string formula, std::vector<std::string> inputs, std::string unit,
+                              std::string description) {
   metric_definition definition;
   definition.name = std::move(name);
   definition.cls = cls;
@@ -17,14 +18,15 @@ metric_definition cupti_alias(std::string name, metric_class cls, metric_directi
   definition.description = std::move(description);
   definition.summable = true;
   for (const auto& input : definition.raw_inputs) {
-    if (input.size() < 4 || input.compare(input.size() - 4, 4, ".sum") != 0) definition.summable = false;
+    if (input.size() < 4 || input.compare(input.size() - 4, 4, ".sum") != 0)
+      definition.summable = false;
   }
   return definition;
 }
 
 // A raw counter under a friendlier name.
-metric_definition counter(std::string name, metric_class cls, metric_direction direction, const std::string& raw,
-                          std::string unit, std::string description) {
+metric_definition counter(std::string name, metric_class cls, metric_direction direction,
+                          const std::string& raw, std::string unit, std::string description) {
   return cupti_alias(std::move(name), cls, direction, raw, {raw}, std::move(unit), std::move(description));
 }
 
@@ -40,8 +42,8 @@ metric_definition difference(std::string name, const std::string& minuend, const
                      minuend + " - " + subtrahend, {minuend, subtrahend}, "count", std::move(description));
 }
 
-metric_definition resource(std::string name, metric_source source, std::string field, metric_direction direction,
-                           std::string unit, std::string description) {
+metric_definition resource(std::string name, metric_source source, std::string field,
+                           metric_direction direction, std::string unit, std::string description) {
   metric_definition definition;
   definition.name = std::move(name);
   definition.cls = source == metric_source::compiler ? metric_class::static_resource : metric_class::exact;
@@ -70,8 +72,8 @@ void add_static_metrics(metric_catalog& c) {
   c.add(resource("barriers", metric_source::compiler, "barriers", lower, "barriers", "named barriers used"));
   c.add(resource("launch_registers_per_thread", metric_source::launch, "registers", lower, "registers",
                  "cudaFuncGetAttributes numRegs at launch"));
-  c.add(resource("launch_local_bytes_per_thread", metric_source::launch, "local_bytes_per_thread", lower, "bytes",
-                 "cudaFuncGetAttributes localSizeBytes at launch"));
+  c.add(resource("launch_local_bytes_per_thread", metric_source::launch, "local_bytes_per_thread", lower,
+                 "bytes", "cudaFuncGetAttributes localSizeBytes at launch"));
   c.add(resource("theoretical_occupancy", metric_source::launch, "theoretical_occupancy_pct",
                  metric_direction::higher_is_better, "%", "warp slots the occupancy calculator allows"));
 }
@@ -83,14 +85,15 @@ void add_memory_metrics(metric_catalog& c) {
   const std::string sass_inst = "smsp__sass_inst_executed_op_shared_";
   for (const std::string op : {"ld", "st"}) {
     const std::string verb = op == "ld" ? "load" : "store";
-    c.add(difference("shared_" + verb + "_bank_conflicts", sass_wave + op + ".sum", sass_inst + op + ".sum",
-                     "extra shared-memory " + verb + " wavefronts caused by bank conflicts (instrumented, exact)"));
+    c.add(difference(
+        "shared_" + verb + "_bank_conflicts", sass_wave + op + ".sum", sass_inst + op + ".sum",
+        "extra shared-memory " + verb + " wavefronts caused by bank conflicts (instrumented, exact)"));
     c.add(counter("shared_" + verb + "_wavefronts", exact, lower, sass_wave + op + ".sum", "wavefronts",
                   "shared-memory " + verb + " wavefronts (instrumented)"));
     c.add(counter("shared_" + verb + "_instructions", exact, metric_direction::exact, sass_inst + op + ".sum",
                   "instructions", "shared-memory " + verb + " instructions (instrumented)"));
-    c.add(ratio("shared_" + verb + "_wavefronts_per_instruction", lower, sass_wave + op + ".sum", sass_inst + op + ".sum",
-                "wavefronts", "1 = conflict-free, 32 = 32-way conflict"));
+    c.add(ratio("shared_" + verb + "_wavefronts_per_instruction", lower, sass_wave + op + ".sum",
+                sass_inst + op + ".sum", "wavefronts", "1 = conflict-free, 32 = 32-way conflict"));
     c.add(counter("shared_" + verb + "_bank_conflicts_hw", metric_class::noisy, lower,
                   "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_" + op + ".sum", "count",
                   "hardware bank-conflict counter (includes arbitration noise in full grids)"));
@@ -115,33 +118,41 @@ void add_memory_metrics(metric_catalog& c) {
     // Hardware: bytes of whole sectors through L1. For straight-line spill code every thread's slot is
     // touched once, so this is threads x the compiler's spill bytes (checked on the H200). The instrumented
     // smsp__sass_data_bytes_mem_local_* counts 4 bytes per warp instruction instead, 1/32 of that.
-    c.add(counter("local_" + verb + "_bytes", exact, lower, "l1tex__t_bytes_pipe_lsu_mem_local_op_" + op + ".sum",
-                  "bytes", "local-memory " + verb + " bytes (spills, stack arrays), whole sectors (hardware)"));
-    c.add(counter("local_" + verb + "_instructions", exact, lower, "smsp__sass_inst_executed_op_local_" + op + ".sum",
-                  "instructions", "local-memory " + verb + " instructions (instrumented)"));
+    c.add(counter("local_" + verb + "_bytes", exact, lower,
+                  "l1tex__t_bytes_pipe_lsu_mem_local_op_" + op + ".sum", "bytes",
+                  "local-memory " + verb + " bytes (spills, stack arrays), whole sectors (hardware)"));
+    c.add(counter("local_" + verb + "_instructions", exact, lower,
+                  "smsp__sass_inst_executed_op_local_" + op + ".sum", "instructions",
+                  "local-memory " + verb + " instructions (instrumented)"));
     c.add(counter("dshared_" + verb + "_instructions", exact, metric_direction::exact,
                   "sm__sass_inst_executed_op_dshared_" + op + ".sum", "instructions",
                   "distributed shared memory " + verb + " instructions (clusters)"));
   }
-  c.add(counter("dshared_atomic_instructions", exact, metric_direction::exact, "sm__sass_inst_executed_op_dshared_atom.sum",
-                "instructions", "distributed shared memory atomics (clusters)"));
-  c.add(counter("global_atomic_requests", exact, lower, "smsp__sass_inst_executed_op_global_atom.sum", "requests",
-                "global atomic requests (ATOM), one per warp-level instruction (instrumented)"));
-  c.add(counter("global_reduction_requests", exact, lower, "smsp__sass_inst_executed_op_global_red.sum", "requests",
-                "global reductions (RED: atomics whose result is unused), one per warp instruction (instrumented)"));
-  c.add(counter("global_atomic_requests_hw", exact, lower, "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum",
-                "requests", "global atomic requests (hardware counter)"));
-  c.add(counter("global_reduction_requests_hw", exact, lower, "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum",
-                "requests", "global reduction requests (hardware counter)"));
-  c.add(counter("shared_atomic_instructions", exact, metric_direction::exact, "smsp__sass_inst_executed_op_shared_atom.sum",
-                "instructions", "shared-memory atomic instructions"));
-  c.add(counter("constant_requests", exact, lower, "idc__requests.sum", "requests", "constant-cache requests"));
-  c.add(counter("constant_load_instructions", exact, metric_direction::exact, "smsp__inst_executed_op_ldc.sum",
-                "instructions", "LDC instructions"));
-  c.add(ratio("constant_requests_per_instruction", lower, "idc__requests.sum", "smsp__inst_executed_op_ldc.sum",
-              "requests", "1 = every lane reads one address (broadcast)"));
-  c.add(counter("texture_requests", exact, metric_direction::exact, "l1tex__t_requests_pipe_tex_mem_texture.sum",
-                "requests", "texture fetch requests"));
+  c.add(counter("dshared_atomic_instructions", exact, metric_direction::exact,
+                "sm__sass_inst_executed_op_dshared_atom.sum", "instructions",
+                "distributed shared memory atomics (clusters)"));
+  c.add(counter("global_atomic_requests", exact, lower, "smsp__sass_inst_executed_op_global_atom.sum",
+                "requests", "global atomic requests (ATOM), one per warp-level instruction (instrumented)"));
+  c.add(counter(
+      "global_reduction_requests", exact, lower, "smsp__sass_inst_executed_op_global_red.sum", "requests",
+      "global reductions (RED: atomics whose result is unused), one per warp instruction (instrumented)"));
+  c.add(counter("global_atomic_requests_hw", exact, lower,
+                "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum", "requests",
+                "global atomic requests (hardware counter)"));
+  c.add(counter("global_reduction_requests_hw", exact, lower,
+                "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum", "requests",
+                "global reduction requests (hardware counter)"));
+  c.add(counter("shared_atomic_instructions", exact, metric_direction::exact,
+                "smsp__sass_inst_executed_op_shared_atom.sum", "instructions",
+                "shared-memory atomic instructions"));
+  c.add(
+      counter("constant_requests", exact, lower, "idc__requests.sum", "requests", "constant-cache requests"));
+  c.add(counter("constant_load_instructions", exact, metric_direction::exact,
+                "smsp__inst_executed_op_ldc.sum", "instructions", "LDC instructions"));
+  c.add(ratio("constant_requests_per_instruction", lower, "idc__requests.sum",
+              "smsp__inst_executed_op_ldc.sum", "requests", "1 = every lane reads one address (broadcast)"));
+  c.add(counter("texture_requests", exact, metric_direction::exact,
+                "l1tex__t_requests_pipe_tex_mem_texture.sum", "requests", "texture fetch requests"));
   c.add(counter("texture_sectors", exact, lower, "l1tex__t_sectors_pipe_tex_mem_texture.sum", "sectors",
                 "texture fetch sectors"));
 }
@@ -155,12 +166,13 @@ void add_execution_metrics(metric_catalog& c) {
                 "warp instructions executed (instrumented)"));
   c.add(counter("thread_instructions", exact, lower, "smsp__sass_thread_inst_executed.sum", "instructions",
                 "thread instructions executed (instrumented)"));
-  c.add(ratio("threads_per_instruction", higher, "smsp__sass_thread_inst_executed.sum", "smsp__sass_inst_executed.sum",
-              "threads", "active threads per warp instruction (32 = no divergence)"));
+  c.add(ratio("threads_per_instruction", higher, "smsp__sass_thread_inst_executed.sum",
+              "smsp__sass_inst_executed.sum", "threads",
+              "active threads per warp instruction (32 = no divergence)"));
   c.add(counter("instructions_hw", exact, lower, "smsp__inst_executed.sum", "instructions",
                 "warp instructions executed (hardware counter)"));
-  c.add(counter("divergent_branch_targets", exact, lower, "smsp__sass_branch_targets_threads_divergent.sum", "count",
-                "branch targets taken by a divergent subset of a warp"));
+  c.add(counter("divergent_branch_targets", exact, lower, "smsp__sass_branch_targets_threads_divergent.sum",
+                "count", "branch targets taken by a divergent subset of a warp"));
   c.add(counter("achieved_occupancy", noisy, higher, "sm__warps_active.avg.pct_of_peak_sustained_active", "%",
                 "active warps over the SM's warp slots, while active"));
   c.add(counter("dram_read_bytes", noisy, lower, "dram__bytes_read.sum", "bytes", "DRAM bytes read"));

@@ -8,10 +8,12 @@
 
 namespace counterguard {
 
-double evaluate_derived_metric(const metric_definition& definition, const std::map<std::string, double>& raw_values) {
+double evaluate_derived_metric(const metric_definition& definition,
+                               const std::map<std::string, double>& raw_values) {
   if (definition.raw_inputs.size() == 1 && definition.formula == definition.raw_inputs.front()) {
     const auto found = raw_values.find(definition.formula);
-    if (found == raw_values.end()) throw std::out_of_range("metric input '" + definition.formula + "' was not measured");
+    if (found == raw_values.end())
+      throw std::out_of_range("metric input '" + definition.formula + "' was not measured");
     return found->second;
   }
   mu::Parser parser;
@@ -25,7 +27,8 @@ double evaluate_derived_metric(const metric_definition& definition, const std::m
                               "', which was not measured");
     }
     // A counter CUPTI could not evaluate stays NaN: never let it pass as a zero.
-    if (std::isnan(found->second)) return found->second;
+    if (std::isnan(found->second))
+      return found->second;
     inputs[i] = found->second;
     parser.DefineVar(definition.raw_inputs[i], &inputs[i]);
   }

@@ -36,8 +36,10 @@ bool metric_catalog::looks_like_raw_cupti_name(const std::string& name) {
 }
 
 metric_definition metric_catalog::resolve(const std::string& name) const {
-  if (const metric_definition* alias = find_alias(name)) return *alias;
-  if (!looks_like_raw_cupti_name(name)) throw std::out_of_range("unknown metric '" + name + "'");
+  if (const metric_definition* alias = find_alias(name))
+    return *alias;
+  if (!looks_like_raw_cupti_name(name))
+    throw std::out_of_range("unknown metric '" + name + "'");
   metric_definition raw;
   raw.name = name;
   raw.cls = is_noisy_raw_name(name) ? metric_class::noisy : metric_class::exact;
@@ -53,7 +55,8 @@ metric_definition metric_catalog::resolve(const std::string& name) const {
 std::vector<std::string> metric_catalog::alias_names() const {
   std::vector<std::string> names;
   names.reserve(m_aliases.size());
-  for (const auto& entry : m_aliases) names.push_back(entry.first);
+  for (const auto& entry : m_aliases)
+    names.push_back(entry.first);
   return names;
 }
 
@@ -63,7 +66,8 @@ std::vector<std::string> metric_catalog::closest_aliases(const std::string& name
 
 std::size_t edit_distance(const std::string& a, const std::string& b) {
   std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t j = 0; j <= b.size(); ++j)
+    row[j] = j;
   for (std::size_t i = 1; i <= a.size(); ++i) {
     std::size_t diagonal = row[0];
     row[0] = i;
@@ -80,10 +84,12 @@ std::vector<std::string> closest_names(const std::string& name, const std::vecto
                                        std::size_t count) {
   std::vector<std::pair<std::size_t, std::string>> scored;
   scored.reserve(candidates.size());
-  for (const auto& candidate : candidates) scored.emplace_back(edit_distance(name, candidate), candidate);
+  for (const auto& candidate : candidates)
+    scored.emplace_back(edit_distance(name, candidate), candidate);
   std::sort(scored.begin(), scored.end());
   std::vector<std::string> best;
-  for (std::size_t i = 0; i < scored.size() && i < count; ++i) best.push_back(scored[i].second);
+  for (std::size_t i = 0; i < scored.size() && i < count; ++i)
+    best.push_back(scored[i].second);
   return best;
 }
 

@@ -19,8 +19,6 @@
 //   - range names read back with cuptiProfilerHostGetRangeName right after DecodeData.
 #include "counterguard/profiler/range_profiler.hpp"
 
-#include <fstream>
-#include <regex>
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 #include <cupti_profiler_host.h>
@@ -32,8 +30,10 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <fstream>
 #include <map>
 #include <memory>
+#include <regex>
 #include <utility>
 
 #include "counterguard/core/cuda_check.hpp"
@@ -148,16 +148,16 @@ struct range_profiler::state {
   const void* applied_configuration = nullptr;
 
   void enable() {
-    auto params =
-        detail::cupti_params<CUpti_RangeProfiler_Enable_Params>(CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
+    auto params = detail::cupti_params<CUpti_RangeProfiler_Enable_Params>(
+        CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
     params.ctx = context;
     COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerEnable(&params));
     profiler = params.pRangeProfilerObject;
   }
 
   void disable() {
-    auto params =
-        detail::cupti_params<CUpti_RangeProfiler_Disable_Params>(CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
+    auto params = detail::cupti_params<CUpti_RangeProfiler_Disable_Params>(
+        CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
     params.pRangeProfilerObject = profiler;
     COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerDisable(&params));
     profiler = nullptr;

@@ -35,13 +35,15 @@ kernel_definition& kernel_definition::factory(kernel_factory make) {
 
 const parameter_spec* kernel_definition::find_parameter(const std::string& name) const {
   for (const auto& spec : m_parameters) {
-    if (spec.name == name) return &spec;
+    if (spec.name == name)
+      return &spec;
   }
   return nullptr;
 }
 
 std::unique_ptr<kernel_run> kernel_definition::create(const kernel_arguments& arguments) const {
-  if (!m_factory) throw std::logic_error("kernel '" + m_name + "' was registered without a factory");
+  if (!m_factory)
+    throw std::logic_error("kernel '" + m_name + "' was registered without a factory");
   return m_factory(arguments);
 }
 

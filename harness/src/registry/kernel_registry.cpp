@@ -12,13 +12,15 @@ kernel_registry& kernel_registry::global() {
 }
 
 kernel_definition& kernel_registry::add(std::string name) {
-  if (find(name) != nullptr) throw std::logic_error("kernel '" + name + "' is registered twice");
+  if (find(name) != nullptr)
+    throw std::logic_error("kernel '" + name + "' is registered twice");
   return m_definitions.emplace_back(std::move(name));
 }
 
 const kernel_definition* kernel_registry::find(const std::string& name) const {
   for (const auto& definition : m_definitions) {
-    if (definition.name() == name) return &definition;
+    if (definition.name() == name)
+      return &definition;
   }
   return nullptr;
 }
@@ -26,7 +28,8 @@ const kernel_definition* kernel_registry::find(const std::string& name) const {
 std::vector<std::string> kernel_registry::names() const {
   std::vector<std::string> result;
   result.reserve(m_definitions.size());
-  for (const auto& definition : m_definitions) result.push_back(definition.name());
+  for (const auto& definition : m_definitions)
+    result.push_back(definition.name());
   std::sort(result.begin(), result.end());
   return result;
 }

@@ -11,8 +11,8 @@ capture_archive_writer::capture_archive_writer(std::string directory, std::strin
     : m_directory(std::move(directory)), m_chip(std::move(chip)) {}
 
 void capture_archive_writer::write(int archive_index, const std::string& instance,
-                                   const std::vector<std::string>& raw_metrics, const profile_capture& capture,
-                                   const nlohmann::json& outcome) {
+                                   const std::vector<std::string>& raw_metrics,
+                                   const profile_capture& capture, const nlohmann::json& outcome) {
   // One small archive per case (DIR/0007/), written as soon as the case is profiled: a crash in a later case
   // loses nothing, and the worker never holds more than one image in memory.
   counter_data_archive archive;

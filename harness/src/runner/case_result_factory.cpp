@@ -8,7 +8,8 @@ case_result make_case_result(const case_instance& instance) {
   result.suite = instance.suite;
   result.case_name = instance.case_name;
   result.kernel = instance.kernel;
-  for (const auto& [name, value] : instance.parameters) result.parameters[name] = value.to_string();
+  for (const auto& [name, value] : instance.parameters)
+    result.parameters[name] = value.to_string();
   result.status = case_status::passed;
   return result;
 }

@@ -36,7 +36,8 @@ class event_writer {
     std::size_t written = 0;
     while (written < line.size()) {
       const ssize_t n = ::write(m_fd, line.data() + written, line.size() - written);
-      if (n <= 0) throw std::runtime_error("lost the connection to the parent process");
+      if (n <= 0)
+        throw std::runtime_error("lost the connection to the parent process");
       written += static_cast<std::size_t>(n);
     }
   }
@@ -109,13 +110,15 @@ void profile_case(const worker_context& context, const case_instance& instance, 
   const device_description& device = context.profiler.device();
   if (definition->required_compute_capability() > device.compute_capability) {
     result.status = case_status::skipped;
-    result.status_reason = "needs compute capability " + std::to_string(definition->required_compute_capability()) +
-                           ", the device (" + device.name + ") has " + std::to_string(device.compute_capability);
+    result.status_reason = "needs compute capability " +
+                           std::to_string(definition->required_compute_capability()) + ", the device (" +
+                           device.name + ") has " + std::to_string(device.compute_capability);
     return;
   }
   const metric_plan plan = plan_metrics(instance, metric_catalog::builtin(), context.request.extra_metrics);
   // The counter-data image reserves room for every range it may hold, and most cases launch one kernel:
-  // start small (small images to keep and commit) and profile again with room to spare if ranges were dropped.
+  // start small (small images to keep and commit) and profile again with room to spare if ranges were
+  // dropped.
   int max_launches = std::max(2, static_cast<int>(definition->device_functions().size()));
   std::unique_ptr<kernel_run> run;
   profile_capture capture;
@@ -124,11 +127,12 @@ void profile_case(const worker_context& context, const case_instance& instance, 
     run = definition->create(kernel_arguments(instance.parameters, instance.launch));
     COUNTERGUARD_CUDA_CHECK(cudaDeviceSynchronize());  // inputs ready before profiling starts
     const auto created = std::chrono::steady_clock::now();
-    capture = context.profiler.profile(plan.raw_cupti, instance.name, [&] { run->launch(context.stream); },
-                                       max_launches);
+    capture = context.profiler.profile(
+        plan.raw_cupti, instance.name, [&] { run->launch(context.stream); }, max_launches);
     capture.phase_seconds["create"] = std::chrono::duration<double>(created - create_start).count();
     COUNTERGUARD_CUDA_CHECK(cudaStreamSynchronize(context.stream));
-    if (capture.dropped_ranges == 0) break;
+    if (capture.dropped_ranges == 0)
+      break;
     if (max_launches >= max_launches_per_case) {
       throw std::runtime_error("the case launched more than " + std::to_string(max_launches_per_case) +
                                " kernels; counterguard profiles at most that many per case");
@@ -137,8 +141,9 @@ void profile_case(const worker_context& context, const case_instance& instance, 
   }
   result.passes = capture.passes;
   const auto evaluate_start = std::chrono::steady_clock::now();
-  const std::vector<evaluated_range> ranges =
-      plan.raw_cupti.empty() ? std::vector<evaluated_range>{} : evaluate_counter_data(capture.image, plan.raw_cupti);
+  const std::vector<evaluated_range> ranges = plan.raw_cupti.empty()
+                                                  ? std::vector<evaluated_range>{}
+                                                  : evaluate_counter_data(capture.image, plan.raw_cupti);
   const std::map<std::string, double> kernel_metrics = run->runtime_metrics();
   fill_measurements(result, plan, capture.launches, ranges, embedded_kernel_resources(), kernel_metrics);
   const auto verify_start = std::chrono::steady_clock::now();
@@ -147,10 +152,13 @@ void profile_case(const worker_context& context, const case_instance& instance, 
   if (std::getenv("COUNTERGUARD_TIMING") != nullptr) {
     // Diagnostics for tuning the profiler's per-case cost (tools/benchmark_vs_ncu.py).
     std::string line = "timing " + instance.name;
-    for (const auto& [name, seconds] : capture.phase_seconds) line += " " + name + "=" + std::to_string(seconds * 1e3);
-    line += " evaluate=" + std::to_string(std::chrono::duration<double>(verify_start - evaluate_start).count() * 1e3);
+    for (const auto& [name, seconds] : capture.phase_seconds)
+      line += " " + name + "=" + std::to_string(seconds * 1e3);
+    line += " evaluate=" +
+            std::to_string(std::chrono::duration<double>(verify_start - evaluate_start).count() * 1e3);
     line += " verify=" +
-            std::to_string(std::chrono::duration<double>(std::chrono::steady_clock::now() - verify_start).count() * 1e3);
+            std::to_string(
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - verify_start).count() * 1e3);
     std::fprintf(stderr, "%s (ms)\n", line.c_str());
   }
   result.verified = verdict.passed;
@@ -183,7 +191,8 @@ int run_gpu_worker(const worker_request& request, int event_fd) {
   try {
     profiler = std::make_unique<range_profiler>(request.device);
   } catch (const environment_error& e) {
-    events.write({{"event", "environment_error"}, {"problem", static_cast<int>(e.problem())}, {"message", e.what()}});
+    events.write(
+        {{"event", "environment_error"}, {"problem", static_cast<int>(e.problem())}, {"message", e.what()}});
     return static_cast<int>(exit_code::environment);
   }
   events.write(device_event(profiler->device()));
@@ -192,7 +201,8 @@ int run_gpu_worker(const worker_request& request, int event_fd) {
   COUNTERGUARD_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   std::unique_ptr<capture_archive_writer> archive;
   if (!request.save_counter_data_dir.empty()) {
-    archive = std::make_unique<capture_archive_writer>(request.save_counter_data_dir, profiler->device().chip);
+    archive =
+        std::make_unique<capture_archive_writer>(request.save_counter_data_dir, profiler->device().chip);
   }
   const worker_context context{*profiler, stream, request, archive.get()};
 
@@ -208,18 +218,23 @@ int run_gpu_worker(const worker_request& request, int event_fd) {
     try {
       profile_case(context, found->second, request.archive_indices.at(i), result);
     } catch (const environment_error& e) {
-      events.write({{"event", "environment_error"}, {"problem", static_cast<int>(e.problem())}, {"message", e.what()}});
+      events.write({{"event", "environment_error"},
+                    {"problem", static_cast<int>(e.problem())},
+                    {"message", e.what()}});
       return static_cast<int>(exit_code::environment);
     } catch (const std::exception& e) {
       result.status = case_status::error;
       result.status_reason = e.what();
       lost = context_lost();
-      if (lost) result.status_reason += " (the CUDA context is lost; later cases run in a new process)";
+      if (lost)
+        result.status_reason += " (the CUDA context is lost; later cases run in a new process)";
     }
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    if (!lost) lost = context_lost();
+    if (!lost)
+      lost = context_lost();
     events.write(result_event(result));
-    if (lost) return worker_context_lost_status;
+    if (lost)
+      return worker_context_lost_status;
   }
   COUNTERGUARD_CUDA_NOTHROW(cudaStreamDestroy(stream));
   return 0;

@@ -29,12 +29,14 @@ constexpr int worker_event_fd = 3;
 // place in the child can never collide with them.
 std::array<int, 2> make_pipe() {
   std::array<int, 2> raw{};
-  if (::pipe(raw.data()) != 0) throw std::runtime_error("pipe() failed");
+  if (::pipe(raw.data()) != 0)
+    throw std::runtime_error("pipe() failed");
   std::array<int, 2> moved{};
   for (std::size_t i = 0; i < 2; ++i) {
     moved[i] = ::fcntl(raw[i], F_DUPFD_CLOEXEC, 10);
     ::close(raw[i]);
-    if (moved[i] < 0) throw std::runtime_error("fcntl(F_DUPFD_CLOEXEC) failed");
+    if (moved[i] < 0)
+      throw std::runtime_error("fcntl(F_DUPFD_CLOEXEC) failed");
   }
   return moved;
 }
@@ -59,7 +61,8 @@ class worker_process {
     ::close(errors[1]);
     m_events = events[0];
     m_errors = errors[0];
-    if (status != 0) throw std::runtime_error("could not start the GPU worker " + executable);
+    if (status != 0)
+      throw std::runtime_error("could not start the GPU worker " + executable);
   }
   worker_process(const worker_process&) = delete;
   worker_process& operator=(const worker_process&) = delete;
@@ -80,23 +83,29 @@ class worker_process {
         m_event_buffer.erase(0, newline + 1);
         return line;
       }
-      if (m_events_closed) return std::nullopt;
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+      if (m_events_closed)
+        return std::nullopt;
+      const auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
       if (left.count() <= 0) {
         timed_out = true;
         return std::nullopt;
       }
       std::array<pollfd, 2> fds{pollfd{m_events, POLLIN, 0}, pollfd{m_errors, POLLIN, 0}};
       const int ready = ::poll(fds.data(), m_errors_closed ? 1 : 2, static_cast<int>(left.count()));
-      if (ready < 0) continue;
-      if (fds[1].revents != 0 && !m_errors_closed) m_errors_closed = !relay_stderr();
-      if (fds[0].revents != 0) m_events_closed = !read_into(m_events, m_event_buffer);
+      if (ready < 0)
+        continue;
+      if (fds[1].revents != 0 && !m_errors_closed)
+        m_errors_closed = !relay_stderr();
+      if (fds[0].revents != 0)
+        m_events_closed = !read_into(m_events, m_event_buffer);
     }
   }
 
   // Waits for the worker to exit; returns its exit status (or 128 + signal).
   int wait() {
-    while (!m_errors_closed) m_errors_closed = !relay_stderr();
+    while (!m_errors_closed)
+      m_errors_closed = !relay_stderr();
     int status = 0;
     ::waitpid(m_pid, &status, 0);
     m_pid = -1;
@@ -104,7 +113,8 @@ class worker_process {
   }
 
   void kill() {
-    if (m_pid <= 0) return;
+    if (m_pid <= 0)
+      return;
     ::kill(m_pid, SIGKILL);
     ::waitpid(m_pid, nullptr, 0);
     m_pid = -1;
@@ -117,7 +127,8 @@ class worker_process {
   static bool read_into(int fd, std::string& buffer) {
     std::array<char, 65536> chunk{};
     const ssize_t n = ::read(fd, chunk.data(), chunk.size());
-    if (n <= 0) return false;
+    if (n <= 0)
+      return false;
     buffer.append(chunk.data(), static_cast<std::size_t>(n));
     return true;
   }
@@ -125,10 +136,12 @@ class worker_process {
   // Passes the worker's stderr through (kernels and CUDA may print there) and keeps its tail.
   bool relay_stderr() {
     std::string text;
-    if (!read_into(m_errors, text)) return false;
+    if (!read_into(m_errors, text))
+      return false;
     std::fwrite(text.data(), 1, text.size(), stderr);
     m_stderr_tail += text;
-    if (m_stderr_tail.size() > 2048) m_stderr_tail.erase(0, m_stderr_tail.size() - 2048);
+    if (m_stderr_tail.size() > 2048)
+      m_stderr_tail.erase(0, m_stderr_tail.size() - 2048);
     return true;
   }
 
@@ -144,17 +157,21 @@ class worker_process {
 std::string write_request_file(const worker_request& request) {
   std::string path = "/tmp/counterguard-worker-XXXXXX";
   const int fd = ::mkstemp(path.data());
-  if (fd < 0) throw std::runtime_error("could not create a temporary file for the GPU worker");
+  if (fd < 0)
+    throw std::runtime_error("could not create a temporary file for the GPU worker");
   ::close(fd);
   std::ofstream(path) << nlohmann::json(request).dump();
   return path;
 }
 
-run_results parse_results(const nlohmann::json& event) { return event.at("results").get<run_results>(); }
+run_results parse_results(const nlohmann::json& event) {
+  return event.at("results").get<run_results>();
+}
 
 void report_progress(const isolated_run_options& options, std::size_t done, std::size_t total,
                      const case_result& result) {
-  if (!options.echo_progress) return;
+  if (!options.echo_progress)
+    return;
   std::fprintf(stderr, "[%zu/%zu] %-7s %s (%.2f s)%s%s\n", done, total, to_string(result.status),
                result.instance.c_str(), result.seconds, result.status_reason.empty() ? "" : ": ",
                result.status_reason.c_str());
@@ -162,7 +179,8 @@ void report_progress(const isolated_run_options& options, std::size_t done, std:
 
 }  // namespace
 
-isolated_run_outcome run_isolated(const std::vector<case_instance>& instances, const isolated_run_options& options) {
+isolated_run_outcome run_isolated(const std::vector<case_instance>& instances,
+                                  const isolated_run_options& options) {
   isolated_run_outcome outcome;
   outcome.results.reserve(instances.size());
   std::size_t next = 0;
@@ -178,12 +196,14 @@ isolated_run_outcome run_isolated(const std::vector<case_instance>& instances, c
     }
     const std::string request_file = write_request_file(request);
     worker_process worker(options.executable, request_file);
-    bool started = false;                // the worker reported its device
+    bool started = false;  // the worker reported its device
     bool timed_out = false;
     while (next < instances.size()) {
       // Device start-up (CUDA and CUPTI initialisation) gets the same allowance as a case.
-      const auto line = worker.next_event(std::chrono::duration<double>(options.case_timeout_seconds), timed_out);
-      if (!line) break;
+      const auto line =
+          worker.next_event(std::chrono::duration<double>(options.case_timeout_seconds), timed_out);
+      if (!line)
+        break;
       const nlohmann::json event = nlohmann::json::parse(*line);
       const std::string kind = event.at("event");
       if (kind == "device") {
@@ -201,10 +221,12 @@ isolated_run_outcome run_isolated(const std::vector<case_instance>& instances, c
         return outcome;
       }
     }
-    if (timed_out) worker.kill();
+    if (timed_out)
+      worker.kill();
     const int status = timed_out ? -1 : worker.wait();
     std::remove(request_file.c_str());
-    if (next >= instances.size()) break;
+    if (next >= instances.size())
+      break;
     if (!started) {
       // Not a case's fault: the worker could not even set up the device.
       throw std::runtime_error("the GPU worker failed before profiling anything (" +
@@ -215,12 +237,14 @@ isolated_run_outcome run_isolated(const std::vector<case_instance>& instances, c
     case_result failed = make_case_result(instances[next]);
     failed.status = case_status::error;
     if (timed_out) {
-      failed.status_reason = "timed out after " + std::to_string(static_cast<int>(options.case_timeout_seconds)) +
+      failed.status_reason = "timed out after " +
+                             std::to_string(static_cast<int>(options.case_timeout_seconds)) +
                              " s (raise --case-timeout if the kernel is legitimately slow)";
     } else if (status == worker_context_lost_status) {
       continue;  // the worker already reported the faulting case; start a new one for the rest
     } else {
-      failed.status_reason = "the GPU worker exited with status " + std::to_string(status) + ": " + worker.stderr_tail();
+      failed.status_reason =
+          "the GPU worker exited with status " + std::to_string(status) + ": " + worker.stderr_tail();
     }
     outcome.results.push_back(failed);
     report_progress(options, next + 1, instances.size(), failed);

@@ -11,9 +11,12 @@ std::vector<kernel_resources>& embedded_storage() {
 }  // namespace
 
 embedded_resource_report::embedded_resource_report(const char* translation_unit, const char* report) {
-  for (auto& kernel : parse_resource_report(report, translation_unit)) embedded_storage().push_back(std::move(kernel));
+  for (auto& kernel : parse_resource_report(report, translation_unit))
+    embedded_storage().push_back(std::move(kernel));
 }
 
-const std::vector<kernel_resources>& embedded_kernel_resources() { return embedded_storage(); }
+const std::vector<kernel_resources>& embedded_kernel_resources() {
+  return embedded_storage();
+}
 
 }  // namespace counterguard

@@ -22,7 +22,8 @@ std::string strip_signature(const std::string& demangled) {
   if (!name.empty() && name.back() == ')') {
     int depth = 0;
     for (std::size_t i = name.size(); i-- > 0;) {
-      if (name[i] == ')') ++depth;
+      if (name[i] == ')')
+        ++depth;
       if (name[i] == '(' && --depth == 0) {
         name.erase(i);
         break;
@@ -31,13 +32,16 @@ std::string strip_signature(const std::string& demangled) {
   }
   // Template functions demangle with their return type ("void ns::f<3>"); kernels return void.
   const std::string return_type = "void ";
-  if (name.compare(0, return_type.size(), return_type) == 0) name.erase(0, return_type.size());
+  if (name.compare(0, return_type.size(), return_type) == 0)
+    name.erase(0, return_type.size());
   return name;
 }
 
-std::vector<kernel_resources> parse_resource_report(const std::string& report, const std::string& translation_unit) {
+std::vector<kernel_resources> parse_resource_report(const std::string& report,
+                                                    const std::string& translation_unit) {
   static const std::regex entry(R"(Compiling entry function '([^']+)' for '([^']+)')");
-  static const std::regex frame(R"((\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads)");
+  static const std::regex frame(
+      R"((\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads)");
   static const std::regex registers(R"(Used (\d+) registers)");
   static const std::regex barriers(R"(used (\d+) barriers)");
   static const std::regex shared(R"((\d+) bytes smem)");
@@ -69,9 +73,12 @@ std::vector<kernel_resources> parse_resource_report(const std::string& report, c
     } else if (std::regex_search(line, match, registers)) {
       kernel_resources& kernel = kernels.back();
       kernel.registers = std::stoi(match[1]);
-      if (std::regex_search(line, match, barriers)) kernel.barriers = std::stoi(match[1]);
-      if (std::regex_search(line, match, shared)) kernel.static_shared_bytes = std::stoul(match[1]);
-      for (auto it = std::sregex_iterator(line.begin(), line.end(), constant); it != std::sregex_iterator(); ++it) {
+      if (std::regex_search(line, match, barriers))
+        kernel.barriers = std::stoi(match[1]);
+      if (std::regex_search(line, match, shared))
+        kernel.static_shared_bytes = std::stoul(match[1]);
+      for (auto it = std::sregex_iterator(line.begin(), line.end(), constant); it != std::sregex_iterator();
+           ++it) {
         kernel.constant_bytes += std::stoul((*it)[1]);
       }
     }

@@ -1,13 +1,13 @@
 #pragma once
 // Runs the counterguard binary the way users and CI do, and captures what it says.
 
+#include <sys/wait.h>
+
 #include <array>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
-
-#include <sys/wait.h>
 
 namespace counterguard::test {
 
@@ -17,13 +17,15 @@ struct command_result {
 };
 
 inline command_result run_counterguard(const std::string& arguments) {
-  const std::string command = std::string("cd '") + COUNTERGUARD_SOURCE_DIR + "' && '" + COUNTERGUARD_BINARY + "' " +
-                              arguments + " 2>&1";
+  const std::string command = std::string("cd '") + COUNTERGUARD_SOURCE_DIR + "' && '" + COUNTERGUARD_BINARY +
+                              "' " + arguments + " 2>&1";
   command_result result;
   FILE* pipe = ::popen(command.c_str(), "r");
-  if (pipe == nullptr) return result;
+  if (pipe == nullptr)
+    return result;
   std::array<char, 4096> buffer{};
-  while (std::fgets(buffer.data(), buffer.size(), pipe) != nullptr) result.output += buffer.data();
+  while (std::fgets(buffer.data(), buffer.size(), pipe) != nullptr)
+    result.output += buffer.data();
   const int status = ::pclose(pipe);
   result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return result;

@@ -9,7 +9,8 @@ namespace {
 TEST(command_line, static_reports_the_compiler_numbers_of_every_used_variant_and_passes) {
   const command_result r = run_counterguard("static cases/");
   EXPECT_EQ(r.status, 0) << r.output;
-  EXPECT_NE(r.output.find("counterguard::kernels::spills::maxrreg32::register_heavy"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("counterguard::kernels::spills::maxrreg32::register_heavy"), std::string::npos)
+      << r.output;
   EXPECT_NE(r.output.find("-maxrregcount=32"), std::string::npos) << r.output;
 }
 
@@ -45,7 +46,8 @@ TEST(command_line, require_gpu_turns_no_gpu_into_an_environment_error) {
 
 TEST(command_line, invalid_yaml_is_an_input_error_naming_file_line_and_field) {
   scratch_directory dir;
-  const auto suite = dir.write("bad.yaml", "suite: bad\ncases:\n  - name: x\n    kernel: coalescing/vec_add\n    colour: red\n");
+  const auto suite = dir.write(
+      "bad.yaml", "suite: bad\ncases:\n  - name: x\n    kernel: coalescing/vec_add\n    colour: red\n");
   const command_result r = run_counterguard("static " + suite.string());
   EXPECT_EQ(r.status, 2) << r.output;
   EXPECT_NE(r.output.find("bad.yaml:5"), std::string::npos) << r.output;
@@ -78,7 +80,8 @@ TEST(command_line, metrics_validate_accepts_every_builtin_suite) {
 
 TEST(command_line, the_json_report_is_written_where_asked) {
   scratch_directory dir;
-  const command_result r = run_counterguard("static cases/ --quiet --json " + (dir.path() / "r.json").string());
+  const command_result r =
+      run_counterguard("static cases/ --quiet --json " + (dir.path() / "r.json").string());
   EXPECT_EQ(r.status, 0) << r.output;
   EXPECT_NE(read_text(dir.path() / "r.json").find("\"schema_version\""), std::string::npos);
 }

@@ -1,11 +1,10 @@
-// CI has no GPU: these tests take counter data recorded on an H200 (harness/test/fixtures/h200_builtin, made by
-// `counterguard run cases/ --save-counter-data`, see evidence/h200/README.md) through offline evaluation and the
-// committed baselines, end to end through the command line.
+// CI has no GPU: these tests take counter data recorded on an H200 (harness/test/fixtures/h200_builtin, made
+// by `counterguard run cases/ --save-counter-data`, see evidence/h200/README.md) through offline evaluation
+// and the committed baselines, end to end through the command line.
 #include <gtest/gtest.h>
 
-#include <nlohmann/json.hpp>
-
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <optional>
 
 #include "cli_test_support.hpp"
@@ -17,7 +16,9 @@ namespace {
 const std::string recording = "harness/test/fixtures/h200_builtin";
 const std::string gpu_key = "GH100-132sm-cuda13";
 
-nlohmann::json read_json(const std::filesystem::path& path) { return nlohmann::json::parse(read_text(path)); }
+nlohmann::json read_json(const std::filesystem::path& path) {
+  return nlohmann::json::parse(read_text(path));
+}
 
 // A copy of the committed baselines that a test may change.
 std::filesystem::path copy_baselines(const scratch_directory& dir) {
@@ -39,10 +40,11 @@ void edit_baseline(const std::filesystem::path& baselines, const std::string& su
 TEST(recorded_run, evaluation_reproduces_every_value_the_gpu_measured) {
   scratch_directory dir;
   const auto out = dir.path() / "evaluated.json";
-  const command_result r =
-      run_counterguard("evaluate " + recording + " --cases cases --no-baselines --quiet --json " + out.string());
+  const command_result r = run_counterguard("evaluate " + recording +
+                                            " --cases cases --no-baselines --quiet --json " + out.string());
   ASSERT_EQ(r.status, 0) << r.output;
-  const nlohmann::json recorded = read_json(std::filesystem::path(COUNTERGUARD_SOURCE_DIR) / recording / "results.json");
+  const nlohmann::json recorded =
+      read_json(std::filesystem::path(COUNTERGUARD_SOURCE_DIR) / recording / "results.json");
   const nlohmann::json evaluated = read_json(out);
   ASSERT_EQ(evaluated["cases"].size(), recorded["cases"].size());
   std::size_t compared = 0;
@@ -59,7 +61,8 @@ TEST(recorded_run, evaluation_reproduces_every_value_the_gpu_measured) {
 }
 
 TEST(recorded_run, passes_its_expectations_and_the_committed_baselines) {
-  const command_result r = run_counterguard("evaluate " + recording + " --cases cases --baseline-dir baselines");
+  const command_result r =
+      run_counterguard("evaluate " + recording + " --cases cases --baseline-dir baselines");
   EXPECT_EQ(r.status, 0) << r.output;
   EXPECT_EQ(r.output.find("REGRESSION"), std::string::npos) << r.output;
 }
@@ -68,7 +71,9 @@ TEST(recorded_run, a_baseline_below_the_measurement_is_a_regression_naming_the_m
   scratch_directory dir;
   const auto baselines = copy_baselines(dir);
   edit_baseline(baselines, "transpose", [](baseline_file& file) {
-    auto& entry = file.cases.at("transpose/smem_unpadded?n=2048").at(baseline_total_key).at("shared_store_bank_conflicts");
+    auto& entry = file.cases.at("transpose/smem_unpadded?n=2048")
+                      .at(baseline_total_key)
+                      .at("shared_store_bank_conflicts");
     entry.value = entry.min = entry.max = 4000000;  // the recording measured 4063232
   });
   const command_result r =

@@ -1,15 +1,18 @@
+#include "counterguard/metrics/metric_catalog.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "counterguard/evaluator/metric_name_validator.hpp"
 #include "counterguard/metrics/derived_metric.hpp"
-#include "counterguard/metrics/metric_catalog.hpp"
 
 namespace counterguard {
 namespace {
 
-const metric_catalog& catalog() { return metric_catalog::builtin(); }
+const metric_catalog& catalog() {
+  return metric_catalog::builtin();
+}
 
 TEST(metric_catalog, exact_bank_conflicts_are_instrumented_wavefronts_minus_instructions) {
   const metric_definition m = catalog().resolve("shared_store_bank_conflicts");
@@ -38,12 +41,15 @@ TEST(metric_catalog, a_ratio_over_zero_requests_is_zero_not_infinite) {
 
 TEST(metric_catalog, a_counter_cupti_could_not_evaluate_stays_nan) {
   const metric_definition m = catalog().resolve("global_store_sectors_per_request");
-  EXPECT_TRUE(std::isnan(evaluate_derived_metric(m, {{m.raw_inputs[0], std::nan("")}, {m.raw_inputs[1], 4.0}})));
+  EXPECT_TRUE(
+      std::isnan(evaluate_derived_metric(m, {{m.raw_inputs[0], std::nan("")}, {m.raw_inputs[1], 4.0}})));
 }
 
 TEST(metric_catalog, exact_aliases_prefer_instrumented_counters_and_keep_the_hardware_ones_as_hw) {
-  EXPECT_EQ(catalog().resolve("global_load_sectors").formula, "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum");
-  EXPECT_EQ(catalog().resolve("global_load_sectors_hw").formula, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum");
+  EXPECT_EQ(catalog().resolve("global_load_sectors").formula,
+            "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum");
+  EXPECT_EQ(catalog().resolve("global_load_sectors_hw").formula,
+            "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum");
 }
 
 TEST(metric_catalog, a_missing_input_names_the_counter) {
@@ -86,7 +92,8 @@ TEST(metric_catalog, every_alias_input_is_a_valid_metric_on_the_default_chip) {
   const metric_name_validator validator(COUNTERGUARD_DEFAULT_CHIP);
   for (const auto& name : catalog().alias_names()) {
     for (const auto& raw : catalog().resolve(name).raw_inputs) {
-      EXPECT_TRUE(validator.is_valid(raw)) << name << " reads " << raw << ", unknown on " << COUNTERGUARD_DEFAULT_CHIP;
+      EXPECT_TRUE(validator.is_valid(raw))
+          << name << " reads " << raw << ", unknown on " << COUNTERGUARD_DEFAULT_CHIP;
     }
   }
 }

@@ -1,6 +1,7 @@
+#include "counterguard/registry/kernel_registry.hpp"
+
 #include <gtest/gtest.h>
 
-#include "counterguard/registry/kernel_registry.hpp"
 #include "counterguard/registry/verify.hpp"
 
 namespace counterguard {
@@ -10,7 +11,9 @@ class constant_run : public kernel_run {
  public:
   explicit constant_run(std::int64_t n) : m_n(n) {}
   void launch(cudaStream_t /*stream*/) override {}
-  verification verify() override { return m_n > 0 ? verification::success() : verification::failure("n <= 0"); }
+  verification verify() override {
+    return m_n > 0 ? verification::success() : verification::failure("n <= 0");
+  }
 
  private:
   std::int64_t m_n;

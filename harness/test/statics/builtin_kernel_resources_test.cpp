@@ -20,7 +20,8 @@ TEST(builtin_kernels, every_device_function_has_a_compiler_report_for_the_target
   for (const auto& definition : kernel_registry::global().definitions()) {
     for (const auto& function : definition.device_functions()) {
       const kernel_resources* resources = find_kernel_resources(embedded_kernel_resources(), function);
-      ASSERT_NE(resources, nullptr) << definition.name() << " launches " << function << ", which no report names";
+      ASSERT_NE(resources, nullptr) << definition.name() << " launches " << function
+                                    << ", which no report names";
       EXPECT_EQ(resources->architecture, COUNTERGUARD_CUDA_ARCHITECTURE) << function;
       EXPECT_GT(resources->registers, 0) << function;
     }
@@ -29,7 +30,8 @@ TEST(builtin_kernels, every_device_function_has_a_compiler_report_for_the_target
 
 TEST(builtin_kernels, the_register_limited_spill_variant_really_spills) {
   bool spilled = false;
-  for (const auto& kernel : embedded_kernel_resources()) spilled = spilled || kernel.spill_store_bytes > 0;
+  for (const auto& kernel : embedded_kernel_resources())
+    spilled = spilled || kernel.spill_store_bytes > 0;
   EXPECT_TRUE(spilled) << "no built-in kernel spills: the spills suite lost its lesson";
 }
 

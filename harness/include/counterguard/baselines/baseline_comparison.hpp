@@ -12,7 +12,8 @@ namespace counterguard {
 // Defaults for entries that do not set their own (docs/baselines.md, "Comparison").
 struct baseline_comparison_options {
   // Relative widening of a noisy metric's [min, max] band. 10%: with 5 refresh samples, the hardware
-  // bank-conflict counter of a padded transpose on the H200 landed 5.5% above the sampled max in 1 of 11 runs.
+  // bank-conflict counter of a padded transpose on the H200 landed 5.5% above the sampled max in 1 of 11
+  // runs.
   double noisy_tolerance = 0.10;
   double noisy_absolute_floor = 32.0;  // ... and at least this many counts each side
   bool strict = false;                 // improvements and vanished metrics fail too

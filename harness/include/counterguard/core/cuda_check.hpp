@@ -12,12 +12,12 @@ namespace counterguard::detail {
 }  // namespace counterguard::detail
 
 // Wraps a CUDA runtime call; on failure throws counterguard::api_error naming the call and where.
-#define COUNTERGUARD_CUDA_CHECK(call)                                                    \
-  do {                                                                                   \
-    const cudaError_t counterguard_status_ = (call);                                     \
-    if (counterguard_status_ != cudaSuccess) {                                           \
+#define COUNTERGUARD_CUDA_CHECK(call)                                                            \
+  do {                                                                                           \
+    const cudaError_t counterguard_status_ = (call);                                             \
+    if (counterguard_status_ != cudaSuccess) {                                                   \
       ::counterguard::detail::throw_cuda_error(counterguard_status_, #call, __FILE__, __LINE__); \
-    }                                                                                    \
+    }                                                                                            \
   } while (false)
 
 // For destructors: reports nothing and never throws.

@@ -38,11 +38,11 @@ class input_error : public error {
 
 // Why the environment cannot profile; each reason has its own message telling the user what to do.
 enum class environment_problem {
-  no_gpu,                    // no CUDA device or no driver
-  insufficient_privileges,   // CUPTI_ERROR_INSUFFICIENT_PRIVILEGES
-  profiler_busy,             // another process holds the GPU's counters (CUPTI_ERROR_HARDWARE_BUSY)
-  under_external_profiler,   // running under ncu / nsys (CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED)
-  unsupported_device,        // the GPU or its configuration (vGPU, MIG, WSL, confidential computing) cannot profile
+  no_gpu,                   // no CUDA device or no driver
+  insufficient_privileges,  // CUPTI_ERROR_INSUFFICIENT_PRIVILEGES
+  profiler_busy,            // another process holds the GPU's counters (CUPTI_ERROR_HARDWARE_BUSY)
+  under_external_profiler,  // running under ncu / nsys (CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED)
+  unsupported_device,  // the GPU or its configuration (vGPU, MIG, WSL, confidential computing) cannot profile
 };
 
 class environment_error : public error {
@@ -58,7 +58,8 @@ class environment_error : public error {
 // A failed CUDA runtime/driver or CUPTI call that is not the user's fault: "file:line: call: name: message".
 class api_error : public error {
  public:
-  api_error(const std::string& message, int status) : error(exit_code::internal_error, message), m_status(status) {}
+  api_error(const std::string& message, int status)
+      : error(exit_code::internal_error, message), m_status(status) {}
   [[nodiscard]] int status() const { return m_status; }
 
  private:

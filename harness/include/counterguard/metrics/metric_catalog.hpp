@@ -27,7 +27,8 @@ class metric_catalog {
   [[nodiscard]] metric_definition resolve(const std::string& name) const;
   [[nodiscard]] std::vector<std::string> alias_names() const;
   // Up to `count` aliases closest to `name` (edit distance), for "did you mean" messages.
-  [[nodiscard]] std::vector<std::string> closest_aliases(const std::string& name, std::size_t count = 3) const;
+  [[nodiscard]] std::vector<std::string> closest_aliases(const std::string& name,
+                                                         std::size_t count = 3) const;
 
  private:
   std::map<std::string, metric_definition> m_aliases;
@@ -37,7 +38,8 @@ class metric_catalog {
 [[nodiscard]] std::size_t edit_distance(const std::string& a, const std::string& b);
 
 // The closest `count` candidates to `name`, nearest first.
-[[nodiscard]] std::vector<std::string> closest_names(const std::string& name, const std::vector<std::string>& candidates,
+[[nodiscard]] std::vector<std::string> closest_names(const std::string& name,
+                                                     const std::vector<std::string>& candidates,
                                                      std::size_t count);
 
 }  // namespace counterguard

@@ -15,7 +15,7 @@ enum class metric_class {
 // Which way is better, so a change is a regression or an improvement.
 enum class metric_direction { lower_is_better, higher_is_better, exact };
 
-[[nodiscard]] const char* to_string(metric_class cls);          // "static", "exact", "noisy"
+[[nodiscard]] const char* to_string(metric_class cls);  // "static", "exact", "noisy"
 [[nodiscard]] std::optional<metric_class> parse_metric_class(const std::string& text);
 [[nodiscard]] const char* to_string(metric_direction direction);  // "lower_is_better", ...
 [[nodiscard]] std::optional<metric_direction> parse_metric_direction(const std::string& text);

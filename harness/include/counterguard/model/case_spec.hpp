@@ -21,10 +21,10 @@ struct axis {
 // One named kernel variant with its launch, parameters and expectations, as written in a suite.
 struct case_spec {
   std::string name;
-  std::string kernel;                      // a name in the kernel registry, e.g. "transpose/smem"
+  std::string kernel;  // a name in the kernel registry, e.g. "transpose/smem"
   std::string description;
-  parameter_list parameters;               // fixed values (suite defaults, then the case's own)
-  std::vector<axis> axes;                  // in declared order
+  parameter_list parameters;  // fixed values (suite defaults, then the case's own)
+  std::vector<axis> axes;     // in declared order
   launch_spec launch;
   std::vector<expectation> expectations;
   std::optional<std::string> skip_reason;  // `skip: "why"` reports the case as skipped

@@ -10,7 +10,7 @@ namespace counterguard {
 
 // The launch configuration a case asks for. Unset fields leave the choice to the kernel's launcher.
 struct launch_spec {
-  std::optional<std::array<formula, 3>> block;    // YAML: block: 256 | [32, 8] | [32, 8, 1]
+  std::optional<std::array<formula, 3>> block;  // YAML: block: 256 | [32, 8] | [32, 8, 1]
   std::optional<std::array<formula, 3>> grid;
   std::optional<std::array<formula, 3>> cluster;  // thread-block cluster dimensions (sm_90+)
   std::optional<formula> dynamic_shared_bytes;

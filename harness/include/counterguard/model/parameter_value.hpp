@@ -12,10 +12,10 @@ namespace counterguard {
 class parameter_value {
  public:
   parameter_value() = default;
-  parameter_value(std::int64_t value) : m_value(value) {}  // NOLINT(google-explicit-constructor)
-  parameter_value(int value) : m_value(std::int64_t{value}) {}  // NOLINT(google-explicit-constructor)
-  parameter_value(double value) : m_value(value) {}  // NOLINT(google-explicit-constructor)
-  parameter_value(std::string value) : m_value(std::move(value)) {}  // NOLINT(google-explicit-constructor)
+  parameter_value(std::int64_t value) : m_value(value) {}              // NOLINT(google-explicit-constructor)
+  parameter_value(int value) : m_value(std::int64_t{value}) {}         // NOLINT(google-explicit-constructor)
+  parameter_value(double value) : m_value(value) {}                    // NOLINT(google-explicit-constructor)
+  parameter_value(std::string value) : m_value(std::move(value)) {}    // NOLINT(google-explicit-constructor)
   parameter_value(const char* value) : m_value(std::string(value)) {}  // NOLINT(google-explicit-constructor)
 
   [[nodiscard]] bool is_integer() const { return std::holds_alternative<std::int64_t>(m_value); }
@@ -29,7 +29,9 @@ class parameter_value {
   // "integer", "number" or "string", for error messages.
   [[nodiscard]] const char* type_name() const;
 
-  friend bool operator==(const parameter_value& a, const parameter_value& b) { return a.m_value == b.m_value; }
+  friend bool operator==(const parameter_value& a, const parameter_value& b) {
+    return a.m_value == b.m_value;
+  }
   friend bool operator!=(const parameter_value& a, const parameter_value& b) { return !(a == b); }
 
  private:
@@ -40,6 +42,7 @@ class parameter_value {
 using parameter_list = std::vector<std::pair<std::string, parameter_value>>;
 
 // The value named `name`, or nullptr.
-[[nodiscard]] const parameter_value* find_parameter(const parameter_list& parameters, const std::string& name);
+[[nodiscard]] const parameter_value* find_parameter(const parameter_list& parameters,
+                                                    const std::string& name);
 
 }  // namespace counterguard

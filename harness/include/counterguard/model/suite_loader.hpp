@@ -19,14 +19,15 @@ class metric_catalog;
                                const metric_catalog& metrics);
 
 // Loads every path: files as they are, directories as their *.yaml files in name order.
-[[nodiscard]] std::vector<suite> load_suites(const std::vector<std::string>& paths, const kernel_registry& kernels,
-                                             const metric_catalog& metrics);
+[[nodiscard]] std::vector<suite> load_suites(const std::vector<std::string>& paths,
+                                             const kernel_registry& kernels, const metric_catalog& metrics);
 
 // The cartesian product of each case's axes, formulas evaluated, kernel parameter defaults filled in.
 [[nodiscard]] std::vector<case_instance> expand_instances(const suite& s, const kernel_registry& kernels,
                                                           const metric_catalog& metrics);
 
-// Keeps the instances whose name matches the pattern (`*` matches any run of characters; everything else, `?` included, is literal); an empty pattern keeps all.
+// Keeps the instances whose name matches the pattern (`*` matches any run of characters; everything else, `?`
+// included, is literal); an empty pattern keeps all.
 [[nodiscard]] std::vector<case_instance> filter_instances(std::vector<case_instance> instances,
                                                           const std::string& glob);
 

@@ -9,9 +9,9 @@ namespace counterguard {
 // A kernel launch seen by the profiler's launch callback, in launch order (= auto-range index).
 struct profiled_launch {
   int range_index = 0;
-  std::string range_name;          // CUPTI's auto-range name ("0", "1", ...)
-  std::string mangled;             // the kernel's symbol
-  std::string function;            // demangled, without the parameter list
+  std::string range_name;  // CUPTI's auto-range name ("0", "1", ...)
+  std::string mangled;     // the kernel's symbol
+  std::string function;    // demangled, without the parameter list
   std::array<unsigned, 3> grid{1, 1, 1};
   std::array<unsigned, 3> block{1, 1, 1};
   std::array<unsigned, 3> cluster{0, 0, 0};  // zero when launched without clusters

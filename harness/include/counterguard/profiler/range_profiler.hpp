@@ -16,7 +16,7 @@ struct profile_capture {
   counter_data_image image;
   std::vector<profiled_launch> launches;  // one per range, in order
   int passes = 0;
-  int dropped_ranges = 0;                 // > 0 when the image was too small (an error for the case)
+  int dropped_ranges = 0;  // > 0 when the image was too small (an error for the case)
   // Where the profiling time went ("set_config", "replay", "decode", ...), for COUNTERGUARD_TIMING.
   std::map<std::string, double> phase_seconds;
 };
@@ -50,8 +50,9 @@ class range_profiler {
 
   // Profiles the kernels `work` launches (on `stream`) inside an NVTX range named `nvtx_range`, collecting
   // `raw_metrics` per launch. `max_launches` bounds the ranges the image holds.
-  [[nodiscard]] profile_capture profile(const std::vector<std::string>& raw_metrics, const std::string& nvtx_range,
-                                        const std::function<void()>& work, int max_launches = 16);
+  [[nodiscard]] profile_capture profile(const std::vector<std::string>& raw_metrics,
+                                        const std::string& nvtx_range, const std::function<void()>& work,
+                                        int max_launches = 16);
 
  private:
   struct state;

@@ -22,7 +22,9 @@ class kernel_arguments {
   [[nodiscard]] const parameter_list& parameters() const { return m_parameters; }
   [[nodiscard]] const resolved_launch& launch() const { return m_launch; }
   // The case's block size when set, else `fallback`.
-  [[nodiscard]] unsigned block_x(unsigned fallback) const { return m_launch.has_block() ? m_launch.block[0] : fallback; }
+  [[nodiscard]] unsigned block_x(unsigned fallback) const {
+    return m_launch.has_block() ? m_launch.block[0] : fallback;
+  }
 
  private:
   parameter_list m_parameters;

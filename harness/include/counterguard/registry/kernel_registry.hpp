@@ -30,6 +30,6 @@ class kernel_registry {
 #define COUNTERGUARD_DETAIL_CONCAT(a, b) COUNTERGUARD_DETAIL_CONCAT2(a, b)
 
 // Registers a kernel variant at static initialisation; chain kernel_definition setters after it.
-#define COUNTERGUARD_REGISTER_KERNEL(name)                                                          \
-  [[maybe_unused]] static ::counterguard::kernel_definition& COUNTERGUARD_DETAIL_CONCAT(        \
+#define COUNTERGUARD_REGISTER_KERNEL(name)                                               \
+  [[maybe_unused]] static ::counterguard::kernel_definition& COUNTERGUARD_DETAIL_CONCAT( \
       counterguard_kernel_registration_, __LINE__) = ::counterguard::kernel_registry::global().add(name)

@@ -27,11 +27,13 @@ template <typename T>
     const double allowed = tolerance * std::fmax(1.0, std::fabs(e));
     const bool ok = tolerance == 0.0 ? a == e : std::fabs(a - e) <= allowed;
     if (!ok) {
-      if (mismatches == 0) first = i;
+      if (mismatches == 0)
+        first = i;
       ++mismatches;
     }
   }
-  if (mismatches == 0) return verification::success();
+  if (mismatches == 0)
+    return verification::success();
   std::ostringstream message;
   message << what << "[" << first << "] = " << static_cast<double>(actual[first]) << ", expected "
           << static_cast<double>(expected[first]) << " (" << mismatches << " of " << actual.size()

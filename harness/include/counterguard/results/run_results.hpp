@@ -1,11 +1,10 @@
 #pragma once
 
 #include <map>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "counterguard/metrics/metric_class.hpp"
 
@@ -16,9 +15,9 @@ inline constexpr int results_schema_version = 1;
 
 // The metrics measured for one kernel launch (one profiled range) of a case instance.
 struct kernel_measurement {
-  std::string function;        // demangled, without parameters: "counterguard::kernels::transpose::naive"
-  std::string mangled;         // as the launch callback saw it
-  int launch_index = 0;        // order within the case
+  std::string function;  // demangled, without parameters: "counterguard::kernels::transpose::naive"
+  std::string mangled;   // as the launch callback saw it
+  int launch_index = 0;  // order within the case
   std::map<std::string, double> metrics;  // by the name the case used (alias or raw CUPTI name)
 };
 
@@ -44,37 +43,37 @@ enum class check_verdict {
 
 struct check_outcome {
   std::string metric;
-  std::string kernel;          // empty: the case total
-  std::string origin;          // "expectation" (from the YAML, with file:line) or "baseline"
-  std::string expected;        // as it reads: "== 4063232", "<= 0", "32 (±0)"
+  std::string kernel;    // empty: the case total
+  std::string origin;    // "expectation" (from the YAML, with file:line) or "baseline"
+  std::string expected;  // as it reads: "== 4063232", "<= 0", "32 (±0)"
   std::optional<double> measured;
   std::optional<double> baseline;
   check_verdict verdict = check_verdict::pass;
-  bool failing = false;        // whether this outcome fails the case
-  std::string message;         // one line a human can act on
+  bool failing = false;  // whether this outcome fails the case
+  std::string message;   // one line a human can act on
 };
 
 struct case_result {
-  std::string instance;        // "transpose/smem?pad=1,n=2048"
+  std::string instance;  // "transpose/smem?pad=1,n=2048"
   std::string suite;
   std::string case_name;
-  std::string kernel;          // registry name
+  std::string kernel;  // registry name
   std::map<std::string, std::string> parameters;
   case_status status = case_status::passed;
-  std::string status_reason;   // why skipped / failed / error
+  std::string status_reason;     // why skipped / failed / error
   std::optional<bool> verified;  // unset when the kernel did not run
   std::string verification_message;
   std::vector<kernel_measurement> kernels;
   std::map<std::string, metric_value> totals;  // the case as a whole (what expectations without kernel: use)
   std::vector<check_outcome> checks;
-  int passes = 0;              // replay passes CUPTI needed
-  double seconds = 0.0;        // wall time of this case (setup, profiling, verification)
+  int passes = 0;        // replay passes CUPTI needed
+  double seconds = 0.0;  // wall time of this case (setup, profiling, verification)
 };
 
 struct run_metadata {
   std::string counterguard_version;
   std::string gpu_name;
-  std::string chip;            // "GH100"
+  std::string chip;  // "GH100"
   int sm_count = 0;
   int compute_capability = 0;  // 90
   std::string driver_version;
@@ -82,11 +81,11 @@ struct run_metadata {
   std::string cupti_version;
   int sm_clock_mhz = 0;
   int memory_clock_mhz = 0;
-  std::string gpu_key;         // baselines/<gpu_key>/
+  std::string gpu_key;  // baselines/<gpu_key>/
   std::string git_commit;
   std::string command_line;
-  std::string started_at;      // ISO 8601, UTC
-  std::string mode;            // "run" (profiled on a GPU), "evaluate" (offline), "static"
+  std::string started_at;  // ISO 8601, UTC
+  std::string mode;        // "run" (profiled on a GPU), "evaluate" (offline), "static"
 };
 
 struct run_results {

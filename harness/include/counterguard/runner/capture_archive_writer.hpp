@@ -1,16 +1,16 @@
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "counterguard/profiler/range_profiler.hpp"
 
 namespace counterguard {
 
-// Saves each profiled case's counter-data image and launches for offline evaluation (`counterguard evaluate`).
-// One writer per worker process; every case is written as it completes, so a later crash loses nothing.
+// Saves each profiled case's counter-data image and launches for offline evaluation (`counterguard
+// evaluate`). One writer per worker process; every case is written as it completes, so a later crash loses
+// nothing.
 class capture_archive_writer {
  public:
   capture_archive_writer(std::string directory, std::string chip);

@@ -16,8 +16,10 @@ namespace counterguard {
 // ranges with their launches (GPU or offline evaluation alike), the compiler's resources and the metrics the
 // kernel computed itself. Totals: summable CUPTI metrics are the formula of the summed counters; static and
 // launch metrics the largest over the kernels; other metrics only when the case launched one kernel.
-void fill_measurements(case_result& result, const metric_plan& plan, const std::vector<profiled_launch>& launches,
-                       const std::vector<evaluated_range>& ranges, const std::vector<kernel_resources>& resources,
+void fill_measurements(case_result& result, const metric_plan& plan,
+                       const std::vector<profiled_launch>& launches,
+                       const std::vector<evaluated_range>& ranges,
+                       const std::vector<kernel_resources>& resources,
                        const std::map<std::string, double>& kernel_metrics);
 
 // Static metrics only (no GPU): one kernel entry per device function the variant declares.

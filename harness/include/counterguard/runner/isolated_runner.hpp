@@ -11,18 +11,18 @@
 namespace counterguard {
 
 struct isolated_run_options {
-  std::string executable;                  // this program (/proc/self/exe), started as `<exe> __worker`
+  std::string executable;  // this program (/proc/self/exe), started as `<exe> __worker`
   std::vector<std::string> suite_paths;
   std::vector<std::string> extra_metrics;
   std::string save_counter_data_dir;
   int device = 0;
-  double case_timeout_seconds = 120.0;     // a case that reports nothing for this long is killed
-  bool echo_progress = true;               // one line per case on stderr
+  double case_timeout_seconds = 120.0;  // a case that reports nothing for this long is killed
+  bool echo_progress = true;            // one line per case on stderr
 };
 
 struct isolated_run_outcome {
-  run_metadata device;                     // the GPU fields, as the worker saw the device
-  std::vector<case_result> results;        // one per instance, in the same order
+  run_metadata device;                             // the GPU fields, as the worker saw the device
+  std::vector<case_result> results;                // one per instance, in the same order
   std::optional<environment_problem> environment;  // set when no worker could profile at all
   std::string environment_message;
 };

@@ -14,7 +14,7 @@ struct metric_plan {
   std::vector<metric_definition> metrics;  // in first-mention order, each once
   std::vector<std::string> raw_cupti;      // sorted, each once
 
-  [[nodiscard]] bool needs_gpu() const;    // any cupti or launch metric
+  [[nodiscard]] bool needs_gpu() const;  // any cupti or launch metric
 };
 
 [[nodiscard]] metric_plan plan_metrics(const case_instance& instance, const metric_catalog& catalog,

@@ -1,9 +1,8 @@
 #pragma once
 
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 namespace counterguard {
 
@@ -12,10 +11,10 @@ namespace counterguard {
 // restarts a worker for the cases after it (CUDA cannot recover a context after an illegal address).
 struct worker_request {
   std::vector<std::string> suite_paths;
-  std::vector<std::string> instances;       // names, in the order to run
-  std::vector<int> archive_indices;         // per instance: its number in the counter-data archive
-  std::vector<std::string> extra_metrics;   // measured for every case besides those its expectations name
-  std::string save_counter_data_dir;        // empty: keep no images
+  std::vector<std::string> instances;      // names, in the order to run
+  std::vector<int> archive_indices;        // per instance: its number in the counter-data archive
+  std::vector<std::string> extra_metrics;  // measured for every case besides those its expectations name
+  std::string save_counter_data_dir;       // empty: keep no images
   int device = 0;
 };
 

@@ -8,11 +8,11 @@ namespace counterguard {
 
 // What the compiler (ptxas) reports for one kernel function of one translation unit: the "static" metrics.
 struct kernel_resources {
-  std::string mangled;            // "_ZN12counterguard7kernels9transpose5naiveEPfPKfi"
-  std::string function;           // demangled, without return type and parameters
-  std::string architecture;       // "sm_90"
-  std::string translation_unit;   // "<kernel library>/<source>.cu"
-  std::vector<std::string> flags; // flags that change code generation (-maxrregcount=32, -O3, ...)
+  std::string mangled;             // "_ZN12counterguard7kernels9transpose5naiveEPfPKfi"
+  std::string function;            // demangled, without return type and parameters
+  std::string architecture;        // "sm_90"
+  std::string translation_unit;    // "<kernel library>/<source>.cu"
+  std::vector<std::string> flags;  // flags that change code generation (-maxrregcount=32, -O3, ...)
   int registers = 0;
   int barriers = 0;
   std::size_t stack_frame_bytes = 0;
