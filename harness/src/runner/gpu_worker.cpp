@@ -15,6 +15,7 @@
 #include "counterguard/core/cuda_check.hpp"
 #include "counterguard/core/error.hpp"
 #include "counterguard/evaluator/counter_data_evaluator.hpp"
+#include "counterguard/evaluator/metric_name_validator.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"
 #include "counterguard/model/suite_loader.hpp"
 #include "counterguard/profiler/range_profiler.hpp"
@@ -196,6 +197,28 @@ int run_gpu_worker(const worker_request& request, int event_fd) {
     return static_cast<int>(exit_code::environment);
   }
   events.write(device_event(profiler->device()));
+
+  // Every raw counter the requested cases need must exist on this device's chip, checked before anything
+  // runs (the parent checked the chip named by --chip, which need not be this one).
+  try {
+    const metric_name_validator validator(profiler->device().chip);
+    for (const auto& name : request.instances) {
+      const auto found = instances.find(name);
+      if (found == instances.end()) continue;
+      for (const auto& expectation : found->second.expectations) {
+        for (const auto& raw : catalog.resolve(expectation.metric).raw_inputs) {
+          if (validator.is_valid(raw)) continue;
+          throw input_error(expectation.where, "expect." + expectation.metric,
+                            "CUPTI metric '" + raw + "' does not exist on this GPU's chip " + validator.chip(),
+                            "choose metrics the chip has (`counterguard metrics list --raw --chip " +
+                                validator.chip() + "`)");
+        }
+      }
+    }
+  } catch (const input_error& e) {
+    events.write({{"event", "input_error"}, {"message", e.what()}});
+    return static_cast<int>(exit_code::invalid_input);
+  }
 
   cudaStream_t stream = nullptr;
   COUNTERGUARD_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));

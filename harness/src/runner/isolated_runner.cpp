@@ -213,6 +213,11 @@ isolated_run_outcome run_isolated(const std::vector<case_instance>& instances,
         outcome.results.push_back(parse_results(event).cases.at(0));
         report_progress(options, next + 1, instances.size(), outcome.results.back());
         ++next;
+      } else if (kind == "input_error") {
+        // The cases ask for counters this device's chip does not have: nothing can run.
+        worker.kill();
+        std::remove(request_file.c_str());
+        throw input_error({}, "", event.at("message").get<std::string>());
       } else if (kind == "environment_error") {
         outcome.environment = static_cast<environment_problem>(event.at("problem").get<int>());
         outcome.environment_message = event.at("message");
