@@ -204,14 +204,17 @@ int run_gpu_worker(const worker_request& request, int event_fd) {
     const metric_name_validator validator(profiler->device().chip);
     for (const auto& name : request.instances) {
       const auto found = instances.find(name);
-      if (found == instances.end()) continue;
+      if (found == instances.end())
+        continue;
       for (const auto& expectation : found->second.expectations) {
         for (const auto& raw : catalog.resolve(expectation.metric).raw_inputs) {
-          if (validator.is_valid(raw)) continue;
-          throw input_error(expectation.where, "expect." + expectation.metric,
-                            "CUPTI metric '" + raw + "' does not exist on this GPU's chip " + validator.chip(),
-                            "choose metrics the chip has (`counterguard metrics list --raw --chip " +
-                                validator.chip() + "`)");
+          if (validator.is_valid(raw))
+            continue;
+          throw input_error(
+              expectation.where, "expect." + expectation.metric,
+              "CUPTI metric '" + raw + "' does not exist on this GPU's chip " + validator.chip(),
+              "choose metrics the chip has (`counterguard metrics list --raw --chip " + validator.chip() +
+                  "`)");
         }
       }
     }
