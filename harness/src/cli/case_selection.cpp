@@ -8,8 +8,8 @@
 #include <map>
 
 #include "commands.hpp"
-#include "counterguard/core/error.hpp"
 #include "counterguard/baselines/gpu_key.hpp"
+#include "counterguard/core/error.hpp"
 #include "counterguard/evaluator/metric_name_validator.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"
 #include "counterguard/model/suite_loader.hpp"
