@@ -90,8 +90,7 @@ parameter_value read_parameter_value(const load_context& context, const YAML::No
   const parameter_value& model = spec.default_value;
   if (model.is_string())
     return parameter_value(context.reader.scalar(node, field, "a string"));
-  const parameter_value value =
-      context.reader.scalar_value(node, field, std::string("a ") + model.type_name());
+  parameter_value value = context.reader.scalar_value(node, field, std::string("a ") + model.type_name());
   const std::string problem_prefix =
       "kernel '" + kernel.name() + "' declares parameter '" + spec.name + "' as ";
   if (model.is_integer()) {

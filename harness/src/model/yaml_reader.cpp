@@ -92,7 +92,7 @@ std::vector<yaml_entry> yaml_reader::map_entries(const YAML::Node& node, const s
     const std::string key_field = field.empty() ? std::string("<key>") : field + ".<key>";
     if (!key_node.IsScalar())
       fail(key_node, key_field, "a key must be a plain name, got " + describe_node(key_node));
-    const std::string key = key_node.Scalar();
+    const std::string& key = key_node.Scalar();
     const std::string entry_field = field.empty() ? key : field + "." + key;
     if (const yaml_entry* first = find_entry(entries, key)) {
       fail(key_node, entry_field, "duplicate key '" + key + "'",

@@ -225,8 +225,11 @@ void launch_recorder::record(CUpti_CallbackId id, const CUpti_CallbackData& data
       problem = "cudaOccupancyMaxActiveBlocksPerMultiprocessor for kernel '" + launch.mangled +
                 "': " + cudaGetErrorName(occupancy);
     } else if (m_max_threads_per_sm >= 32) {
-      const double warps_per_block = static_cast<double>((threads + 31) / 32);
-      const double max_warps_per_sm = static_cast<double>(m_max_threads_per_sm / 32);
+      // Whole warps: a partial warp occupies a full warp slot.
+      const double warps_per_block =
+          static_cast<double>((threads + 31) / 32);  // NOLINT(bugprone-integer-division)
+      const double max_warps_per_sm =
+          static_cast<double>(m_max_threads_per_sm / 32);  // NOLINT(bugprone-integer-division)
       launch.theoretical_occupancy_pct = blocks_per_sm * warps_per_block / max_warps_per_sm * 100.0;
     }
   }

@@ -30,6 +30,9 @@ class kernel_registry {
 #define COUNTERGUARD_DETAIL_CONCAT(a, b) COUNTERGUARD_DETAIL_CONCAT2(a, b)
 
 // Registers a kernel variant at static initialisation; chain kernel_definition setters after it.
+// The expansion is a declaration, which cannot be parenthesised.
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define COUNTERGUARD_REGISTER_KERNEL(name)                                               \
   [[maybe_unused]] static ::counterguard::kernel_definition& COUNTERGUARD_DETAIL_CONCAT( \
       counterguard_kernel_registration_, __LINE__) = ::counterguard::kernel_registry::global().add(name)
+// NOLINTEND(bugprone-macro-parentheses)
