@@ -82,32 +82,9 @@ PY
       rm -f "$OUT"/repeat_*.json "$OUT/repeat.log"
       ;;
     planted)
-      # Planted regressions, each gated against the committed baselines; each must fail naming the metric.
-      mkdir -p /tmp/planted
-      python3 - <<'PY'
-import yaml
-transpose = yaml.safe_load(open("cases/transpose.yaml"))
-for case in transpose["cases"]:
-    if case["name"] == "smem_padded":
-        case["parameters"]["pad"] = 0          # the padding removed
-yaml.safe_dump(transpose, open("/tmp/planted/transpose.yaml", "w"), sort_keys=False)
-coalescing = yaml.safe_load(open("cases/coalescing.yaml"))
-for case in coalescing["cases"]:
-    if case["name"] == "contiguous":
-        case["kernel"] = "coalescing/strided"  # vecAdd's index stride raised from 1 to 2
-        case["parameters"]["stride"] = 2
-yaml.safe_dump(coalescing, open("/tmp/planted/coalescing.yaml", "w"), sort_keys=False)
-PY
-      "$CG" run /tmp/planted/transpose.yaml --filter 'transpose/smem_padded*' --quiet \
-        --markdown "$OUT/planted_padding.md" >"$OUT/planted_padding.log" 2>&1
-      echo "planted: transpose padding removed -> exit $?"; grep -E "regression|FAIL" "$OUT/planted_padding.log" | head -4
-      "$CG" run /tmp/planted/coalescing.yaml --filter 'coalescing/contiguous' --quiet \
-        --markdown "$OUT/planted_stride.md" >"$OUT/planted_stride.log" 2>&1
-      echo "planted: vecAdd stride 2 -> exit $?"; grep -E "regression|FAIL" "$OUT/planted_stride.log" | head -4
-      # A binary built with -DCOUNTERGUARD_PLANT_REGISTER_LIMIT=32 (tools/stage_for_gpu.sh copies it).
-      .device/planted/counterguard run cases/spills.yaml --filter 'spills/no_limit' --quiet \
-        --markdown "$OUT/planted_register_limit.md" >"$OUT/planted_register_limit.log" 2>&1
-      echo "planted: register limit 32 -> exit $?"; grep -E "regression|FAIL" "$OUT/planted_register_limit.log" | head -4
+      # One planted regression per suite against the committed baselines (tools/planted_regressions.py).
+      python3 tools/planted_regressions.py --counterguard "$CG" --planted-binary .device/planted/counterguard \
+        --report "$OUT/planted_regressions.md" | tail -16
       ;;
     *)
       echo "unknown stage $stage"; exit 2 ;;
