@@ -7,7 +7,6 @@
 #include <cstdint>
 #include <memory>
 #include <numeric>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -85,14 +84,6 @@ class sum_run final : public kernel_run {
         m_block(arguments.integer("block")),
         m_values(static_cast<std::size_t>(m_n)),
         m_sum(1) {
-    if (m_block < 32 || m_block > 1024 || m_block % 32 != 0) {
-      throw std::invalid_argument("atomics: block must be a multiple of 32 in [32, 1024], got " +
-                                  std::to_string(m_block));
-    }
-    if (m_n <= 0 || m_n % m_block != 0) {
-      throw std::invalid_argument("atomics: n must be a positive multiple of block, got n = " +
-                                  std::to_string(m_n));
-    }
     std::vector<unsigned> host(static_cast<std::size_t>(m_n));
     std::uint64_t state = 0xA70A1C5ULL;
     for (auto& value : host)
@@ -127,8 +118,10 @@ kernel_definition& define(const char* name, const char* description, const char*
       .add(name)
       .describe(description)
       .launches(device_function)
-      .parameter("n", std::int64_t{1} << 20, "values to sum (a multiple of block)")
-      .parameter("block", std::int64_t{256}, "threads per block (a multiple of 32)");
+      .parameter("n", std::int64_t{1} << 20, "values to sum (a multiple of block)", range(1, 1 << 28))
+      .parameter("block", std::int64_t{256}, "threads per block", range(32, 1024).multiple_of(32))
+      .require("n is a multiple of block",
+               [](const kernel_arguments& a) { return a.integer("n") % a.integer("block") == 0; });
 }
 
 }  // namespace

@@ -3,7 +3,6 @@
 // layout they are contiguous (4 sectors per request).
 #include <cstdint>
 #include <memory>
-#include <stdexcept>
 #include <string>
 
 #include "counterguard/registry/device_buffer.hpp"
@@ -41,9 +40,6 @@ class layout_run final : public kernel_run {
  public:
   layout_run(const kernel_arguments& a, bool struct_of_arrays)
       : m_n(a.integer("n")), m_soa(struct_of_arrays), m_block(a.block_x(256)) {
-    if (m_n <= 0 || m_n > (std::int64_t{1} << 26)) {
-      throw std::invalid_argument("n must be in [1, 2^26], got " + std::to_string(m_n));
-    }
     const auto n = static_cast<std::size_t>(m_n);
     m_fields = make_inputs(4 * n, 7);  // x, y, z, mass of particle i at 4i .. 4i+3
     if (m_soa) {
@@ -99,13 +95,15 @@ class layout_run final : public kernel_run {
 COUNTERGUARD_REGISTER_KERNEL("coalescing/aos")
     .describe("out[i] = p[i].x + p[i].y over 16-byte particles (array of structs): 16 sectors per load")
     .launches("counterguard::kernels::coalescing::aos_sum")
-    .parameter("n", std::int64_t{1} << 20, "particles")
+    .parameter("n", std::int64_t{1} << 20, "particles", range(1, 1 << 26))
+    .block_size(range(1, 1024))
     .factory([](const kernel_arguments& a) { return std::make_unique<layout_run>(a, false); });
 
 COUNTERGUARD_REGISTER_KERNEL("coalescing/soa")
     .describe("out[i] = x[i] + y[i], the same particles as a struct of arrays: 4 sectors per load")
     .launches("counterguard::kernels::coalescing::soa_sum")
-    .parameter("n", std::int64_t{1} << 20, "particles")
+    .parameter("n", std::int64_t{1} << 20, "particles", range(1, 1 << 26))
+    .block_size(range(1, 1024))
     .factory([](const kernel_arguments& a) { return std::make_unique<layout_run>(a, true); });
 
 }  // namespace counterguard::kernels::coalescing

@@ -2,7 +2,6 @@
 // loads span 128 * stride bytes, so they touch min(32, 4 * stride) sectors; the store stays contiguous.
 #include <cstdint>
 #include <memory>
-#include <stdexcept>
 #include <string>
 
 #include "counterguard/registry/device_buffer.hpp"
@@ -25,12 +24,6 @@ class strided_run final : public kernel_run {
  public:
   explicit strided_run(const kernel_arguments& a)
       : m_n(a.integer("n")), m_stride(a.integer("stride")), m_block(a.block_x(256)) {
-    if (m_n <= 0 || m_n > (std::int64_t{1} << 28)) {
-      throw std::invalid_argument("n must be in [1, 2^28], got " + std::to_string(m_n));
-    }
-    if (m_stride < 1 || m_stride > 1024) {
-      throw std::invalid_argument("stride must be in [1, 1024], got " + std::to_string(m_stride));
-    }
     m_threads = m_n / m_stride;
     m_a_host = make_inputs(static_cast<std::size_t>(m_n), 3);
     m_b_host = make_inputs(static_cast<std::size_t>(m_n), 4);
@@ -73,8 +66,9 @@ class strided_run final : public kernel_run {
 COUNTERGUARD_REGISTER_KERNEL("coalescing/strided")
     .describe("c[t] = a[t * stride] + b[t * stride] for t < n / stride: strided loads, contiguous store")
     .launches("counterguard::kernels::coalescing::strided_add")
-    .parameter("n", std::int64_t{1} << 22, "elements per input array")
-    .parameter("stride", std::int64_t{2}, "index stride of the loads, in elements")
+    .parameter("n", std::int64_t{1} << 22, "elements per input array", range(1, 1 << 28))
+    .parameter("stride", std::int64_t{2}, "index stride of the loads, in elements", range(1, 1024))
+    .block_size(range(1, 1024))
     .factory([](const kernel_arguments& a) { return std::make_unique<strided_run>(a); });
 
 }  // namespace counterguard::kernels::coalescing

@@ -2,7 +2,6 @@
 // the same with a start that is not 32-byte aligned (5 sectors per load request).
 #include <cstdint>
 #include <memory>
-#include <stdexcept>
 #include <string>
 
 #include "counterguard/registry/device_buffer.hpp"
@@ -36,12 +35,6 @@ class vec_add_run final : public kernel_run {
   // shifted: vec_add_offset with the case's offset; otherwise the aligned kernel vec_add.
   vec_add_run(const kernel_arguments& a, bool shifted)
       : m_n(a.integer("n")), m_offset(shifted ? a.integer("offset") : -1), m_block(a.block_x(256)) {
-    if (m_n <= 0 || m_n > (std::int64_t{1} << 28)) {
-      throw std::invalid_argument("n must be in [1, 2^28], got " + std::to_string(m_n));
-    }
-    if (shifted && (m_offset < 0 || m_offset >= max_offset)) {
-      throw std::invalid_argument("offset must be in [0, 31], got " + std::to_string(m_offset));
-    }
     const auto padded = static_cast<std::size_t>(m_n + max_offset);
     m_a_host = make_inputs(padded, 1);
     m_b_host = make_inputs(padded, 2);
@@ -86,14 +79,16 @@ class vec_add_run final : public kernel_run {
 COUNTERGUARD_REGISTER_KERNEL("coalescing/vec_add")
     .describe("c[i] = a[i] + b[i] on floats, one element per thread: 4 sectors per request")
     .launches("counterguard::kernels::coalescing::vec_add")
-    .parameter("n", std::int64_t{1} << 22, "elements per array")
+    .parameter("n", std::int64_t{1} << 22, "elements per array", range(1, 1 << 28))
+    .block_size(range(1, 1024))
     .factory([](const kernel_arguments& a) { return std::make_unique<vec_add_run>(a, false); });
 
 COUNTERGUARD_REGISTER_KERNEL("coalescing/misaligned")
     .describe("c[i] = a[i + offset] + b[i + offset]: loads start offset floats past a 256-byte boundary")
     .launches("counterguard::kernels::coalescing::vec_add_offset")
-    .parameter("n", std::int64_t{1} << 22, "elements per array")
-    .parameter("offset", std::int64_t{1}, "elements the loads are shifted by, 0 to 31")
+    .parameter("n", std::int64_t{1} << 22, "elements per array", range(1, 1 << 28))
+    .parameter("offset", std::int64_t{1}, "elements the loads are shifted by", range(0, max_offset - 1))
+    .block_size(range(1, 1024))
     .factory([](const kernel_arguments& a) { return std::make_unique<vec_add_run>(a, true); });
 
 }  // namespace counterguard::kernels::coalescing

@@ -2,7 +2,6 @@
 // bytes per instruction, 8 or 16 sectors, with no byte wasted.
 #include <cstdint>
 #include <memory>
-#include <stdexcept>
 #include <string>
 #include <type_traits>
 
@@ -36,9 +35,6 @@ template <typename T>
 class wide_run final : public kernel_run {
  public:
   explicit wide_run(const kernel_arguments& a) : m_n(a.integer("n")), m_block(a.block_x(256)) {
-    if (m_n <= 0 || m_n > (std::int64_t{1} << 26)) {
-      throw std::invalid_argument("n must be in [1, 2^26], got " + std::to_string(m_n));
-    }
     const std::size_t values = static_cast<std::size_t>(m_n) * lanes();
     m_a_host = make_inputs(values, 5);
     m_b_host = make_inputs(values, 6);
@@ -110,13 +106,15 @@ class wide_run final : public kernel_run {
 COUNTERGUARD_REGISTER_KERNEL("coalescing/vec_add_double")
     .describe("c[i] = a[i] + b[i] on doubles: 256 bytes, 8 sectors per warp load")
     .launches("counterguard::kernels::coalescing::vec_add_double")
-    .parameter("n", std::int64_t{1} << 21, "elements per array")
+    .parameter("n", std::int64_t{1} << 21, "elements per array", range(1, 1 << 26))
+    .block_size(range(1, 1024))
     .factory([](const kernel_arguments& a) { return std::make_unique<wide_run<double>>(a); });
 
 COUNTERGUARD_REGISTER_KERNEL("coalescing/vec_add_float4")
     .describe("c[i] = a[i] + b[i] on float4: 512 bytes, 16 sectors per warp load instruction")
     .launches("counterguard::kernels::coalescing::vec_add_float4")
-    .parameter("n", std::int64_t{1} << 20, "elements (float4) per array")
+    .parameter("n", std::int64_t{1} << 20, "elements (float4) per array", range(1, 1 << 26))
+    .block_size(range(1, 1024))
     .factory([](const kernel_arguments& a) { return std::make_unique<wide_run<float4>>(a); });
 
 }  // namespace counterguard::kernels::coalescing

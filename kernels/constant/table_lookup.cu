@@ -4,7 +4,6 @@
 // is 1.
 #include <cstdint>
 #include <memory>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -41,6 +40,11 @@ __global__ void global_lookup(const std::uint32_t* table, std::uint32_t* out, in
 
 namespace {
 
+// The grid is whole blocks of warps.
+bool whole_blocks(const kernel_arguments& a) {
+  return a.integer("warps") % (a.block_x(256) / 32) == 0;
+}
+
 class lookup_run final : public kernel_run {
  public:
   lookup_run(const kernel_arguments& a, bool from_constant)
@@ -49,23 +53,6 @@ class lookup_run final : public kernel_run {
         m_loads(a.integer("loads")),
         m_warps(a.integer("warps")),
         m_block(a.block_x(256)) {
-    if (m_distinct < 1 || m_distinct > 32) {
-      throw std::invalid_argument("distinct must be in [1, 32], got " + std::to_string(m_distinct));
-    }
-    if (m_loads < 1 || m_loads > max_loads) {
-      throw std::invalid_argument("loads must be in [1, " + std::to_string(max_loads) + "], got " +
-                                  std::to_string(m_loads));
-    }
-    if (m_block % 32 != 0 || m_block > 1024) {
-      throw std::invalid_argument("block size must be a multiple of 32 up to 1024, got " +
-                                  std::to_string(m_block));
-    }
-    const std::int64_t warps_per_block = m_block / 32;
-    if (m_warps <= 0 || m_warps % warps_per_block != 0 || m_warps > (std::int64_t{1} << 20)) {
-      throw std::invalid_argument("warps must be a positive multiple of the warps per block (" +
-                                  std::to_string(warps_per_block) + "), at most 2^20, got " +
-                                  std::to_string(m_warps));
-    }
     m_table_host.resize(table_words);
     for (std::size_t i = 0; i < m_table_host.size(); ++i)
       m_table_host[i] = static_cast<std::uint32_t>(i * 40503u + 17u);
@@ -119,17 +106,22 @@ class lookup_run final : public kernel_run {
 COUNTERGUARD_REGISTER_KERNEL("constant/lookup")
     .describe("sum of `loads` words of a __constant__ table; a warp reads `distinct` words per load")
     .launches("counterguard::kernels::constant::constant_lookup")
-    .parameter("distinct", std::int64_t{1}, "different words a warp reads per load, 1 (broadcast) to 32")
-    .parameter("loads", std::int64_t{16}, "table reads per thread")
-    .parameter("warps", std::int64_t{2048}, "warps in the grid")
+    .parameter("distinct", std::int64_t{1}, "different words a warp reads per load; 1 is a broadcast",
+               range(1, 32))
+    .parameter("loads", std::int64_t{16}, "table reads per thread", range(1, max_loads))
+    .parameter("warps", std::int64_t{2048}, "warps in the grid", range(1, 1 << 20))
+    .block_size(range(32, 1024).multiple_of(32))
+    .require("warps is a multiple of the warps per block", whole_blocks)
     .factory([](const kernel_arguments& a) { return std::make_unique<lookup_run>(a, true); });
 
 COUNTERGUARD_REGISTER_KERNEL("constant/global_lookup")
     .describe("the same reads from a table in global memory: one request per warp load, `distinct` sectors")
     .launches("counterguard::kernels::constant::global_lookup")
-    .parameter("distinct", std::int64_t{1}, "different words a warp reads per load, 1 to 32")
-    .parameter("loads", std::int64_t{16}, "table reads per thread")
-    .parameter("warps", std::int64_t{2048}, "warps in the grid")
+    .parameter("distinct", std::int64_t{1}, "different words a warp reads per load", range(1, 32))
+    .parameter("loads", std::int64_t{16}, "table reads per thread", range(1, max_loads))
+    .parameter("warps", std::int64_t{2048}, "warps in the grid", range(1, 1 << 20))
+    .block_size(range(32, 1024).multiple_of(32))
+    .require("warps is a multiple of the warps per block", whole_blocks)
     .factory([](const kernel_arguments& a) { return std::make_unique<lookup_run>(a, false); });
 
 }  // namespace counterguard::kernels::constant

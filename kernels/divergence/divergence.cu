@@ -6,7 +6,6 @@
 
 #include <cstdint>
 #include <memory>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -68,18 +67,6 @@ class divergence_run final : public kernel_run {
         m_iterations(arguments.integer("iterations")),
         m_x(static_cast<std::size_t>(m_n)),
         m_y(static_cast<std::size_t>(m_n)) {
-    if (m_block < 64 || m_block > 1024 || m_block % 64 != 0) {
-      throw std::invalid_argument("divergence: block must be a multiple of 64 in [64, 1024], got " +
-                                  std::to_string(m_block));
-    }
-    if (m_n <= 0 || m_n % m_block != 0) {
-      throw std::invalid_argument("divergence: n must be a positive multiple of block, got " +
-                                  std::to_string(m_n));
-    }
-    if (m_iterations < 32 || m_iterations % 32 != 0) {
-      throw std::invalid_argument("divergence: iterations must be a positive multiple of 32, got " +
-                                  std::to_string(m_iterations));
-    }
     std::vector<unsigned> host(static_cast<std::size_t>(m_n));
     std::uint64_t state = 0xD1BE46EULL;
     for (auto& value : host)
@@ -142,9 +129,12 @@ kernel_definition& define(const char* name, const char* description, const char*
       .add(name)
       .describe(description)
       .launches(device_function)
-      .parameter("n", std::int64_t{1} << 20, "elements, one per thread (a multiple of block)")
-      .parameter("block", std::int64_t{256}, "threads per block (a multiple of 64)")
-      .parameter("iterations", std::int64_t{64}, "loop rounds per path (a multiple of 32)")
+      .parameter("n", std::int64_t{1} << 20, "elements, one per thread (a multiple of block)",
+                 range(64, 1 << 28))
+      .parameter("block", std::int64_t{256}, "threads per block", range(64, 1024).multiple_of(64))
+      .parameter("iterations", std::int64_t{64}, "loop rounds per path", range(32, 1 << 20).multiple_of(32))
+      .require("n is a multiple of block",
+               [](const kernel_arguments& a) { return a.integer("n") % a.integer("block") == 0; })
       .factory([which](const kernel_arguments& a) { return std::make_unique<divergence_run>(a, which); });
 }
 

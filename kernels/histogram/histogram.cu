@@ -9,7 +9,6 @@
 
 #include <cstdint>
 #include <memory>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -72,9 +71,12 @@ namespace {
 
 enum class strategy { global_atomics, block_shared, cluster_shared };
 
-void require(bool condition, const std::string& what) {
-  if (!condition)
-    throw std::invalid_argument("histogram: " + what);
+// items and cluster_size belong to some variants only; the others behave as if they were 1.
+std::int64_t items_of(const kernel_arguments& a) {
+  return a.has("items") ? a.integer("items") : 1;
+}
+std::int64_t cluster_size_of(const kernel_arguments& a) {
+  return a.has("cluster_size") ? a.integer("cluster_size") : 1;
 }
 
 class histogram_run final : public kernel_run {
@@ -84,21 +86,10 @@ class histogram_run final : public kernel_run {
         m_n(arguments.integer("n")),
         m_bins(arguments.integer("bins")),
         m_block(arguments.integer("block")),
-        m_items(how == strategy::global_atomics ? 1 : arguments.integer("items")),
-        m_cluster_size(how == strategy::cluster_shared ? arguments.integer("cluster_size") : 1),
+        m_items(items_of(arguments)),
+        m_cluster_size(cluster_size_of(arguments)),
         m_values(static_cast<std::size_t>(m_n)),
         m_histogram(static_cast<std::size_t>(m_bins)) {
-    require(!arguments.launch().has_cluster(),
-            "set the cluster size with the cluster_size parameter, not launch.cluster");
-    require(m_block >= 32 && m_block <= 1024 && m_block % 32 == 0,
-            "block must be a multiple of 32 in [32, 1024], got " + std::to_string(m_block));
-    require(m_items >= 1, "items must be at least 1");
-    require(m_cluster_size >= 1 && m_cluster_size <= 8,
-            "cluster_size must be in [1, 8] (portable cluster sizes), got " + std::to_string(m_cluster_size));
-    require(m_n > 0 && m_n % (m_block * m_items * m_cluster_size) == 0,
-            "n must be a multiple of block * items * cluster_size, got n = " + std::to_string(m_n));
-    require(m_bins >= 32 && m_bins % (32 * m_cluster_size) == 0,
-            "bins must be a multiple of 32 * cluster_size, got " + std::to_string(m_bins));
     m_shared_bytes = how == strategy::global_atomics
                          ? 0
                          : static_cast<std::size_t>(m_bins / m_cluster_size) * sizeof(unsigned);
@@ -181,9 +172,19 @@ kernel_definition& define(const char* name, const char* description, const char*
       .add(name)
       .describe(description)
       .launches(device_function)
-      .parameter("n", std::int64_t{1} << 21, "values to count (a multiple of block * items * cluster_size)")
-      .parameter("bins", std::int64_t{4096}, "histogram bins; values are uniform in [0, bins)")
-      .parameter("block", std::int64_t{256}, "threads per block (a multiple of 32)");
+      .parameter("n", std::int64_t{1} << 21, "values to count (a multiple of block * items * cluster_size)",
+                 range(1, 1 << 28))
+      .parameter("bins", std::int64_t{4096}, "histogram bins; values are uniform in [0, bins)",
+                 range(32, 1 << 20).multiple_of(32))
+      .parameter("block", std::int64_t{256}, "threads per block", range(32, 1024).multiple_of(32))
+      .require("the cluster size is set with the cluster_size parameter, not launch.cluster",
+               [](const kernel_arguments& a) { return !a.launch().has_cluster(); })
+      .require("n is a multiple of block * items * cluster_size",
+               [](const kernel_arguments& a) {
+                 return a.integer("n") % (a.integer("block") * items_of(a) * cluster_size_of(a)) == 0;
+               })
+      .require("bins is a multiple of 32 * cluster_size",
+               [](const kernel_arguments& a) { return a.integer("bins") % (32 * cluster_size_of(a)) == 0; });
 }
 
 }  // namespace
@@ -200,7 +201,7 @@ kernel_definition& define(const char* name, const char* description, const char*
         "histogram/block_shared",
         "a block-private histogram in shared memory, merged into the global one with one atomicAdd per bin",
         "counterguard::kernels::histogram::block_shared")
-        .parameter("items", std::int64_t{16}, "values per thread")
+        .parameter("items", std::int64_t{16}, "values per thread", range(1, 1 << 16))
         .factory([](const kernel_arguments& a) {
           return std::make_unique<histogram_run>(a, strategy::block_shared);
         });
@@ -210,8 +211,9 @@ kernel_definition& define(const char* name, const char* description, const char*
         "histogram/cluster",
         "a cluster-private histogram in distributed shared memory; each block owns bins / cluster_size bins",
         "counterguard::kernels::histogram::cluster_shared")
-        .parameter("items", std::int64_t{16}, "values per thread")
-        .parameter("cluster_size", std::int64_t{2}, "blocks per thread-block cluster (1 to 8)")
+        .parameter("items", std::int64_t{16}, "values per thread", range(1, 1 << 16))
+        .parameter("cluster_size", std::int64_t{2}, "blocks per thread-block cluster (portable sizes)",
+                   range(1, 8))
         .min_compute_capability(90)
         .factory([](const kernel_arguments& a) {
           return std::make_unique<histogram_run>(a, strategy::cluster_shared);

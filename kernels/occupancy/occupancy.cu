@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <map>
 #include <memory>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -53,17 +52,6 @@ class occupancy_run final : public kernel_run {
         m_shared_bytes(arguments.integer("shared_bytes")),
         m_x(static_cast<std::size_t>(m_n)),
         m_y(static_cast<std::size_t>(m_n)) {
-    if (m_block < 32 || m_block > 1024 || m_block % 32 != 0) {
-      throw std::invalid_argument("occupancy: block must be a multiple of 32 in [32, 1024], got " +
-                                  std::to_string(m_block));
-    }
-    if (m_n <= 0 || m_n % m_block != 0) {
-      throw std::invalid_argument("occupancy: n must be a positive multiple of block, got " +
-                                  std::to_string(m_n));
-    }
-    if (m_shared_bytes < 0 || m_rounds < 0) {
-      throw std::invalid_argument("occupancy: shared_bytes and rounds must not be negative");
-    }
     // Above 48 KB dynamic shared memory must be allowed explicitly; asking for the largest carveout makes the
     // calculator and the launch use the same shared-memory size per SM.
     COUNTERGUARD_CUDA_CHECK(cudaFuncSetAttribute(hash_rounds, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -123,11 +111,13 @@ class occupancy_run final : public kernel_run {
 COUNTERGUARD_REGISTER_KERNEL("occupancy/hash_rounds")
     .describe("an integer hash per element at a chosen block size and dynamic shared memory reservation")
     .launches("counterguard::kernels::occupancy::hash_rounds")
-    .parameter("n", std::int64_t{1} << 21, "elements (a multiple of block)")
-    .parameter("block", std::int64_t{256}, "threads per block (a multiple of 32)")
-    .parameter("rounds", std::int64_t{16}, "hash rounds per element")
+    .parameter("n", std::int64_t{1} << 21, "elements (a multiple of block)", range(32, 1 << 28))
+    .parameter("block", std::int64_t{256}, "threads per block", range(32, 1024).multiple_of(32))
+    .parameter("rounds", std::int64_t{16}, "hash rounds per element", range(0, 1 << 20))
     .parameter("shared_bytes", std::int64_t{0},
-               "dynamic shared memory per block, reserved to limit resident blocks")
+               "dynamic shared memory per block, reserved to limit resident blocks", range(0, 1 << 20))
+    .require("n is a multiple of block",
+             [](const kernel_arguments& a) { return a.integer("n") % a.integer("block") == 0; })
     .factory([](const kernel_arguments& a) { return std::make_unique<occupancy_run>(a); });
 
 }  // namespace counterguard::kernels::occupancy

@@ -8,7 +8,6 @@
 #include <memory>
 #include <numeric>
 #include <random>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -45,19 +44,6 @@ class read_pattern_run final : public kernel_run {
         m_loads(a.integer("loads")),
         m_block(a.block_x(256)),
         m_lane_word_host(std::move(lane_word)) {
-    if (m_block % 32 != 0 || m_block > 1024) {
-      throw std::invalid_argument("block size must be a multiple of 32 up to 1024, got " +
-                                  std::to_string(m_block));
-    }
-    const std::int64_t warps_per_block = m_block / 32;
-    if (m_warps <= 0 || m_warps % warps_per_block != 0 || m_warps > (std::int64_t{1} << 20)) {
-      throw std::invalid_argument("warps must be a positive multiple of the warps per block (" +
-                                  std::to_string(warps_per_block) + "), at most 2^20, got " +
-                                  std::to_string(m_warps));
-    }
-    if (m_loads < 1 || m_loads > max_loads) {
-      throw std::invalid_argument("loads must be in [1, 32], got " + std::to_string(m_loads));
-    }
     m_words_host.resize(shared_words);
     for (std::size_t i = 0; i < m_words_host.size(); ++i)
       m_words_host[i] = static_cast<std::uint32_t>(i * 2654435761u);
@@ -97,9 +83,12 @@ class read_pattern_run final : public kernel_run {
   std::unique_ptr<device_buffer<std::uint32_t>> m_out;
 };
 
+// The grid is whole blocks of warps.
+bool whole_blocks(const kernel_arguments& a) {
+  return a.integer("warps") % (a.block_x(256) / 32) == 0;
+}
+
 [[nodiscard]] std::vector<int> strided_words(std::int64_t stride) {
-  if (stride < 0 || stride > 33)
-    throw std::invalid_argument("stride must be in [0, 33], got " + std::to_string(stride));
   std::vector<int> words(32);
   for (int lane = 0; lane < 32; ++lane)
     words[lane] = lane * static_cast<int>(stride);
@@ -121,9 +110,11 @@ class read_pattern_run final : public kernel_run {
 COUNTERGUARD_REGISTER_KERNEL("shared_banks/strided")
     .describe("lane l reads shared word l * stride (+ 32 r): gcd(stride, 32) wavefronts per load")
     .launches("counterguard::kernels::shared_banks::read_pattern")
-    .parameter("stride", std::int64_t{1}, "words between neighbouring lanes, 0 to 33")
-    .parameter("warps", std::int64_t{4096}, "warps in the grid")
-    .parameter("loads", std::int64_t{8}, "shared loads per thread, 1 to 32")
+    .parameter("stride", std::int64_t{1}, "words between neighbouring lanes", range(0, 33))
+    .parameter("warps", std::int64_t{4096}, "warps in the grid", range(1, 1 << 20))
+    .parameter("loads", std::int64_t{8}, "shared loads per thread", range(1, max_loads))
+    .block_size(range(32, 1024).multiple_of(32))
+    .require("warps is a multiple of the warps per block", whole_blocks)
     .factory([](const kernel_arguments& a) {
       return std::make_unique<read_pattern_run>(a, strided_words(a.integer("stride")));
     });
@@ -131,8 +122,10 @@ COUNTERGUARD_REGISTER_KERNEL("shared_banks/strided")
 COUNTERGUARD_REGISTER_KERNEL("shared_banks/broadcast")
     .describe("every lane reads the same shared word: one wavefront per load")
     .launches("counterguard::kernels::shared_banks::read_pattern")
-    .parameter("warps", std::int64_t{4096}, "warps in the grid")
-    .parameter("loads", std::int64_t{8}, "shared loads per thread, 1 to 32")
+    .parameter("warps", std::int64_t{4096}, "warps in the grid", range(1, 1 << 20))
+    .parameter("loads", std::int64_t{8}, "shared loads per thread", range(1, max_loads))
+    .block_size(range(32, 1024).multiple_of(32))
+    .require("warps is a multiple of the warps per block", whole_blocks)
     .factory([](const kernel_arguments& a) {
       return std::make_unique<read_pattern_run>(a, strided_words(0));
     });
@@ -141,8 +134,10 @@ COUNTERGUARD_REGISTER_KERNEL("shared_banks/permuted")
     .describe("lane l reads word perm(l) for a fixed random permutation of 0..31: one wavefront per load")
     .launches("counterguard::kernels::shared_banks::read_pattern")
     .parameter("seed", std::int64_t{7}, "seed of the permutation (std::mt19937)")
-    .parameter("warps", std::int64_t{4096}, "warps in the grid")
-    .parameter("loads", std::int64_t{8}, "shared loads per thread, 1 to 32")
+    .parameter("warps", std::int64_t{4096}, "warps in the grid", range(1, 1 << 20))
+    .parameter("loads", std::int64_t{8}, "shared loads per thread", range(1, max_loads))
+    .block_size(range(32, 1024).multiple_of(32))
+    .require("warps is a multiple of the warps per block", whole_blocks)
     .factory([](const kernel_arguments& a) {
       return std::make_unique<read_pattern_run>(a, permuted_words(a.integer("seed")));
     });

@@ -20,17 +20,19 @@ __global__ void __launch_bounds__(256, 8)
 COUNTERGUARD_REGISTER_KERNEL("spills/launch_bounds_256x4")
     .describe("register_heavy under __launch_bounds__(256, 4): at most 64 registers per thread")
     .launches("counterguard::kernels::spills::bounded_4_blocks")
-    .parameter("threads", std::int64_t{32768}, "threads; each loads and stores 64 words")
+    .parameter("threads", std::int64_t{32768}, "threads; each loads and stores 64 words", range(1, 1 << 20))
+    .block_size(range(1, 256))
     .factory([](const kernel_arguments& a) {
-      return std::make_unique<register_heavy_run>(a, bounded_4_blocks, 256);
+      return std::make_unique<register_heavy_run>(a, bounded_4_blocks);
     });
 
 COUNTERGUARD_REGISTER_KERNEL("spills/launch_bounds_256x8")
     .describe("register_heavy under __launch_bounds__(256, 8): at most 32 registers per thread")
     .launches("counterguard::kernels::spills::bounded_8_blocks")
-    .parameter("threads", std::int64_t{32768}, "threads; each loads and stores 64 words")
+    .parameter("threads", std::int64_t{32768}, "threads; each loads and stores 64 words", range(1, 1 << 20))
+    .block_size(range(1, 256))
     .factory([](const kernel_arguments& a) {
-      return std::make_unique<register_heavy_run>(a, bounded_8_blocks, 256);
+      return std::make_unique<register_heavy_run>(a, bounded_8_blocks);
     });
 
 }  // namespace counterguard::kernels::spills

@@ -3,7 +3,6 @@
 // array in shared memory, one column per thread, uses no local memory at all.
 #include <cstdint>
 #include <memory>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -65,14 +64,6 @@ class array_run final : public kernel_run {
  public:
   array_run(const kernel_arguments& a, bool in_shared)
       : m_threads(a.integer("threads")), m_shared(in_shared) {
-    if (a.launch().has_block() && a.block_x(array_block) != array_block) {
-      throw std::invalid_argument("block size must be 128 (the shared array is sized for it), got " +
-                                  std::to_string(a.block_x(array_block)));
-    }
-    if (m_threads <= 0 || m_threads % array_block != 0 || m_threads > (std::int64_t{1} << 20)) {
-      throw std::invalid_argument("threads must be a multiple of 128 in [128, 2^20], got " +
-                                  std::to_string(m_threads));
-    }
     m_in_host.resize(static_cast<std::size_t>(m_threads) * array_words);
     std::uint32_t state = 4242u;
     for (auto& value : m_in_host)
@@ -126,13 +117,17 @@ class array_run final : public kernel_run {
 COUNTERGUARD_REGISTER_KERNEL("spills/local_array")
     .describe("a 64-word array per thread updated at data-dependent indices: a 256-byte stack frame")
     .launches("counterguard::kernels::spills::local_array")
-    .parameter("threads", std::int64_t{32768}, "threads, a multiple of 128")
+    .parameter("threads", std::int64_t{32768}, "threads",
+               range(array_block, 1 << 20).multiple_of(array_block))
+    .block_size(range(array_block, array_block))  // the shared array is sized for it
     .factory([](const kernel_arguments& a) { return std::make_unique<array_run>(a, false); });
 
 COUNTERGUARD_REGISTER_KERNEL("spills/shared_array")
     .describe("the local_array computation with the array in shared memory (32 KiB per 128-thread block)")
     .launches("counterguard::kernels::spills::shared_array")
-    .parameter("threads", std::int64_t{32768}, "threads, a multiple of 128")
+    .parameter("threads", std::int64_t{32768}, "threads",
+               range(array_block, 1 << 20).multiple_of(array_block))
+    .block_size(range(array_block, array_block))  // the shared array is sized for it
     .factory([](const kernel_arguments& a) { return std::make_unique<array_run>(a, true); });
 
 }  // namespace counterguard::kernels::spills

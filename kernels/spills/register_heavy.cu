@@ -27,9 +27,10 @@ COUNTERGUARD_REGISTER_KERNEL("spills/register_heavy" COUNTERGUARD_SPILLS_SUFFIX)
         "64 values per thread live through 4 mixing rounds, built with register "
         "limit " COUNTERGUARD_SPILLS_VARIANT_NAME)
     .launches("counterguard::kernels::spills::" COUNTERGUARD_SPILLS_VARIANT_NAME "::register_heavy")
-    .parameter("threads", std::int64_t{32768}, "threads; each loads and stores 64 words")
+    .parameter("threads", std::int64_t{32768}, "threads; each loads and stores 64 words", range(1, 1 << 20))
+    .block_size(range(1, 1024))
     .factory([](const kernel_arguments& a) {
-      return std::make_unique<register_heavy_run>(a, register_heavy, 1024);
+      return std::make_unique<register_heavy_run>(a, register_heavy);
     });
 
 }  // namespace counterguard::kernels::spills::COUNTERGUARD_KERNEL_VARIANT

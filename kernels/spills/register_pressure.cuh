@@ -2,7 +2,6 @@
 
 #include <cstdint>
 #include <memory>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -54,15 +53,8 @@ class register_heavy_run final : public kernel_run {
  public:
   using kernel_pointer = void (*)(const std::uint32_t*, std::uint32_t*, int);
 
-  register_heavy_run(const kernel_arguments& a, kernel_pointer kernel, unsigned max_block)
+  register_heavy_run(const kernel_arguments& a, kernel_pointer kernel)
       : m_kernel(kernel), m_threads(a.integer("threads")), m_block(a.block_x(256)) {
-    if (m_block == 0 || m_block > max_block) {
-      throw std::invalid_argument("block size must be in [1, " + std::to_string(max_block) + "], got " +
-                                  std::to_string(m_block));
-    }
-    if (m_threads <= 0 || m_threads > (std::int64_t{1} << 20)) {
-      throw std::invalid_argument("threads must be in [1, 2^20], got " + std::to_string(m_threads));
-    }
     m_in_host.resize(static_cast<std::size_t>(m_threads) * live_values);
     std::uint32_t state = 99u;
     for (auto& value : m_in_host)

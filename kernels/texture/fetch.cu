@@ -2,7 +2,6 @@
 // pipeline, no LSU global loads) or with plain global loads (no texture requests).
 #include <cstdint>
 #include <memory>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -57,10 +56,6 @@ class fetch_run final : public kernel_run {
  public:
   fetch_run(const kernel_arguments& a, bool through_texture)
       : m_n(a.integer("n")), m_texture_path(through_texture), m_block(a.block_x(256)) {
-    // 2^27 elements is the linear-texture width limit of current GPUs.
-    if (m_n <= 0 || m_n > (std::int64_t{1} << 26)) {
-      throw std::invalid_argument("n must be in [1, 2^26], got " + std::to_string(m_n));
-    }
     const auto n = static_cast<std::size_t>(m_n);
     m_in_host.resize(n);
     std::uint32_t state = 777u;
@@ -108,13 +103,15 @@ class fetch_run final : public kernel_run {
 COUNTERGUARD_REGISTER_KERNEL("texture/fetch")
     .describe("out[i] = 2 in[i] + 1 with in read by tex1Dfetch from a linear texture object")
     .launches("counterguard::kernels::texture::texture_fetch")
-    .parameter("n", std::int64_t{1} << 22, "elements")
+    .parameter("n", std::int64_t{1} << 22, "elements", range(1, 1 << 26))  // linear textures hold up to 2^27
+    .block_size(range(1, 1024))
     .factory([](const kernel_arguments& a) { return std::make_unique<fetch_run>(a, true); });
 
 COUNTERGUARD_REGISTER_KERNEL("texture/global")
     .describe("out[i] = 2 in[i] + 1 with in read by plain global loads")
     .launches("counterguard::kernels::texture::global_fetch")
-    .parameter("n", std::int64_t{1} << 22, "elements")
+    .parameter("n", std::int64_t{1} << 22, "elements", range(1, 1 << 26))  // linear textures hold up to 2^27
+    .block_size(range(1, 1024))
     .factory([](const kernel_arguments& a) { return std::make_unique<fetch_run>(a, false); });
 
 }  // namespace counterguard::kernels::texture

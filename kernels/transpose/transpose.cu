@@ -3,7 +3,6 @@
 // read it row-wise, so the bank conflicts of an unpadded tile show on the stores.
 #include <cstdint>
 #include <memory>
-#include <stdexcept>
 #include <string>
 
 #include "counterguard/registry/device_buffer.hpp"
@@ -67,6 +66,12 @@ namespace {
 
 enum class variant { naive, smem, swizzled };
 
+// A block of 32 x rows threads walks its tile in steps of `rows`.
+bool tile_shaped_block(const kernel_arguments& a) {
+  const auto& block = a.launch().block;
+  return !a.launch().has_block() || (block[0] == tile && tile % block[1] == 0 && block[2] == 1);
+}
+
 [[nodiscard]] std::vector<float> make_matrix(std::size_t count) {
   std::vector<float> values(count);
   std::uint32_t state = 12345u;
@@ -81,19 +86,8 @@ class transpose_run final : public kernel_run {
  public:
   transpose_run(const kernel_arguments& a, variant kind, std::int64_t pad)
       : m_n(a.integer("n")), m_kind(kind), m_pad(pad) {
-    if (m_n <= 0 || m_n % tile != 0 || m_n > 8192) {
-      throw std::invalid_argument("n must be a multiple of 32 in [32, 8192], got " + std::to_string(m_n));
-    }
-    if (m_pad < 0 || m_pad > 32)
-      throw std::invalid_argument("pad must be in [0, 32], got " + std::to_string(m_pad));
-    const auto& launch = a.launch();
-    if (launch.has_block()) {
-      if (launch.block[0] != tile || launch.block[1] == 0 || tile % launch.block[1] != 0 ||
-          launch.block[2] != 1) {
-        throw std::invalid_argument("block must be [32, rows] with rows dividing 32");
-      }
-      m_rows = launch.block[1];
-    }
+    if (a.launch().has_block())
+      m_rows = a.launch().block[1];
     const auto count = static_cast<std::size_t>(m_n * m_n);
     m_in_host = make_matrix(count);
     m_in = std::make_unique<device_buffer<float>>(m_in_host);
@@ -148,7 +142,8 @@ class transpose_run final : public kernel_run {
 COUNTERGUARD_REGISTER_KERNEL("transpose/naive")
     .describe("out[x][y] = in[y][x] straight from global memory: coalesced loads, 32-sector stores")
     .launches("counterguard::kernels::transpose::naive")
-    .parameter("n", std::int64_t{2048}, "matrix side, a multiple of 32")
+    .parameter("n", std::int64_t{2048}, "matrix side", range(tile, 8192).multiple_of(tile))
+    .require("the block is [32, rows] with rows dividing 32", tile_shaped_block)
     .factory([](const kernel_arguments& a) { return std::make_unique<transpose_run>(a, variant::naive, 0); });
 
 COUNTERGUARD_REGISTER_KERNEL("transpose/smem")
@@ -156,8 +151,10 @@ COUNTERGUARD_REGISTER_KERNEL("transpose/smem")
         "transpose through a 32 x (32 + pad) shared tile, written column-wise: pad 0 gives 32-way store "
         "conflicts, pad 1 none")
     .launches("counterguard::kernels::transpose::smem_tile")
-    .parameter("n", std::int64_t{2048}, "matrix side, a multiple of 32")
-    .parameter("pad", std::int64_t{1}, "floats of padding per tile row (dynamic shared memory)")
+    .parameter("n", std::int64_t{2048}, "matrix side", range(tile, 8192).multiple_of(tile))
+    .require("the block is [32, rows] with rows dividing 32", tile_shaped_block)
+    .parameter("pad", std::int64_t{1}, "floats of padding per tile row (dynamic shared memory)",
+               range(0, tile))
     .factory([](const kernel_arguments& a) {
       return std::make_unique<transpose_run>(a, variant::smem, a.integer("pad"));
     });
@@ -165,7 +162,8 @@ COUNTERGUARD_REGISTER_KERNEL("transpose/smem")
 COUNTERGUARD_REGISTER_KERNEL("transpose/smem_swizzled")
     .describe("transpose through an unpadded 32 x 32 shared tile with XOR-swizzled columns: no conflicts")
     .launches("counterguard::kernels::transpose::smem_swizzled")
-    .parameter("n", std::int64_t{2048}, "matrix side, a multiple of 32")
+    .parameter("n", std::int64_t{2048}, "matrix side", range(tile, 8192).multiple_of(tile))
+    .require("the block is [32, rows] with rows dividing 32", tile_shaped_block)
     .factory([](const kernel_arguments& a) {
       return std::make_unique<transpose_run>(a, variant::swizzled, 0);
     });

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "counterguard/checker/value_format.hpp"
 #include "counterguard/core/error.hpp"
+#include "counterguard/core/value_format.hpp"
 
 namespace counterguard {
 namespace {

@@ -4,16 +4,14 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cerrno>
-#include <cmath>
-#include <cstdlib>
 #include <fstream>
-#include <set>
 #include <sstream>
 #include <vector>
 
-#include "counterguard/baselines/atomic_file.hpp"
-#include "counterguard/checker/value_format.hpp"
+#include "counterguard/core/atomic_file.hpp"
 #include "counterguard/core/error.hpp"
+#include "counterguard/core/value_format.hpp"
+#include "counterguard/core/yaml_reader.hpp"
 
 namespace counterguard {
 
@@ -67,152 +65,91 @@ void emit_entry(YAML::Emitter& out, const baseline_entry& e) {
 
 // ---- parsing ----
 
+// Reads a baseline file with the same typed reader as suites: unknown and duplicate keys are errors.
 class parser {
  public:
-  explicit parser(std::string path) : m_path(std::move(path)) {}
-
-  [[noreturn]] void fail(const YAML::Node& node, const std::string& field, const std::string& problem,
-                         const std::string& valid = {}) const {
-    const YAML::Mark mark = node.Mark();
-    const bool known = mark.line >= 0;
-    throw input_error(source_location{m_path, known ? mark.line + 1 : 0, known ? mark.column + 1 : 0}, field,
-                      problem, valid);
-  }
-
-  void require_map(const YAML::Node& node, const std::string& field) const {
-    if (!node.IsMap())
-      fail(node, field, "expected a mapping");
-  }
-
-  // Rejects keys other than `allowed` and returns the scalar key text of every entry.
-  void check_keys(const YAML::Node& map, const std::string& field,
-                  const std::set<std::string>& allowed) const {
-    for (const auto& item : map) {
-      const std::string key = key_text(item.first, field);
-      if (allowed.count(key) == 0) {
-        std::string valid = "valid fields:";
-        for (const auto& name : allowed)
-          valid += " " + name;
-        fail(item.first, join(field, key), "unknown field", valid);
-      }
-    }
-  }
-
-  std::string key_text(const YAML::Node& key, const std::string& field) const {
-    if (!key.IsScalar())
-      fail(key, field, "keys must be plain names");
-    return key.Scalar();
-  }
-
-  const YAML::Node required(const YAML::Node& map, const char* key, const std::string& field) const {
-    const YAML::Node value = map[key];
-    if (!value)
-      fail(map, join(field, key), "missing");
-    return value;
-  }
-
-  std::string text(const YAML::Node& node, const std::string& field) const {
-    if (!node.IsScalar())
-      fail(node, field, "expected a scalar");
-    return node.Scalar();
-  }
-
-  double number(const YAML::Node& node, const std::string& field) const {
-    const std::string value = text(node, field);
-    errno = 0;
-    char* end = nullptr;
-    const double parsed = std::strtod(value.c_str(), &end);
-    if (value.empty() || end != value.c_str() + value.size() || errno == ERANGE || !std::isfinite(parsed)) {
-      fail(node, field, "'" + value + "' is not a finite number");
-    }
-    return parsed;
-  }
-
-  long integer(const YAML::Node& node, const std::string& field) const {
-    const std::string value = text(node, field);
-    errno = 0;
-    char* end = nullptr;
-    const long parsed = std::strtol(value.c_str(), &end, 10);
-    if (value.empty() || end != value.c_str() + value.size() || errno == ERANGE) {
-      fail(node, field, "'" + value + "' is not an integer");
-    }
-    return parsed;
-  }
-
-  static std::string join(const std::string& field, const std::string& key) {
-    return field.empty() ? key : field + "." + key;
-  }
+  explicit parser(const std::string& path) : m_reader(path) {}
 
   baseline_entry entry(const YAML::Node& node, const std::string& field) const {
-    require_map(node, field);
-    check_keys(node, field,
-               {"value", "class", "min", "max", "n", "direction", "tolerance", "absolute_floor"});
+    const std::vector<yaml_entry> fields = m_reader.map_entries(
+        node, field, {"value", "class", "min", "max", "n", "direction", "tolerance", "absolute_floor"});
     baseline_entry e;
-    e.value = number(required(node, "value", field), join(field, "value"));
-    const YAML::Node cls_node = required(node, "class", field);
-    const auto cls = parse_metric_class(text(cls_node, join(field, "class")));
-    if (!cls)
-      fail(cls_node, join(field, "class"), "unknown class '" + cls_node.Scalar() + "'",
-           "valid: static, exact, noisy");
+    e.value =
+        m_reader.number(m_reader.required(node, fields, field, "value").value, field_at(field, "value"));
+    const yaml_entry& cls_entry = m_reader.required(node, fields, field, "class");
+    const std::string cls_text = m_reader.scalar(cls_entry.value, field_at(field, "class"), "a metric class");
+    const auto cls = parse_metric_class(cls_text);
+    if (!cls) {
+      m_reader.fail(cls_entry.value, field_at(field, "class"), "unknown class '" + cls_text + "'",
+                    "valid: static, exact, noisy");
+    }
     e.cls = *cls;
-    e.min = number(required(node, "min", field), join(field, "min"));
-    e.max = number(required(node, "max", field), join(field, "max"));
-    const YAML::Node n_node = required(node, "n", field);
-    const long n = integer(n_node, join(field, "n"));
-    if (n < 1 || n > 1000000)
-      fail(n_node, join(field, "n"), "must be a count of runs >= 1");
-    e.n = static_cast<int>(n);
-    const YAML::Node direction_node = required(node, "direction", field);
-    const auto direction = parse_metric_direction(text(direction_node, join(field, "direction")));
+    e.min = m_reader.number(m_reader.required(node, fields, field, "min").value, field_at(field, "min"));
+    e.max = m_reader.number(m_reader.required(node, fields, field, "max").value, field_at(field, "max"));
+    e.n = static_cast<int>(m_reader.integer(m_reader.required(node, fields, field, "n").value,
+                                            field_at(field, "n"), 1, 1000000));
+    const yaml_entry& direction_entry = m_reader.required(node, fields, field, "direction");
+    const std::string direction_text =
+        m_reader.scalar(direction_entry.value, field_at(field, "direction"), "a direction");
+    const auto direction = parse_metric_direction(direction_text);
     if (!direction) {
-      fail(direction_node, join(field, "direction"), "unknown direction '" + direction_node.Scalar() + "'",
-           "valid: lower_is_better, higher_is_better, exact");
+      m_reader.fail(direction_entry.value, field_at(field, "direction"),
+                    "unknown direction '" + direction_text + "'",
+                    "valid: lower_is_better, higher_is_better, exact");
     }
     e.direction = *direction;
     if (!(e.min <= e.value && e.value <= e.max)) {
-      fail(node, field,
-           "value " + format_value(e.value) + " is outside [min, max] = [" + format_value(e.min) + ", " +
-               format_value(e.max) + "]",
-           "min <= value <= max");
+      m_reader.fail(node, field,
+                    "value " + format_value(e.value) + " is outside [min, max] = [" + format_value(e.min) +
+                        ", " + format_value(e.max) + "]",
+                    "min <= value <= max");
     }
-    if (const YAML::Node t = node["tolerance"]) {
-      e.tolerance = number(t, join(field, "tolerance"));
-      if (*e.tolerance < 0)
-        fail(t, join(field, "tolerance"), "must not be negative", "a relative tolerance such as 0.05");
+    if (const yaml_entry* t = find_entry(fields, "tolerance")) {
+      e.tolerance = m_reader.number(t->value, field_at(field, "tolerance"));
+      if (*e.tolerance < 0) {
+        m_reader.fail(t->value, field_at(field, "tolerance"), "must not be negative",
+                      "a relative tolerance such as 0.05");
+      }
     }
-    if (const YAML::Node f = node["absolute_floor"]) {
-      e.absolute_floor = number(f, join(field, "absolute_floor"));
+    if (const yaml_entry* f = find_entry(fields, "absolute_floor")) {
+      e.absolute_floor = m_reader.number(f->value, field_at(field, "absolute_floor"));
       if (*e.absolute_floor < 0)
-        fail(f, join(field, "absolute_floor"), "must not be negative", "a count such as 32");
+        m_reader.fail(f->value, field_at(field, "absolute_floor"), "must not be negative",
+                      "a count such as 32");
     }
     return e;
   }
 
   baseline_file file(const YAML::Node& root) const {
-    if (!root || root.IsNull())
-      fail(root, "", "the file is empty", "a baseline file written by 'counterguard baseline update'");
-    require_map(root, "");
-    check_keys(root, "", {"schema_version", "gpu_key", "suite", "metadata", "cases"});
+    if (!root || root.IsNull()) {
+      m_reader.fail(root, "", "the file is empty",
+                    "a baseline file written by 'counterguard baseline update'");
+    }
+    const std::vector<yaml_entry> fields =
+        m_reader.map_entries(root, "", {"schema_version", "gpu_key", "suite", "metadata", "cases"});
     baseline_file result;
-    const YAML::Node version = required(root, "schema_version", "");
-    const long v = integer(version, "schema_version");
+    const yaml_entry& version = m_reader.required(root, fields, "", "schema_version");
+    const std::int64_t v = m_reader.integer(version.value, "schema_version", 0, 1000000);
     if (v < 1 || v > baseline_schema_version) {
-      fail(version, "schema_version", "unsupported version " + std::to_string(v),
-           "this counterguard reads versions 1 to " + std::to_string(baseline_schema_version));
+      m_reader.fail(version.value, "schema_version", "unsupported version " + std::to_string(v),
+                    "this counterguard reads versions 1 to " + std::to_string(baseline_schema_version));
     }
     result.schema_version = static_cast<int>(v);
-    result.gpu_key = text(required(root, "gpu_key", ""), "gpu_key");
+    const yaml_entry& gpu_key = m_reader.required(root, fields, "", "gpu_key");
+    result.gpu_key = m_reader.scalar(gpu_key.value, "gpu_key", "a GPU key");
     if (result.gpu_key.empty())
-      fail(root["gpu_key"], "gpu_key", "must not be empty", "e.g. GH100-132sm-cuda13");
-    result.suite = text(required(root, "suite", ""), "suite");
+      m_reader.fail(gpu_key.value, "gpu_key", "must not be empty", "e.g. GH100-132sm-cuda13");
+    result.suite =
+        m_reader.scalar(m_reader.required(root, fields, "", "suite").value, "suite", "a suite name");
 
-    const YAML::Node metadata = required(root, "metadata", "");
-    require_map(metadata, "metadata");
-    check_keys(metadata, "metadata",
-               {"gpu_name", "driver", "cuda", "cupti", "date", "git_commit", "counterguard_version"});
+    const yaml_entry& metadata = m_reader.required(root, fields, "", "metadata");
+    const std::vector<yaml_entry> metadata_fields = m_reader.map_entries(
+        metadata.value, "metadata",
+        {"gpu_name", "driver", "cuda", "cupti", "date", "git_commit", "counterguard_version"});
     auto optional_text = [&](const char* key) {
-      const YAML::Node node = metadata[key];
-      return node ? text(node, join("metadata", key)) : std::string();
+      const yaml_entry* found = find_entry(metadata_fields, key);
+      return found == nullptr ? std::string()
+                              : m_reader.scalar(found->value, field_at("metadata", key), "text");
     };
     result.metadata.gpu_name = optional_text("gpu_name");
     result.metadata.driver = optional_text("driver");
@@ -222,29 +159,25 @@ class parser {
     result.metadata.git_commit = optional_text("git_commit");
     result.metadata.counterguard_version = optional_text("counterguard_version");
 
-    const YAML::Node cases = required(root, "cases", "");
-    require_map(cases, "cases");
-    for (const auto& case_item : cases) {
-      const std::string instance = key_text(case_item.first, "cases");
-      const std::string case_field = "cases." + instance;
-      require_map(case_item.second, case_field);
-      baseline_case& kernels = result.cases[instance];
-      for (const auto& kernel_item : case_item.second) {
-        const std::string kernel = key_text(kernel_item.first, case_field);
-        const std::string kernel_field = case_field + "." + kernel;
-        require_map(kernel_item.second, kernel_field);
-        baseline_metrics& metrics = kernels[kernel];
-        for (const auto& metric_item : kernel_item.second) {
-          const std::string metric = key_text(metric_item.first, kernel_field);
-          metrics[metric] = entry(metric_item.second, kernel_field + "." + metric);
-        }
+    const yaml_entry& cases = m_reader.required(root, fields, "", "cases");
+    if (!cases.value.IsMap() && !cases.value.IsNull())
+      m_reader.fail(cases.value, "cases",
+                    "expected a map of case instances, got " + describe_node(cases.value));
+    for (const yaml_entry& case_item : m_reader.map_entries(cases.value, "cases")) {
+      const std::string case_field = field_at("cases", case_item.key);
+      baseline_case& kernels = result.cases[case_item.key];
+      for (const yaml_entry& kernel_item : m_reader.map_entries(case_item.value, case_field)) {
+        const std::string kernel_field = field_at(case_field, kernel_item.key);
+        baseline_metrics& metrics = kernels[kernel_item.key];
+        for (const yaml_entry& metric_item : m_reader.map_entries(kernel_item.value, kernel_field))
+          metrics[metric_item.key] = entry(metric_item.value, field_at(kernel_field, metric_item.key));
       }
     }
     return result;
   }
 
  private:
-  std::string m_path;
+  yaml_reader m_reader;
 };
 
 }  // namespace
@@ -290,7 +223,7 @@ std::string render_baseline_yaml(const baseline_file& file) {
   }
   out << YAML::EndMap;
   if (!out.good())
-    throw std::logic_error("baseline YAML emitter: " + out.GetLastError());
+    throw internal_error("baseline YAML emitter: " + out.GetLastError());
 
   std::string text;
   text += "# counterguard baselines: suite '" + file.suite + "' on GPU key '" + file.gpu_key + "'.\n";
@@ -310,7 +243,13 @@ baseline_file parse_baseline_yaml(const std::string& text, const std::string& pa
     throw input_error(source_location{path, e.mark.line + 1, e.mark.column + 1}, {}, "invalid YAML: " + e.msg,
                       "restore the file from version control or rerun 'counterguard baseline update'");
   }
-  return parser(path).file(root);
+  try {
+    return parser(path).file(root);
+  } catch (const YAML::Exception& e) {  // a node access the checks did not foresee
+    throw input_error(source_location{path, e.mark.line + 1, e.mark.column + 1}, {},
+                      "malformed baseline: " + e.msg,
+                      "restore the file from version control or rerun 'counterguard baseline update'");
+  }
 }
 
 std::optional<baseline_file> load_baseline_file(const std::string& path) {

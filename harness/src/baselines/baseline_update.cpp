@@ -7,7 +7,7 @@
 
 #include "counterguard/baselines/baseline_comparison.hpp"
 #include "counterguard/baselines/gpu_key.hpp"
-#include "counterguard/checker/value_format.hpp"
+#include "counterguard/core/value_format.hpp"
 
 namespace counterguard {
 namespace {

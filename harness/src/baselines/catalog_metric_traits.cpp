@@ -1,5 +1,3 @@
-#include <stdexcept>
-
 #include "counterguard/baselines/baseline_update.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"
 
@@ -12,12 +10,10 @@ constexpr double percentage_point_floor = 2.0;
 
 metric_traits catalog_metric_traits(const std::string& metric) {
   metric_traits traits;
-  metric_definition definition;
-  try {
-    definition = metric_catalog::builtin().resolve(metric);
-  } catch (const std::out_of_range&) {
+  const std::optional<metric_definition> found = metric_catalog::builtin().try_resolve(metric);
+  if (!found)
     return traits;  // not a name the catalog knows: exact, lower is better
-  }
+  const metric_definition& definition = *found;
   traits.cls = definition.cls;
   traits.direction = definition.direction;
   // A floor of 32 counts means nothing for a percentage (it would accept any value), and a relative band

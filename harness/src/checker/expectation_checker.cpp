@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "counterguard/checker/value_format.hpp"
+#include "counterguard/core/value_format.hpp"
 
 namespace counterguard {
 namespace {

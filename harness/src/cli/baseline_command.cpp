@@ -3,13 +3,16 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <set>
+#include <utility>
 
 #include "commands.hpp"
-#include "counterguard/baselines/atomic_file.hpp"
 #include "counterguard/baselines/baseline_file.hpp"
 #include "counterguard/baselines/baseline_update.hpp"
+#include "counterguard/core/atomic_file.hpp"
 #include "counterguard/core/error.hpp"
+#include "counterguard/runner/interruption.hpp"
 #include "counterguard/runner/isolated_runner.hpp"
 
 namespace counterguard::detail {
@@ -30,7 +33,9 @@ int run_baseline_update(const baseline_update_options& options) {
   run.extra_metrics = options.extra_metrics;
   run.device = options.device;
   run.case_timeout_seconds = options.case_timeout_seconds;
+  run.wait_for_gpu_seconds = options.wait_for_gpu_seconds;
   const isolated_run_outcome outcome = run_isolated(repeated, run);
+  interruption_guard::throw_if_interrupted();
   if (outcome.environment)
     throw environment_error(*outcome.environment, outcome.environment_message);
 
@@ -48,19 +53,27 @@ int run_baseline_update(const baseline_update_options& options) {
   for (const auto& instance : instances)
     suites.insert(instance.suite);
   const std::string gpu_key = repetitions.front().metadata.gpu_key;
-  std::string summary;
+  // Every suite's update is computed before any file is written: a baseline file that cannot be read stops
+  // the refresh with nothing written.
+  std::vector<std::pair<std::string, baseline_update_result>> updates;
   for (const auto& suite : suites) {
     const std::string path = baseline_path(options.baseline_dir, gpu_key, suite);
-    const baseline_update_result update =
-        update_baseline(load_baseline_file(path), suite, repetitions, catalog_metric_traits, path);
-    if (!update.measured.empty()) {
-      std::filesystem::create_directories(std::filesystem::path(path).parent_path());  // a new GPU key
+    const std::optional<baseline_file> existing = load_baseline_file(path);
+    baseline_update_result update =
+        update_baseline(existing, suite, repetitions, catalog_metric_traits, path);
+    // A file is rewritten only when a value or band changed (or it is new): a refresh that measured the same
+    // values leaves the file, its date and commit untouched, so a nightly job has nothing to propose.
+    const bool write = !update.measured.empty() && (!existing || !update.changes.empty());
+    updates.emplace_back(write ? path : std::string(), std::move(update));
+  }
+  interruption_guard::throw_if_interrupted();
+  std::string summary;
+  for (const auto& [path, update] : updates) {
+    if (!path.empty())
       save_baseline_file(path, update.file);
-    }
     summary += render_change_summary_markdown(update) + "\n";
-    for (const auto& why : update.not_recorded) {
+    for (const auto& why : update.not_recorded)
       std::fputs(fmt::format("counterguard: not recorded: {}\n", why).c_str(), stderr);
-    }
   }
   std::fputs(summary.c_str(), stdout);
   if (!options.summary.empty())

@@ -9,21 +9,16 @@
 
 #include "commands.hpp"
 #include "counterguard/baselines/gpu_key.hpp"
+#include "counterguard/build_info.hpp"
 #include "counterguard/core/error.hpp"
-#include "counterguard/evaluator/metric_name_validator.hpp"
+#include "counterguard/core/name_suggestions.hpp"
+#include "counterguard/cupti/metric_name_validator.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"
 #include "counterguard/model/suite_loader.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
 
 namespace counterguard::detail {
 namespace {
-
-std::string join(const std::vector<std::string>& items) {
-  std::string text;
-  for (const auto& item : items)
-    text += (text.empty() ? "" : ", ") + item;
-  return text;
-}
 
 // Every raw CUPTI name a case needs, its own or an alias's inputs, must exist on the chip: an unknown name
 // is an input error before anything runs, naming the expectation that asked for it.
@@ -47,8 +42,8 @@ void validate_raw_metric_names(const std::vector<case_instance>& instances, cons
             expectation.where, "expect." + expectation.metric,
             is_alias ? "alias needs CUPTI metric '" + raw + "', which chip " + chip + " does not have"
                      : "no CUPTI metric of this name on chip " + chip,
-            "did you mean: " + join(validator->suggestions(raw)) + " (`counterguard metrics list --chip " +
-                chip + " --raw` lists them all)");
+            "did you mean: " + comma_list(validator->suggestions(raw)) +
+                " (`counterguard metrics list --chip " + chip + " --raw` lists them all)");
       }
     }
   }
@@ -119,7 +114,8 @@ std::string self_executable() {
   std::array<char, 4096> path{};
   const ssize_t length = ::readlink("/proc/self/exe", path.data(), path.size() - 1);
   if (length <= 0)
-    throw std::runtime_error("cannot find this program's path (/proc/self/exe)");
+    throw environment_error(environment_problem::process,
+                            "cannot find this program's path (/proc/self/exe), needed to start GPU workers");
   return std::string(path.data(), static_cast<std::size_t>(length));
 }
 

@@ -7,7 +7,9 @@
 #include <exception>
 
 #include "commands.hpp"
+#include "counterguard/build_info.hpp"
 #include "counterguard/core/error.hpp"
+#include "counterguard/runner/interruption.hpp"
 
 namespace counterguard {
 namespace {
@@ -81,6 +83,11 @@ int run_command_line(int argc, char** argv) {
   run_command->add_option("--device", run.device, "CUDA device ordinal")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
+  run_command
+      ->add_option("--wait-for-gpu", run.wait_for_gpu_seconds,
+                   "seconds to wait while another counterguard or profiler holds the GPU")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
 
   detail::selection_options static_selection;
   detail::report_options static_reports;
@@ -119,6 +126,11 @@ int run_command_line(int argc, char** argv) {
       ->add_option("--case-timeout", update.case_timeout_seconds, "seconds before a silent case is killed")
       ->check(CLI::PositiveNumber);
   update_command->add_option("--device", update.device, "CUDA device ordinal")->check(CLI::NonNegativeNumber);
+  update_command
+      ->add_option("--wait-for-gpu", update.wait_for_gpu_seconds,
+                   "seconds to wait while another counterguard or profiler holds the GPU")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
 
   std::string chip = COUNTERGUARD_DEFAULT_CHIP;
   bool raw_metrics = false;
@@ -153,14 +165,18 @@ int run_command_line(int argc, char** argv) {
   }
 
   try {
-    if (*run_command)
+    if (*run_command) {
+      const interruption_guard interruptions;
       return detail::run_profiling(run);
+    }
     if (*static_command)
       return detail::run_static(static_selection, static_reports, command_line);
     if (*evaluate_command)
       return detail::run_evaluate(evaluate);
-    if (*update_command)
+    if (*update_command) {
+      const interruption_guard interruptions;
       return detail::run_baseline_update(update);
+    }
     if (*list_command)
       return detail::run_metrics_list(chip, raw_metrics, json_metrics);
     if (*validate_command)
@@ -169,10 +185,18 @@ int run_command_line(int argc, char** argv) {
       return detail::run_kernels_list();
     if (*launch_command)
       return detail::run_launch(launch_selection);
+  } catch (const interrupted_error& e) {
+    std::fputs(fmt::format("counterguard: {}; stopped the GPU worker, wrote no results\n", e.what()).c_str(),
+               stderr);
+    return e.exit_status();
   } catch (const input_error& e) {
     return report_error("invalid input", e.what(), e.code());
   } catch (const environment_error& e) {
     return report_error("environment", e.what(), e.code());
+  } catch (const registration_error& e) {
+    return report_error("kernel registration", e.what(), e.code());
+  } catch (const internal_error& e) {
+    return report_error("internal error (a bug in counterguard; please report it)", e.what(), e.code());
   } catch (const error& e) {
     return report_error("error", e.what(), e.code());
   } catch (const std::exception& e) {

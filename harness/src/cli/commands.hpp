@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "counterguard/build_info.hpp"
 #include "counterguard/model/case_instance.hpp"
 #include "counterguard/results/run_results.hpp"
 
@@ -34,6 +35,7 @@ struct run_options {
   std::vector<std::string> extra_metrics;
   bool require_gpu = false;
   double case_timeout_seconds = 120.0;
+  double wait_for_gpu_seconds = 600.0;
   int device = 0;
   std::string command_line;
 };
@@ -52,6 +54,7 @@ struct baseline_update_options {
   std::string summary;  // Markdown summary file (also printed)
   std::vector<std::string> extra_metrics;
   double case_timeout_seconds = 120.0;
+  double wait_for_gpu_seconds = 600.0;
   int device = 0;
   std::string command_line;
 };

@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
-#include "counterguard/evaluator/metric_name_validator.hpp"
+#include "counterguard/cupti/metric_name_validator.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
 

@@ -2,13 +2,14 @@
 // (ncu for cross-checks, nsys, compute-sanitizer) can watch them. Each case runs in an NVTX range.
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
-#include <nvtx3/nvToolsExt.h>
 
 #include <cstdio>
 
 #include "commands.hpp"
 #include "counterguard/core/cuda_check.hpp"
+#include "counterguard/core/cuda_stream.hpp"
 #include "counterguard/core/error.hpp"
+#include "counterguard/core/nvtx_range.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
 
 namespace counterguard::detail {
@@ -23,8 +24,7 @@ int run_launch(const selection_options& selection) {
   cudaDeviceProp properties{};
   COUNTERGUARD_CUDA_CHECK(cudaGetDeviceProperties(&properties, 0));
   const int capability = properties.major * 10 + properties.minor;
-  cudaStream_t stream = nullptr;
-  COUNTERGUARD_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  const cuda_stream stream;
   int wrong = 0;
   for (const auto& instance : instances) {
     const kernel_definition& definition = *kernel_registry::global().find(instance.kernel);
@@ -36,10 +36,11 @@ int run_launch(const selection_options& selection) {
     try {
       const auto run = definition.create(kernel_arguments(instance.parameters, instance.launch));
       COUNTERGUARD_CUDA_CHECK(cudaDeviceSynchronize());
-      nvtxRangePushA(instance.name.c_str());
-      run->launch(stream);
-      nvtxRangePop();
-      COUNTERGUARD_CUDA_CHECK(cudaStreamSynchronize(stream));
+      {
+        const nvtx_range marked(instance.name);
+        run->launch(stream.get());
+      }
+      COUNTERGUARD_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
       const verification verdict = run->verify();
       wrong += verdict.passed ? 0 : 1;
       std::fputs(fmt::format("{} {}{}{}\n", verdict.passed ? "ok" : "WRONG", instance.name,
@@ -52,7 +53,6 @@ int run_launch(const selection_options& selection) {
     }
     std::fflush(stdout);
   }
-  COUNTERGUARD_CUDA_NOTHROW(cudaStreamDestroy(stream));
   return wrong == 0 ? 0 : static_cast<int>(exit_code::check_failed);
 }
 

@@ -5,10 +5,11 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
-#include "counterguard/baselines/atomic_file.hpp"
 #include "counterguard/baselines/gpu_key.hpp"
 #include "counterguard/checker/expectation_checker.hpp"
 #include "counterguard/core/error.hpp"
+#include "counterguard/measurement/recorded_run.hpp"
+#include "counterguard/runner/interruption.hpp"
 #include "counterguard/runner/isolated_runner.hpp"
 
 namespace counterguard::detail {
@@ -63,8 +64,10 @@ int run_profiling(const run_options& options) {
   run.save_counter_data_dir = options.save_counter_data;
   run.device = options.device;
   run.case_timeout_seconds = options.case_timeout_seconds;
+  run.wait_for_gpu_seconds = options.wait_for_gpu_seconds;
   run.echo_progress = !options.reports.quiet;
   const isolated_run_outcome outcome = run_isolated(instances, run);
+  interruption_guard::throw_if_interrupted();  // no results at all rather than some
 
   if (outcome.environment) {
     if (*outcome.environment == environment_problem::no_gpu && !options.require_gpu) {
@@ -79,10 +82,7 @@ int run_profiling(const run_options& options) {
   results.cases = outcome.results;
   if (!options.save_counter_data.empty()) {
     // The run's metadata beside the per-case archives, so `evaluate` reproduces the same results file.
-    nlohmann::json run_file{{"suite_paths", options.selection.paths}, {"results", results}};
-    std::filesystem::create_directories(options.save_counter_data);
-    write_file_atomically((std::filesystem::path(options.save_counter_data) / "run.json").string(),
-                          run_file.dump(2) + "\n");
+    save_recorded_run(options.save_counter_data, recorded_run{options.selection.paths, results});
   }
   check_all_expectations(results, instances);
   return judge_and_report(results, options.reports);

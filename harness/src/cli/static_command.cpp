@@ -4,12 +4,13 @@
 #include <cstdio>
 
 #include "commands.hpp"
+#include "counterguard/build_info.hpp"
 #include "counterguard/checker/expectation_checker.hpp"
+#include "counterguard/measurement/case_measurement.hpp"
+#include "counterguard/measurement/case_result_factory.hpp"
+#include "counterguard/measurement/metric_plan.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
-#include "counterguard/runner/case_measurement.hpp"
-#include "counterguard/runner/case_result_factory.hpp"
-#include "counterguard/runner/metric_plan.hpp"
 #include "counterguard/statics/embedded_resource_report.hpp"
 
 namespace counterguard::detail {

@@ -1,14 +1,28 @@
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include <csignal>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "commands.hpp"
+#include "counterguard/core/json_reader.hpp"
 #include "counterguard/runner/gpu_worker.hpp"
 
 namespace counterguard::detail {
 
 int run_worker(const std::string& request_file) {
+  // If the parent dies (even by SIGKILL), the worker must not live on holding the GPU's counters.
+  const pid_t parent = ::getppid();
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() != parent)
+    return static_cast<int>(exit_code::environment);  // the parent died before the line above
   std::ifstream in(request_file);
-  const worker_request request = nlohmann::json::parse(in).get<worker_request>();
+  std::ostringstream text;
+  text << in.rdbuf();
+  const worker_request request =
+      read_worker_request(json_reader(request_file).parse(text.str()), request_file);
   constexpr int event_fd = 3;  // set up by the parent (isolated_runner)
   return run_gpu_worker(request, event_fd);
 }

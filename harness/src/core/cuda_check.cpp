@@ -6,11 +6,10 @@
 
 namespace counterguard::detail {
 
-void throw_cuda_error(cudaError_t status, const char* call, const char* file, int line) {
+void throw_cuda_error(cudaError_t status, const char* call) {
   // Reading the last error clears it when it is not sticky, so later calls in this context still work.
   static_cast<void>(cudaGetLastError());
-  throw api_error(std::string(file) + ":" + std::to_string(line) + ": " + call + ": " +
-                      cudaGetErrorName(status) + ": " + cudaGetErrorString(status),
+  throw api_error(std::string(call) + ": " + cudaGetErrorName(status) + ": " + cudaGetErrorString(status),
                   static_cast<int>(status));
 }
 

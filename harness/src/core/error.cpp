@@ -1,5 +1,6 @@
 #include "counterguard/core/error.hpp"
 
+#include <cstring>
 #include <utility>
 
 namespace counterguard {
@@ -26,5 +27,10 @@ input_error::input_error(source_location where, std::string field, std::string p
       m_field(std::move(field)),
       m_problem(std::move(problem)),
       m_valid(std::move(valid)) {}
+
+interrupted_error::interrupted_error(int signal_number)
+    : error(exit_code::environment, std::string("interrupted by ") + strsignal(signal_number) + " (signal " +
+                                        std::to_string(signal_number) + ")"),
+      m_signal(signal_number) {}
 
 }  // namespace counterguard

@@ -1,6 +1,5 @@
 #include "counterguard/evaluator/counter_data_archive.hpp"
 
-#include <unistd.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -8,7 +7,9 @@
 #include <iterator>
 #include <system_error>
 
+#include "counterguard/core/atomic_file.hpp"
 #include "counterguard/core/error.hpp"
+#include "counterguard/core/json_reader.hpp"
 
 namespace counterguard {
 namespace {
@@ -36,56 +37,23 @@ std::uint32_t crc32_of(const std::vector<std::uint8_t>& bytes) {
   return static_cast<std::uint32_t>(crc);
 }
 
-fs::path temporary_name(const fs::path& target) {
-  return target.parent_path() / (target.filename().string() + ".tmp." + std::to_string(::getpid()));
-}
-
-[[noreturn]] void throw_io(const fs::path& path, const std::string& what) {
-  throw api_error(path.string() + ": " + what, 0);
-}
-
-void replace_file(const fs::path& temporary, const fs::path& target) {
-  std::error_code error;
-  fs::rename(temporary, target, error);
-  if (error) {
-    fs::remove(temporary, error);
-    throw_io(target, "cannot rename the temporary file into place");
-  }
-}
-
-void write_gzip(const fs::path& target, const std::vector<std::uint8_t>& bytes) {
-  const fs::path temporary = temporary_name(target);
-  // Level 9: images of one or two ranges are mostly zeros and small, so compression time does not matter
-  // and the committed fixtures shrink by a third against level 1 (29 kB -> 19 kB for a 4-metric image).
-  gzFile file = gzopen(temporary.c_str(), "wb9");
-  if (file == nullptr)
-    throw_io(temporary, "cannot create");
-  std::size_t offset = 0;
-  bool ok = true;
-  while (ok && offset < bytes.size()) {
-    const auto chunk = static_cast<unsigned>(std::min<std::size_t>(bytes.size() - offset, 1u << 24));
-    ok = gzwrite(file, bytes.data() + offset, chunk) == static_cast<int>(chunk);
-    offset += chunk;
-  }
-  ok = (gzclose(file) == Z_OK) && ok;
-  if (!ok) {
-    std::error_code error;
-    fs::remove(temporary, error);
-    throw_io(temporary, "cannot write the compressed counter-data image");
-  }
-  replace_file(temporary, target);
-}
-
-void write_text(const fs::path& target, const std::string& text) {
-  const fs::path temporary = temporary_name(target);
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.flush();
-    if (!out)
-      throw_io(temporary, "cannot write");
-  }
-  replace_file(temporary, target);
+// Level 9: images of one or two ranges are mostly zeros and small, so compression time does not matter
+// and the committed fixtures shrink by a third against level 1 (29 kB -> 19 kB for a 4-metric image).
+std::string gzip_bytes(const fs::path& target, const std::vector<std::uint8_t>& bytes) {
+  z_stream stream{};
+  if (deflateInit2(&stream, 9, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+    throw internal_error("zlib cannot initialise a gzip stream for " + target.string());
+  std::string packed(deflateBound(&stream, static_cast<uLong>(bytes.size())), '\0');
+  stream.next_in = const_cast<Bytef*>(bytes.data());
+  stream.avail_in = static_cast<uInt>(bytes.size());
+  stream.next_out = reinterpret_cast<Bytef*>(packed.data());
+  stream.avail_out = static_cast<uInt>(packed.size());
+  const int status = deflate(&stream, Z_FINISH);
+  packed.resize(stream.total_out);
+  deflateEnd(&stream);
+  if (status != Z_STREAM_END)
+    throw internal_error("zlib could not compress the counter-data image for " + target.string());
+  return packed;
 }
 
 json launch_to_json(const profiled_launch& launch) {
@@ -104,61 +72,32 @@ json launch_to_json(const profiled_launch& launch) {
               {"theoretical_occupancy_pct", launch.theoretical_occupancy_pct}};
 }
 
-// Reads the manifest's fields; every problem is an input_error naming the manifest and the field.
-class manifest_reader {
- public:
-  explicit manifest_reader(fs::path file) : m_file(std::move(file)) {}
-
-  [[noreturn]] void fail(const std::string& field, const std::string& problem,
-                         const std::string& valid = {}) const {
-    throw input_error(source_location{m_file.string()}, field, problem, valid);
+template <typename T>
+T typed(const json_reader& reader, const json& object, const std::string& field, const char* key) {
+  const json& value = reader.member(object, field, key);
+  try {
+    return value.get<T>();
+  } catch (const json::exception&) {
+    reader.fail(field_at(field, key), "has the wrong type (" + describe_json(value) + ")");
   }
+}
 
-  template <typename T>
-  T get(const json& object, const char* key, const std::string& field) const {
-    const auto found = object.find(key);
-    if (found == object.end())
-      fail(field + key, "missing");
-    try {
-      return found->template get<T>();
-    } catch (const json::exception& problem) {
-      fail(field + key, std::string("has the wrong type (") + found->type_name() + ")", problem.what());
-    }
-  }
-
-  const json& object_at(const json& object, const char* key, const std::string& field,
-                        json::value_t type) const {
-    const auto found = object.find(key);
-    if (found == object.end())
-      fail(field + key, "missing");
-    if (found->type() != type)
-      fail(field + key, std::string("has the wrong type (") + found->type_name() + ")");
-    return *found;
-  }
-
-  [[nodiscard]] const fs::path& file() const { return m_file; }
-
- private:
-  fs::path m_file;
-};
-
-profiled_launch launch_from_json(const manifest_reader& reader, const json& range, const std::string& field) {
-  if (!range.is_object())
-    reader.fail(field, "is not an object");
+profiled_launch launch_from_json(const json_reader& reader, const json& range, const std::string& field) {
+  reader.require_object(range, field);
   profiled_launch launch;
-  launch.range_index = reader.get<int>(range, "range_index", field + ".");
-  launch.range_name = reader.get<std::string>(range, "range_name", field + ".");
-  launch.mangled = reader.get<std::string>(range, "mangled", field + ".");
-  launch.function = reader.get<std::string>(range, "function", field + ".");
-  launch.grid = reader.get<std::array<unsigned, 3>>(range, "grid", field + ".");
-  launch.block = reader.get<std::array<unsigned, 3>>(range, "block", field + ".");
-  launch.cluster = reader.get<std::array<unsigned, 3>>(range, "cluster", field + ".");
-  launch.dynamic_shared_bytes = reader.get<std::size_t>(range, "dynamic_shared_bytes", field + ".");
-  launch.registers_per_thread = reader.get<int>(range, "registers_per_thread", field + ".");
-  launch.local_bytes_per_thread = reader.get<std::size_t>(range, "local_bytes_per_thread", field + ".");
-  launch.static_shared_bytes = reader.get<std::size_t>(range, "static_shared_bytes", field + ".");
-  launch.constant_bytes = reader.get<std::size_t>(range, "constant_bytes", field + ".");
-  launch.theoretical_occupancy_pct = reader.get<double>(range, "theoretical_occupancy_pct", field + ".");
+  launch.range_index = typed<int>(reader, range, field, "range_index");
+  launch.range_name = reader.string(range, field, "range_name");
+  launch.mangled = reader.string(range, field, "mangled");
+  launch.function = reader.string(range, field, "function");
+  launch.grid = typed<std::array<unsigned, 3>>(reader, range, field, "grid");
+  launch.block = typed<std::array<unsigned, 3>>(reader, range, field, "block");
+  launch.cluster = typed<std::array<unsigned, 3>>(reader, range, field, "cluster");
+  launch.dynamic_shared_bytes = typed<std::size_t>(reader, range, field, "dynamic_shared_bytes");
+  launch.registers_per_thread = typed<int>(reader, range, field, "registers_per_thread");
+  launch.local_bytes_per_thread = typed<std::size_t>(reader, range, field, "local_bytes_per_thread");
+  launch.static_shared_bytes = typed<std::size_t>(reader, range, field, "static_shared_bytes");
+  launch.constant_bytes = typed<std::size_t>(reader, range, field, "constant_bytes");
+  launch.theoretical_occupancy_pct = typed<double>(reader, range, field, "theoretical_occupancy_pct");
   return launch;
 }
 
@@ -178,7 +117,7 @@ std::vector<std::uint8_t> gunzip(const fs::path& path, const std::vector<std::ui
                                  std::size_t expected_size) {
   z_stream stream{};
   if (inflateInit2(&stream, 16 + MAX_WBITS) != Z_OK)
-    throw_io(path, "zlib cannot initialise");
+    throw internal_error("zlib cannot initialise a gzip stream for " + path.string());
   std::vector<std::uint8_t> bytes(std::max<std::size_t>(expected_size, 1));
   stream.next_in = const_cast<Bytef*>(packed.data());
   stream.avail_in = static_cast<uInt>(packed.size());
@@ -205,32 +144,14 @@ std::vector<std::uint8_t> gunzip(const fs::path& path, const std::vector<std::ui
   return bytes;
 }
 
-std::size_t line_of_offset(const std::string& text, std::size_t offset, int* column) {
-  std::size_t line = 1;
-  std::size_t line_start = 0;
-  for (std::size_t i = 0; i < std::min(offset, text.size()); ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      line_start = i + 1;
-    }
-  }
-  *column = static_cast<int>(offset - line_start);
-  return line;
-}
-
 }  // namespace
 
 void save_counter_data_archive(const std::filesystem::path& directory, const counter_data_archive& archive) {
-  std::error_code error;
-  fs::create_directories(directory, error);
-  if (error)
-    throw_io(directory, "cannot create the directory (" + error.message() + ")");
-
   json cases = json::array();
   for (std::size_t index = 0; index < archive.cases.size(); ++index) {
     const archived_case& entry = archive.cases[index];
     const std::string image = image_file_name(index);
-    write_gzip(directory / image, entry.image.bytes);
+    write_file_atomically((directory / image).string(), gzip_bytes(directory / image, entry.image.bytes));
     json ranges = json::array();
     for (const auto& launch : entry.launches)
       ranges.push_back(launch_to_json(launch));
@@ -247,58 +168,48 @@ void save_counter_data_archive(const std::filesystem::path& directory, const cou
                       {"chip", archive.chip},
                       {"metadata", archive.metadata},
                       {"cases", std::move(cases)}};
-  write_text(directory / k_manifest, manifest.dump(2) + "\n");  // last: it makes the archive visible
+  // Last: the manifest makes the archive visible.
+  write_file_atomically((directory / k_manifest).string(), manifest.dump(2) + "\n");
 }
 
 counter_data_archive load_counter_data_archive(const std::filesystem::path& directory) {
   const fs::path manifest_path = directory / k_manifest;
   const std::vector<std::uint8_t> raw = read_file(manifest_path, "counter-data archive manifest");
-  const std::string text(raw.begin(), raw.end());
-  json manifest;
-  try {
-    manifest = json::parse(text);
-  } catch (const json::parse_error& problem) {
-    int column = 0;
-    const auto line = line_of_offset(text, problem.byte == 0 ? 0 : problem.byte - 1, &column);
-    throw input_error(source_location{manifest_path.string(), static_cast<int>(line), column + 1}, "",
-                      "not valid JSON", problem.what());
-  }
-  const manifest_reader reader(manifest_path);
-  if (!manifest.is_object())
-    reader.fail("", "is not a JSON object");
-  const int version = reader.get<int>(manifest, "schema_version", "");
+  const json_reader reader(manifest_path.string());
+  const json manifest = reader.parse(std::string(raw.begin(), raw.end()));
+  reader.require_object(manifest, "");
+  const std::int64_t version = reader.integer(manifest, "", "schema_version", 0, 1000000);
   if (version != counter_data_archive::schema_version) {
     reader.fail("schema_version", "is " + std::to_string(version),
                 "this counterguard reads version " + std::to_string(counter_data_archive::schema_version));
   }
   counter_data_archive archive;
-  archive.chip = reader.get<std::string>(manifest, "chip", "");
+  archive.chip = reader.string(manifest, "", "chip");
   if (archive.chip.empty())
     reader.fail("chip", "is empty", "the chip that recorded the images, e.g. GH100");
-  archive.metadata = reader.object_at(manifest, "metadata", "", json::value_t::object);
-  const json& cases = reader.object_at(manifest, "cases", "", json::value_t::array);
+  archive.metadata = reader.object(manifest, "", "metadata");
+  const json& cases = reader.array(manifest, "", "cases");
   for (std::size_t index = 0; index < cases.size(); ++index) {
-    const std::string field = "cases[" + std::to_string(index) + "].";
+    const std::string field = index_at("cases", index);
     const json& item = cases[index];
-    if (!item.is_object())
-      reader.fail(field.substr(0, field.size() - 1), "is not an object");
+    reader.require_object(item, field);
     archived_case entry;
-    entry.name = reader.get<std::string>(item, "name", field);
-    entry.raw_metrics = reader.get<std::vector<std::string>>(item, "raw_metrics", field);
-    entry.passes = reader.get<int>(item, "passes", field);
-    entry.dropped_ranges = reader.get<int>(item, "dropped_ranges", field);
-    const json& ranges = reader.object_at(item, "ranges", field, json::value_t::array);
-    for (std::size_t r = 0; r < ranges.size(); ++r) {
-      entry.launches.push_back(
-          launch_from_json(reader, ranges[r], field + "ranges[" + std::to_string(r) + "]"));
-    }
-    const auto image_name = reader.get<std::string>(item, "image", field);
+    entry.name = reader.string(item, field, "name");
+    entry.raw_metrics = reader.strings(item, field, "raw_metrics");
+    entry.passes = static_cast<int>(reader.integer(item, field, "passes", 0, 1000000));
+    entry.dropped_ranges = static_cast<int>(reader.integer(item, field, "dropped_ranges", 0, 1000000000));
+    const json& ranges = reader.array(item, field, "ranges");
+    for (std::size_t r = 0; r < ranges.size(); ++r)
+      entry.launches.push_back(launch_from_json(reader, ranges[r], index_at(field + ".ranges", r)));
+    const std::string image_name = reader.string(item, field, "image");
     if (image_name.empty() || image_name.find('/') != std::string::npos ||
         image_name.find("..") != std::string::npos) {
-      reader.fail(field + "image", "'" + image_name + "' is not a file name inside the archive directory");
+      reader.fail(field + ".image", "'" + image_name + "' is not a file name inside the archive directory");
     }
-    const auto expected_size = reader.get<std::size_t>(item, "image_bytes", field);
-    const auto expected_crc = reader.get<std::uint32_t>(item, "image_crc32", field);
+    const auto expected_size =
+        static_cast<std::size_t>(reader.integer(item, field, "image_bytes", 0, INT64_MAX));
+    const auto expected_crc =
+        static_cast<std::uint32_t>(reader.integer(item, field, "image_crc32", 0, UINT32_MAX));
     const fs::path image_path = directory / image_name;
     std::vector<std::uint8_t> bytes = read_file(image_path, "counter-data image");
     const bool gzipped = bytes.size() >= 2 && bytes[0] == 0x1f && bytes[1] == 0x8b;

@@ -7,9 +7,9 @@
 #include <cstring>
 #include <memory>
 
-#include "../profiler/cupti_check.hpp"
-#include "../profiler/profiler_host.hpp"
 #include "counterguard/core/error.hpp"
+#include "counterguard/cupti/cupti_check.hpp"
+#include "counterguard/cupti/profiler_host.hpp"
 
 namespace counterguard {
 namespace {
@@ -115,7 +115,7 @@ std::vector<evaluated_range> evaluate_counter_data(const counter_data_image& ima
                         static_cast<int>(status));
       }
       if (status != CUPTI_SUCCESS) {
-        detail::throw_cupti_error(status, "cuptiProfilerHostEvaluateToGpuValues", __FILE__, __LINE__);
+        detail::throw_cupti_error(status, "cuptiProfilerHostEvaluateToGpuValues");
       }
       for (std::size_t m = 0; m < raw_metrics.size(); ++m)
         result[index].values[raw_metrics[m]] = values[m];

@@ -3,8 +3,9 @@
 #include <muParser.h>
 
 #include <cmath>
-#include <stdexcept>
 #include <vector>
+
+#include "counterguard/core/error.hpp"
 
 namespace counterguard {
 
@@ -13,7 +14,7 @@ double evaluate_derived_metric(const metric_definition& definition,
   if (definition.raw_inputs.size() == 1 && definition.formula == definition.raw_inputs.front()) {
     const auto found = raw_values.find(definition.formula);
     if (found == raw_values.end())
-      throw std::out_of_range("metric input '" + definition.formula + "' was not measured");
+      throw internal_error("metric input '" + definition.formula + "' was not measured");
     return found->second;
   }
   mu::Parser parser;
@@ -23,8 +24,8 @@ double evaluate_derived_metric(const metric_definition& definition,
   for (std::size_t i = 0; i < definition.raw_inputs.size(); ++i) {
     const auto found = raw_values.find(definition.raw_inputs[i]);
     if (found == raw_values.end()) {
-      throw std::out_of_range("metric '" + definition.name + "' needs '" + definition.raw_inputs[i] +
-                              "', which was not measured");
+      throw internal_error("metric '" + definition.name + "' needs '" + definition.raw_inputs[i] +
+                           "', which was not measured");
     }
     // A counter CUPTI could not evaluate stays NaN: never let it pass as a zero.
     if (std::isnan(found->second))

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <regex>
-#include <stdexcept>
+
+#include "counterguard/core/error.hpp"
+#include "counterguard/core/name_suggestions.hpp"
 
 namespace counterguard {
 namespace {
@@ -20,7 +22,7 @@ bool is_noisy_raw_name(const std::string& name) {
 void metric_catalog::add(metric_definition definition) {
   const std::string name = definition.name;
   if (!m_aliases.emplace(name, std::move(definition)).second) {
-    throw std::logic_error("metric alias '" + name + "' is defined twice");
+    throw internal_error("metric alias '" + name + "' is defined twice");
   }
 }
 
@@ -36,10 +38,18 @@ bool metric_catalog::looks_like_raw_cupti_name(const std::string& name) {
 }
 
 metric_definition metric_catalog::resolve(const std::string& name) const {
+  std::optional<metric_definition> found = try_resolve(name);
+  if (!found)
+    throw internal_error("unknown metric '" + name +
+                         "' reached the measurement (suites are validated on load)");
+  return *found;
+}
+
+std::optional<metric_definition> metric_catalog::try_resolve(const std::string& name) const {
   if (const metric_definition* alias = find_alias(name))
     return *alias;
   if (!looks_like_raw_cupti_name(name))
-    throw std::out_of_range("unknown metric '" + name + "'");
+    return std::nullopt;
   metric_definition raw;
   raw.name = name;
   raw.cls = is_noisy_raw_name(name) ? metric_class::noisy : metric_class::exact;
@@ -62,35 +72,6 @@ std::vector<std::string> metric_catalog::alias_names() const {
 
 std::vector<std::string> metric_catalog::closest_aliases(const std::string& name, std::size_t count) const {
   return closest_names(name, alias_names(), count);
-}
-
-std::size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j)
-    row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0U : 1U)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
-
-std::vector<std::string> closest_names(const std::string& name, const std::vector<std::string>& candidates,
-                                       std::size_t count) {
-  std::vector<std::pair<std::size_t, std::string>> scored;
-  scored.reserve(candidates.size());
-  for (const auto& candidate : candidates)
-    scored.emplace_back(edit_distance(name, candidate), candidate);
-  std::sort(scored.begin(), scored.end());
-  std::vector<std::string> best;
-  for (std::size_t i = 0; i < scored.size() && i < count; ++i)
-    best.push_back(scored[i].second);
-  return best;
 }
 
 }  // namespace counterguard

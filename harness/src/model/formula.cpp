@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "counterguard/core/error.hpp"
-#include "detail/number_text.hpp"
+#include "counterguard/core/value_format.hpp"
 
 namespace counterguard {
 namespace {
@@ -38,7 +38,7 @@ std::string describe_parser_error(const mu::Parser::exception_type& failure) {
 
 }  // namespace
 
-formula::formula(double constant) : m_text(detail::number_text(constant)), m_constant(constant) {}
+formula::formula(double constant) : m_text(format_value(constant)), m_constant(constant) {}
 
 formula formula::parse(const std::string& text, const source_location& where, const std::string& field) {
   formula result;

@@ -1,12 +1,11 @@
 #include <cmath>
 #include <limits>
-#include <stdexcept>
+#include <optional>
 
 #include "counterguard/core/error.hpp"
+#include "counterguard/core/value_format.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"
 #include "counterguard/model/suite_loader.hpp"
-#include "counterguard/registry/kernel_registry.hpp"
-#include "detail/number_text.hpp"
 
 namespace counterguard {
 namespace {
@@ -15,7 +14,7 @@ double evaluate_finite(const formula& value, const parameter_list& parameters) {
   const double result = value.evaluate(parameters);
   if (!std::isfinite(result)) {
     throw input_error(value.where(), value.field(),
-                      "formula '" + value.text() + "' evaluates to " + detail::number_text(result),
+                      "formula '" + value.text() + "' evaluates to " + format_value(result),
                       "the value must be a finite number (check for a division by zero)");
   }
   return result;
@@ -26,9 +25,9 @@ std::size_t evaluate_count(const formula& value, const parameter_list& parameter
                            double maximum) {
   const double result = evaluate_finite(value, parameters);
   if (result != std::floor(result) || result < minimum || result > maximum) {
-    throw input_error(
-        value.where(), value.field(), "'" + value.text() + "' evaluates to " + detail::number_text(result),
-        "give a whole number from " + detail::number_text(minimum) + " to " + detail::number_text(maximum));
+    throw input_error(value.where(), value.field(),
+                      "'" + value.text() + "' evaluates to " + format_value(result),
+                      "give a whole number from " + format_value(minimum) + " to " + format_value(maximum));
   }
   return static_cast<std::size_t>(result);
 }
@@ -66,12 +65,12 @@ resolved_expectation resolve_expectation(const expectation& spec, const paramete
   if (spec.declared_class) {
     result.cls = *spec.declared_class;
   } else {
-    try {
-      result.cls = metrics.resolve(spec.metric).cls;
-    } catch (const std::out_of_range&) {
+    const std::optional<metric_definition> definition = metrics.try_resolve(spec.metric);
+    if (!definition) {
       throw input_error(spec.where, "expect." + spec.metric, "unknown metric '" + spec.metric + "'",
                         "use an alias from docs/metrics.md or a raw CUPTI name");
     }
+    result.cls = definition->cls;
   }
   result.kernel = spec.kernel;
   result.where = spec.where;
@@ -80,29 +79,28 @@ resolved_expectation resolve_expectation(const expectation& spec, const paramete
   switch (spec.kind) {
     case comparison::equals:
       result.lower = result.upper = value;
-      result.text = "== " + detail::number_text(value);
+      result.text = "== " + format_value(value);
       break;
     case comparison::max:
       result.lower = -unbounded;
       result.upper = value;
-      result.text = "<= " + detail::number_text(value);
+      result.text = "<= " + format_value(value);
       break;
     case comparison::min:
       result.lower = value;
       result.upper = unbounded;
-      result.text = ">= " + detail::number_text(value);
+      result.text = ">= " + format_value(value);
       break;
     case comparison::between:
       result.lower = value;
       result.upper = evaluate_finite(spec.upper, parameters);
       if (result.lower > result.upper) {
         throw input_error(spec.value.where(), spec.value.field(),
-                          "lower bound " + detail::number_text(result.lower) + " is above upper bound " +
-                              detail::number_text(result.upper),
+                          "lower bound " + format_value(result.lower) + " is above upper bound " +
+                              format_value(result.upper),
                           "give [lower, upper] with lower <= upper for every instance");
       }
-      result.text =
-          "in [" + detail::number_text(result.lower) + ", " + detail::number_text(result.upper) + "]";
+      result.text = "in [" + format_value(result.lower) + ", " + format_value(result.upper) + "]";
       break;
   }
   return result;
@@ -125,6 +123,30 @@ std::string instance_name(const suite& s, const case_spec& spec, const parameter
     name += spec.axes[i].name + "=" + find_parameter(parameters, spec.axes[i].name)->to_string();
   }
   return name;
+}
+
+// The kernel's declared block size and requirements, for one instance; the error points at the case.
+void check_kernel_requirements(const case_spec& spec, const std::string& field,
+                               const kernel_signature& kernel, const case_instance& instance) {
+  if (instance.launch.has_block()) {
+    const std::string violation = kernel.block_size.violation(std::int64_t{instance.launch.block[0]});
+    if (!violation.empty()) {
+      const source_location where = spec.launch.block ? (*spec.launch.block)[0].where() : spec.where;
+      throw input_error(where, field + ".launch.block",
+                        "kernel '" + kernel.name + "' takes a block size (x) " +
+                            kernel.block_size.describe() + ": " + violation + " (instance '" + instance.name +
+                            "')",
+                        "give a block size " + kernel.block_size.describe());
+    }
+  }
+  for (const kernel_requirement& requirement : kernel.requirements) {
+    if (!requirement.holds(instance.parameters, instance.launch)) {
+      throw input_error(spec.where, field,
+                        "instance '" + instance.name + "' breaks a requirement of kernel '" + kernel.name +
+                            "': " + requirement.description,
+                        "change the parameters or launch so that " + requirement.description);
+    }
+  }
 }
 
 case_instance make_instance(const suite& s, const case_spec& spec, const parameter_list& parameters,
@@ -152,18 +174,19 @@ case_instance make_instance(const suite& s, const case_spec& spec, const paramet
 
 }  // namespace
 
-std::vector<case_instance> expand_instances(const suite& s, const kernel_registry& kernels,
+std::vector<case_instance> expand_instances(const suite& s, const kernel_catalog& kernels,
                                             const metric_catalog& metrics) {
   std::vector<case_instance> instances;
-  for (const case_spec& spec : s.cases) {
-    const kernel_definition* kernel = kernels.find(spec.kernel);
+  for (std::size_t index = 0; index < s.cases.size(); ++index) {
+    const case_spec& spec = s.cases[index];
+    const kernel_signature* kernel = kernels.find_signature(spec.kernel);
     if (kernel == nullptr) {
       throw input_error(spec.where, "kernel",
                         "unknown kernel '" + spec.kernel + "' in case '" + spec.name + "'",
                         "register the kernel in this runner");
     }
     parameter_list base;
-    for (const parameter_spec& declared : kernel->parameters())
+    for (const parameter_spec& declared : kernel->parameters)
       base.emplace_back(declared.name, declared.default_value);
     for (const auto& [name, value] : spec.parameters)
       set_parameter(base, name, value);
@@ -179,6 +202,7 @@ std::vector<case_instance> expand_instances(const suite& s, const kernel_registr
         set_parameter(parameters, spec.axes[i].name, spec.axes[i].values[position[i]]);
       }
       instances.push_back(make_instance(s, spec, parameters, metrics));
+      check_kernel_requirements(spec, "cases[" + std::to_string(index) + "]", *kernel, instances.back());
       done = true;
       for (std::size_t i = spec.axes.size(); i-- > 0;) {
         if (++position[i] < spec.axes[i].values.size()) {

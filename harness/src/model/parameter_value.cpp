@@ -2,14 +2,15 @@
 
 #include <stdexcept>
 
-#include "detail/number_text.hpp"
+#include "counterguard/core/error.hpp"
+#include "counterguard/core/value_format.hpp"
 
 namespace counterguard {
 
 std::int64_t parameter_value::as_integer() const {
   if (const auto* value = std::get_if<std::int64_t>(&m_value))
     return *value;
-  throw std::logic_error(std::string("parameter value is a ") + type_name() + ", not an integer");
+  throw internal_error(std::string("parameter value is a ") + type_name() + ", not an integer");
 }
 
 double parameter_value::as_double() const {
@@ -17,20 +18,20 @@ double parameter_value::as_double() const {
     return static_cast<double>(*value);
   if (const auto* value = std::get_if<double>(&m_value))
     return *value;
-  throw std::logic_error("parameter value is a string, not a number");
+  throw internal_error("parameter value is a string, not a number");
 }
 
 const std::string& parameter_value::as_string() const {
   if (const auto* value = std::get_if<std::string>(&m_value))
     return *value;
-  throw std::logic_error(std::string("parameter value is a ") + type_name() + ", not a string");
+  throw internal_error(std::string("parameter value is a ") + type_name() + ", not a string");
 }
 
 std::string parameter_value::to_string() const {
   if (const auto* value = std::get_if<std::int64_t>(&m_value))
     return std::to_string(*value);
   if (const auto* value = std::get_if<double>(&m_value))
-    return detail::number_text(*value);
+    return format_value(*value);
   return std::get<std::string>(m_value);
 }
 

@@ -9,16 +9,16 @@
 #include <sstream>
 
 #include "counterguard/core/error.hpp"
+#include "counterguard/core/name_suggestions.hpp"
+#include "counterguard/core/yaml_reader.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"
-#include "counterguard/registry/kernel_registry.hpp"
-#include "detail/yaml_reader.hpp"
+#include "detail/yaml_values.hpp"
 
 namespace counterguard {
 namespace {
 
-using detail::find_entry;
-using detail::yaml_entry;
-using detail::yaml_reader;
+using detail::read_formula;
+using detail::read_parameter_scalar;
 
 constexpr const char* name_charset = "names use letters, digits, '_', '.' and '-'";
 
@@ -31,35 +31,12 @@ bool is_valid_name(const std::string& name) {
   });
 }
 
-std::string quoted_list(const std::vector<std::string>& names) {
-  std::string text;
-  for (const auto& name : names) {
-    if (!text.empty())
-      text += ", ";
-    text += "'" + name + "'";
-  }
-  return text;
-}
-
-// Suggests only names close enough to be the intended one: "x" should not suggest "barriers".
-std::string did_you_mean(const std::string& name, const std::vector<std::string>& candidates) {
-  std::vector<std::string> plausible;
-  const std::size_t limit = std::max<std::size_t>(2, name.size() / 2);
-  for (const auto& candidate : candidates) {
-    if (edit_distance(name, candidate) <= limit)
-      plausible.push_back(candidate);
-  }
-  if (plausible.empty())
-    return {};
-  return "did you mean " + quoted_list(plausible) + "? ";
-}
-
-std::string declared_parameters(const kernel_definition& kernel) {
-  if (kernel.parameters().empty())
-    return "kernel '" + kernel.name() + "' declares no parameters";
-  std::string text = "kernel '" + kernel.name() + "' declares ";
+std::string declared_parameters(const kernel_signature& kernel) {
+  if (kernel.parameters.empty())
+    return "kernel '" + kernel.name + "' declares no parameters";
+  std::string text = "kernel '" + kernel.name + "' declares ";
   bool first = true;
-  for (const auto& spec : kernel.parameters()) {
+  for (const auto& spec : kernel.parameters) {
     if (!first)
       text += ", ";
     first = false;
@@ -68,53 +45,57 @@ std::string declared_parameters(const kernel_definition& kernel) {
   return text;
 }
 
-std::string field_at(const std::string& parent, const std::string& key) {
-  return parent + "." + key;
-}
-std::string index_at(const std::string& parent, std::size_t index) {
-  return parent + "[" + std::to_string(index) + "]";
-}
-
 // Everything the parts of one file need to report errors and look names up.
 struct load_context {
   yaml_reader reader;
-  const kernel_registry& kernels;
+  const kernel_catalog& kernels;
   const metric_catalog& metrics;
 };
 
-// A YAML scalar as a value of the kernel parameter's type. Integers are accepted for real-valued
-// parameters (and stored as reals); any scalar's text is accepted for a string parameter.
+// A YAML scalar as a value of the kernel parameter's type, within the range the kernel declares for it.
+// Integers are accepted for real-valued parameters (and stored as reals); any scalar's text is accepted for
+// a string parameter.
 parameter_value read_parameter_value(const load_context& context, const YAML::Node& node,
-                                     const std::string& field, const kernel_definition& kernel,
+                                     const std::string& field, const kernel_signature& kernel,
                                      const parameter_spec& spec) {
   const parameter_value& model = spec.default_value;
-  if (model.is_string())
-    return parameter_value(context.reader.scalar(node, field, "a string"));
-  parameter_value value = context.reader.scalar_value(node, field, std::string("a ") + model.type_name());
-  const std::string problem_prefix =
-      "kernel '" + kernel.name() + "' declares parameter '" + spec.name + "' as ";
-  if (model.is_integer()) {
-    if (value.is_integer())
-      return value;
-    context.reader.fail(node, field,
-                        problem_prefix + "an integer, got " + value.type_name() + " '" + node.Scalar() + "'",
-                        "give a whole number such as " + model.to_string());
+  parameter_value value;
+  if (model.is_string()) {
+    value = parameter_value(context.reader.scalar(node, field, "a string"));
+  } else {
+    value = read_parameter_scalar(context.reader, node, field, std::string("a ") + model.type_name());
+    const std::string problem_prefix =
+        "kernel '" + kernel.name + "' declares parameter '" + spec.name + "' as ";
+    if (model.is_integer() && !value.is_integer()) {
+      context.reader.fail(
+          node, field, problem_prefix + "an integer, got " + value.type_name() + " '" + node.Scalar() + "'",
+          "give a whole number such as " + model.to_string());
+    }
+    if (!value.is_number()) {
+      context.reader.fail(node, field, problem_prefix + "a number, got string '" + node.Scalar() + "'",
+                          "give a number such as " + model.to_string());
+    }
+    if (!model.is_integer())
+      value = parameter_value(value.as_double());
   }
-  if (value.is_number())
-    return parameter_value(value.as_double());
-  context.reader.fail(node, field, problem_prefix + "a number, got string '" + node.Scalar() + "'",
-                      "give a number such as " + model.to_string());
+  const std::string violation = spec.allowed.violation(value);
+  if (!violation.empty()) {
+    context.reader.fail(node, field,
+                        "parameter '" + spec.name + "' of kernel '" + kernel.name + "': " + violation,
+                        "give " + spec.allowed.describe());
+  }
+  return value;
 }
 
 const parameter_spec& require_parameter(const load_context& context, const YAML::Node& key_node,
-                                        const std::string& field, const kernel_definition& kernel,
+                                        const std::string& field, const kernel_signature& kernel,
                                         const std::string& name) {
   if (const parameter_spec* spec = kernel.find_parameter(name))
     return *spec;
   std::vector<std::string> names;
-  for (const auto& spec : kernel.parameters())
+  for (const auto& spec : kernel.parameters)
     names.push_back(spec.name);
-  context.reader.fail(key_node, field, "kernel '" + kernel.name() + "' has no parameter '" + name + "'",
+  context.reader.fail(key_node, field, "kernel '" + kernel.name + "' has no parameter '" + name + "'",
                       did_you_mean(name, closest_names(name, names, 1)) + declared_parameters(kernel));
 }
 
@@ -134,13 +115,12 @@ std::array<formula, 3> read_dimensions(const load_context& context, const YAML::
       "give one to three dimensions: 256, [32, 8] or [32, 8, 1] (numbers or formulas)";
   std::array<formula, 3> dimensions{formula(1.0), formula(1.0), formula(1.0)};
   if (node.IsScalar()) {
-    dimensions[0] = context.reader.formula_value(node, field);
+    dimensions[0] = read_formula(context.reader, node, field);
     return dimensions;
   }
   if (!node.IsSequence()) {
     context.reader.fail(node, field,
-                        "expected a dimension or a list of dimensions, got " + detail::describe_node(node),
-                        valid);
+                        "expected a dimension or a list of dimensions, got " + describe_node(node), valid);
   }
   const std::vector<YAML::Node> items = context.reader.sequence(node, field);
   if (items.empty() || items.size() > 3) {
@@ -148,7 +128,7 @@ std::array<formula, 3> read_dimensions(const load_context& context, const YAML::
                         valid);
   }
   for (std::size_t i = 0; i < items.size(); ++i) {
-    dimensions[i] = context.reader.formula_value(items[i], index_at(field, i));
+    dimensions[i] = read_formula(context.reader, items[i], index_at(field, i));
   }
   return dimensions;
 }
@@ -165,7 +145,7 @@ launch_spec read_launch(const load_context& context, const YAML::Node& node, con
     if (entry.key == "cluster")
       launch.cluster = read_dimensions(context, entry.value, entry_field);
     if (entry.key == "dynamic_shared_bytes") {
-      launch.dynamic_shared_bytes = context.reader.formula_value(entry.value, entry_field);
+      launch.dynamic_shared_bytes = read_formula(context.reader, entry.value, entry_field);
     }
   }
   return launch;
@@ -202,11 +182,11 @@ expectation read_expectation(const load_context& context, const yaml_entry& entr
   result.metric = entry.key;
   result.where = reader.where(entry.key_node);
   if (entry.value.IsScalar()) {  // `metric: 0` is short for `metric: {equals: 0}`
-    result.value = reader.formula_value(entry.value, field);
+    result.value = read_formula(reader, entry.value, field);
     return result;
   }
   if (!entry.value.IsMap()) {
-    reader.fail(entry.value, field, "expected a value or a map, got " + detail::describe_node(entry.value),
+    reader.fail(entry.value, field, "expected a value or a map, got " + describe_node(entry.value),
                 "e.g. 'spill_store_bytes: 0' or 'global_load_sectors_per_request: {between: [4, 5]}'");
   }
   const yaml_entry* comparison_entry = nullptr;
@@ -226,18 +206,18 @@ expectation read_expectation(const load_context& context, const yaml_entry& entr
       result.kind = part.key == "equals" ? comparison::equals
                     : part.key == "max"  ? comparison::max
                                          : comparison::min;
-      result.value = reader.formula_value(part.value, part_field);
+      result.value = read_formula(reader, part.value, part_field);
     } else if (part.key == "between") {
       result.kind = comparison::between;
       if (!part.value.IsSequence() || part.value.size() != 2) {
         const std::string got = part.value.IsSequence() ? std::to_string(part.value.size()) +
                                                               (part.value.size() == 1 ? " value" : " values")
-                                                        : detail::describe_node(part.value);
+                                                        : describe_node(part.value);
         reader.fail(part.value, part_field, "between needs exactly 2 values, got " + got,
                     "give [lower, upper], e.g. between: [4, 5]");
       }
-      result.value = reader.formula_value(part.value[0], index_at(part_field, 0));
-      result.upper = reader.formula_value(part.value[1], index_at(part_field, 1));
+      result.value = read_formula(reader, part.value[0], index_at(part_field, 0));
+      result.upper = read_formula(reader, part.value[1], index_at(part_field, 1));
       if (result.value.is_constant() && result.upper.is_constant() &&
           result.value.evaluate({}) > result.upper.evaluate({})) {
         reader.fail(part.value, part_field,
@@ -245,7 +225,7 @@ expectation read_expectation(const load_context& context, const yaml_entry& entr
                     "give [lower, upper] with lower <= upper");
       }
     } else if (part.key == "tolerance") {
-      const parameter_value tolerance = reader.scalar_value(part.value, part_field, "a number");
+      const parameter_value tolerance = read_parameter_scalar(reader, part.value, part_field, "a number");
       if (!tolerance.is_number() || !std::isfinite(tolerance.as_double()) || tolerance.as_double() < 0) {
         reader.fail(part.value, part_field,
                     "tolerance must be a number >= 0, got '" + part.value.Scalar() + "'",
@@ -319,9 +299,9 @@ case_spec read_case(const load_context& context, const YAML::Node& node, const s
                 "add kernel: <registered kernel name>");
   }
   result.kernel = reader.scalar(kernel_entry->value, field_at(field, "kernel"), "a kernel name");
-  const kernel_definition* kernel = context.kernels.find(result.kernel);
+  const kernel_signature* kernel = context.kernels.find_signature(result.kernel);
   if (kernel == nullptr) {
-    const std::vector<std::string> registered = context.kernels.names();
+    const std::vector<std::string> registered = context.kernels.kernel_names();
     reader.fail(kernel_entry->value, field_at(field, "kernel"), "unknown kernel '" + result.kernel + "'",
                 registered.empty()
                     ? std::string("no kernels are registered in this runner")
@@ -444,7 +424,7 @@ suite read_suite(const load_context& context, const YAML::Node& root) {
   const yaml_reader& reader = context.reader;
   constexpr const char* shape = "a suite is a map with 'suite: <name>' and 'cases:' (see docs/schema.md)";
   if (!root.IsMap())
-    reader.fail(root, "", "the document is " + detail::describe_node(root) + ", not a map", shape);
+    reader.fail(root, "", "the document is " + describe_node(root) + ", not a map", shape);
   const std::vector<yaml_entry> entries =
       reader.map_entries(root, "", {"suite", "description", "defaults", "cases"});
 
@@ -474,7 +454,7 @@ suite read_suite(const load_context& context, const YAML::Node& root) {
   for (std::size_t i = 0; i < case_nodes.size(); ++i) {
     const std::string field = index_at("cases", i);
     if (!case_nodes[i].IsMap()) {
-      reader.fail(case_nodes[i], field, "a case must be a map, got " + detail::describe_node(case_nodes[i]),
+      reader.fail(case_nodes[i], field, "a case must be a map, got " + describe_node(case_nodes[i]),
                   "write a case as '- name: <name>' followed by 'kernel:', 'expect:' ... lines");
     }
     case_spec spec = read_case(context, case_nodes[i], field, defaults);
@@ -493,7 +473,7 @@ suite read_suite(const load_context& context, const YAML::Node& root) {
       continue;
     std::vector<std::string> names;
     for (const case_spec& spec : result.cases) {
-      for (const auto& declared : context.kernels.find(spec.kernel)->parameters()) {
+      for (const auto& declared : context.kernels.find_signature(spec.kernel)->parameters) {
         if (std::find(names.begin(), names.end(), declared.name) == names.end())
           names.push_back(declared.name);
       }
@@ -509,7 +489,7 @@ suite read_suite(const load_context& context, const YAML::Node& root) {
 
 }  // namespace
 
-suite load_suite(const std::string& path, const kernel_registry& kernels, const metric_catalog& metrics) {
+suite load_suite(const std::string& path, const kernel_catalog& kernels, const metric_catalog& metrics) {
   const std::string text = read_file(path);
   const std::vector<YAML::Node> documents = parse_documents(path, text);
   const load_context context{yaml_reader(path), kernels, metrics};
@@ -533,7 +513,7 @@ suite load_suite(const std::string& path, const kernel_registry& kernels, const 
   }
 }
 
-std::vector<suite> load_suites(const std::vector<std::string>& paths, const kernel_registry& kernels,
+std::vector<suite> load_suites(const std::vector<std::string>& paths, const kernel_catalog& kernels,
                                const metric_catalog& metrics) {
   std::vector<std::string> files;
   for (const std::string& path : paths) {

@@ -1,4 +1,4 @@
-#include "launch_recorder.hpp"
+#include "detail/launch_recorder.hpp"
 
 #include <cuda_runtime_api.h>
 #include <cupti_runtime_cbid.h>
@@ -7,8 +7,8 @@
 #include <array>
 
 #include "counterguard/core/error.hpp"
-#include "counterguard/statics/kernel_resources.hpp"
-#include "cupti_check.hpp"
+#include "counterguard/core/symbol_names.hpp"
+#include "counterguard/cupti/cupti_check.hpp"
 
 namespace counterguard::detail {
 namespace {
@@ -130,8 +130,7 @@ launch_recorder::launch_recorder(int max_threads_per_sm) : m_max_threads_per_sm(
     const CUptiResult status = cuptiEnableCallback(1, m_subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, id);
     if (status != CUPTI_SUCCESS) {
       COUNTERGUARD_CUPTI_NOTHROW(cuptiUnsubscribe(m_subscriber));
-      throw_cupti_error(status, "cuptiEnableCallback(CUPTI_CB_DOMAIN_RUNTIME_API, launch)", __FILE__,
-                        __LINE__);
+      throw_cupti_error(status, "cuptiEnableCallback(CUPTI_CB_DOMAIN_RUNTIME_API, launch)");
     }
   }
 }

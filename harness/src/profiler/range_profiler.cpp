@@ -26,7 +26,6 @@
 #include <cupti_range_profiler.h>
 #include <cupti_target.h>
 #include <cupti_version.h>
-#include <nvtx3/nvToolsExt.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -38,10 +37,11 @@
 
 #include "counterguard/core/cuda_check.hpp"
 #include "counterguard/core/error.hpp"
-#include "counterguard/evaluator/metric_name_validator.hpp"
-#include "cupti_check.hpp"
-#include "launch_recorder.hpp"
-#include "profiler_host.hpp"
+#include "counterguard/core/nvtx_range.hpp"
+#include "counterguard/cupti/cupti_check.hpp"
+#include "counterguard/cupti/metric_name_validator.hpp"
+#include "counterguard/cupti/profiler_host.hpp"
+#include "detail/launch_recorder.hpp"
 
 namespace counterguard {
 namespace {
@@ -300,7 +300,7 @@ const device_description& range_profiler::device() const {
 }
 
 profile_capture range_profiler::profile(const std::vector<std::string>& raw_metrics,
-                                        const std::string& nvtx_range, const std::function<void()>& work,
+                                        const std::string& range_name, const std::function<void()>& work,
                                         int max_launches) {
   state& s = *m_state;
   if (raw_metrics.empty()) {
@@ -309,9 +309,10 @@ profile_capture range_profiler::profile(const std::vector<std::string>& raw_metr
     capture.image.chip = s.device.chip;
     s.recorder->arm();
     try {
-      nvtxRangePushA(nvtx_range.c_str());
-      work();
-      nvtxRangePop();
+      {
+        const nvtx_range marked(range_name);
+        work();
+      }
       COUNTERGUARD_CUDA_CHECK(cudaDeviceSynchronize());
     } catch (...) {
       try {
@@ -400,10 +401,11 @@ profile_capture range_profiler::profile(const std::vector<std::string>& raw_metr
         detail::cupti_params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
     stop.pRangeProfilerObject = s.profiler;
     try {
-      // The NVTX range marks the case for ncu/nsys timelines; in auto-range mode it does not shape ranges.
-      nvtxRangePushA(nvtx_range.c_str());
-      work();
-      nvtxRangePop();
+      {
+        // The NVTX range marks the case for ncu/nsys timelines; in auto-range mode it does not shape ranges.
+        const nvtx_range marked(range_name);
+        work();
+      }
       // Surfaces launch failures here, with the case still identifiable, rather than in DecodeData.
       COUNTERGUARD_CUDA_CHECK(cudaDeviceSynchronize());
     } catch (...) {

@@ -1,6 +1,6 @@
 #include "counterguard/registry/kernel_arguments.hpp"
 
-#include <stdexcept>
+#include "counterguard/core/error.hpp"
 
 namespace counterguard {
 namespace {
@@ -8,7 +8,8 @@ namespace {
 const parameter_value& require(const parameter_list& parameters, const std::string& name) {
   const parameter_value* value = find_parameter(parameters, name);
   if (value == nullptr)
-    throw std::invalid_argument("kernel parameter '" + name + "' is not set");
+    throw registration_error("the launcher asks for parameter '" + name +
+                             "', which its kernel does not declare (add .parameter(\"" + name + "\", ...))");
   return *value;
 }
 
@@ -17,8 +18,8 @@ const parameter_value& require(const parameter_list& parameters, const std::stri
 std::int64_t kernel_arguments::integer(const std::string& name) const {
   const parameter_value& value = require(m_parameters, name);
   if (!value.is_integer()) {
-    throw std::invalid_argument("kernel parameter '" + name + "' is a " + value.type_name() +
-                                ", not an integer");
+    throw registration_error("kernel parameter '" + name + "' is a " + value.type_name() +
+                             ", not an integer");
   }
   return value.as_integer();
 }
@@ -26,14 +27,14 @@ std::int64_t kernel_arguments::integer(const std::string& name) const {
 double kernel_arguments::number(const std::string& name) const {
   const parameter_value& value = require(m_parameters, name);
   if (!value.is_number())
-    throw std::invalid_argument("kernel parameter '" + name + "' is not a number");
+    throw registration_error("kernel parameter '" + name + "' is not a number");
   return value.as_double();
 }
 
 const std::string& kernel_arguments::text(const std::string& name) const {
   const parameter_value& value = require(m_parameters, name);
   if (!value.is_string())
-    throw std::invalid_argument("kernel parameter '" + name + "' is not a string");
+    throw registration_error("kernel parameter '" + name + "' is not a string");
   return value.as_string();
 }
 

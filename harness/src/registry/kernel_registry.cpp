@@ -1,7 +1,8 @@
 #include "counterguard/registry/kernel_registry.hpp"
 
 #include <algorithm>
-#include <stdexcept>
+
+#include "counterguard/core/error.hpp"
 
 namespace counterguard {
 
@@ -13,7 +14,8 @@ kernel_registry& kernel_registry::global() {
 
 kernel_definition& kernel_registry::add(std::string name) {
   if (find(name) != nullptr)
-    throw std::logic_error("kernel '" + name + "' is registered twice");
+    throw registration_error("kernel '" + name +
+                             "' is registered twice (kernel names are unique in a runner)");
   return m_definitions.emplace_back(std::move(name));
 }
 
@@ -23,6 +25,11 @@ const kernel_definition* kernel_registry::find(const std::string& name) const {
       return &definition;
   }
   return nullptr;
+}
+
+const kernel_signature* kernel_registry::find_signature(const std::string& name) const {
+  const kernel_definition* definition = find(name);
+  return definition == nullptr ? nullptr : &definition->signature();
 }
 
 std::vector<std::string> kernel_registry::names() const {

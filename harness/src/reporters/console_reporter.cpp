@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "counterguard/checker/run_verdict.hpp"
-#include "counterguard/checker/value_format.hpp"
+#include "counterguard/core/value_format.hpp"
 #include "counterguard/reporters/run_summary.hpp"
 
 namespace counterguard {

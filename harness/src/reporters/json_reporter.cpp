@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "counterguard/baselines/atomic_file.hpp"
+#include "counterguard/core/atomic_file.hpp"
 #include "counterguard/reporters/run_summary.hpp"
 
 namespace counterguard {

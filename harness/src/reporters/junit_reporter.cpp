@@ -6,9 +6,9 @@
 #include <map>
 #include <vector>
 
-#include "counterguard/baselines/atomic_file.hpp"
 #include "counterguard/checker/run_verdict.hpp"
-#include "counterguard/checker/value_format.hpp"
+#include "counterguard/core/atomic_file.hpp"
+#include "counterguard/core/value_format.hpp"
 #include "counterguard/reporters/run_summary.hpp"
 
 namespace counterguard {

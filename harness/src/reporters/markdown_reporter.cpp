@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <vector>
 
-#include "counterguard/baselines/atomic_file.hpp"
 #include "counterguard/checker/run_verdict.hpp"
-#include "counterguard/checker/value_format.hpp"
+#include "counterguard/core/atomic_file.hpp"
+#include "counterguard/core/value_format.hpp"
 #include "counterguard/reporters/run_summary.hpp"
 
 namespace counterguard {

@@ -1,11 +1,14 @@
 #include "counterguard/results/run_results.hpp"
 
 #include <cmath>
+#include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 
 #include "counterguard/core/error.hpp"
+#include "counterguard/core/json_reader.hpp"
 
 namespace counterguard {
 
@@ -54,69 +57,22 @@ json optional_number(const std::optional<double>& value) {
   return value ? number_or_null(*value) : json(nullptr);
 }
 
-std::string join(const std::string& path, const std::string& key) {
-  return path.empty() ? key : path + "." + key;
-}
-
-[[noreturn]] void malformed(const std::string& field, const std::string& problem,
-                            const std::string& valid = {}) {
-  throw input_error(source_location{"<results JSON>", 0, 0}, field, problem, valid);
-}
-
-const json& member(const json& object, const char* key, const std::string& path) {
-  if (!object.is_object())
-    malformed(path, "expected an object");
-  const auto found = object.find(key);
-  if (found == object.end())
-    malformed(join(path, key), "missing");
-  return *found;
-}
-
-std::string get_string(const json& object, const char* key, const std::string& path) {
-  const json& value = member(object, key, path);
-  if (!value.is_string())
-    malformed(join(path, key), "expected a string");
-  return value.get<std::string>();
-}
-
-int get_int(const json& object, const char* key, const std::string& path) {
-  const json& value = member(object, key, path);
-  if (!value.is_number_integer())
-    malformed(join(path, key), "expected an integer");
-  return value.get<int>();
-}
-
-double get_number_or_nan(const json& value, const std::string& path) {
-  if (value.is_null())
-    return std::numeric_limits<double>::quiet_NaN();
-  if (!value.is_number())
-    malformed(path, "expected a number or null");
-  return value.get<double>();
-}
-
-std::optional<double> get_optional_number(const json& object, const char* key, const std::string& path) {
-  const auto found = object.find(key);
-  if (found == object.end() || found->is_null())
-    return std::nullopt;
-  return get_number_or_nan(*found, join(path, key));
-}
-
-case_status parse_status(const std::string& text, const std::string& path) {
+case_status parse_status(const json_reader& in, const std::string& text, const std::string& path) {
   for (auto status : {case_status::passed, case_status::failed, case_status::skipped, case_status::error}) {
     if (text == to_string(status))
       return status;
   }
-  malformed(path, "unknown status '" + text + "'", "valid: passed, failed, skipped, error");
+  in.fail(path, "unknown status '" + text + "'", "valid: passed, failed, skipped, error");
 }
 
-check_verdict parse_verdict(const std::string& text, const std::string& path) {
+check_verdict parse_verdict(const json_reader& in, const std::string& text, const std::string& path) {
   for (auto verdict : {check_verdict::pass, check_verdict::fail, check_verdict::regression,
                        check_verdict::improvement, check_verdict::new_metric, check_verdict::missing}) {
     if (text == to_string(verdict))
       return verdict;
   }
-  malformed(path, "unknown verdict '" + text + "'",
-            "valid: pass, fail, regression, improvement, new_metric, missing");
+  in.fail(path, "unknown verdict '" + text + "'",
+          "valid: pass, fail, regression, improvement, new_metric, missing");
 }
 
 json metadata_to_json(const run_metadata& m) {
@@ -137,24 +93,25 @@ json metadata_to_json(const run_metadata& m) {
               {"mode", m.mode}};
 }
 
-run_metadata metadata_from_json(const json& in) {
+run_metadata metadata_from_json(const json_reader& in, const json& value) {
   const std::string path = "metadata";
+  constexpr std::int64_t largest = std::numeric_limits<int>::max();
   run_metadata m;
-  m.counterguard_version = get_string(in, "counterguard_version", path);
-  m.gpu_name = get_string(in, "gpu_name", path);
-  m.chip = get_string(in, "chip", path);
-  m.sm_count = get_int(in, "sm_count", path);
-  m.compute_capability = get_int(in, "compute_capability", path);
-  m.driver_version = get_string(in, "driver_version", path);
-  m.cuda_runtime_version = get_string(in, "cuda_runtime_version", path);
-  m.cupti_version = get_string(in, "cupti_version", path);
-  m.sm_clock_mhz = get_int(in, "sm_clock_mhz", path);
-  m.memory_clock_mhz = get_int(in, "memory_clock_mhz", path);
-  m.gpu_key = get_string(in, "gpu_key", path);
-  m.git_commit = get_string(in, "git_commit", path);
-  m.command_line = get_string(in, "command_line", path);
-  m.started_at = get_string(in, "started_at", path);
-  m.mode = get_string(in, "mode", path);
+  m.counterguard_version = in.string(value, path, "counterguard_version");
+  m.gpu_name = in.string(value, path, "gpu_name");
+  m.chip = in.string(value, path, "chip");
+  m.sm_count = static_cast<int>(in.integer(value, path, "sm_count", 0, largest));
+  m.compute_capability = static_cast<int>(in.integer(value, path, "compute_capability", 0, largest));
+  m.driver_version = in.string(value, path, "driver_version");
+  m.cuda_runtime_version = in.string(value, path, "cuda_runtime_version");
+  m.cupti_version = in.string(value, path, "cupti_version");
+  m.sm_clock_mhz = static_cast<int>(in.integer(value, path, "sm_clock_mhz", 0, largest));
+  m.memory_clock_mhz = static_cast<int>(in.integer(value, path, "memory_clock_mhz", 0, largest));
+  m.gpu_key = in.string(value, path, "gpu_key");
+  m.git_commit = in.string(value, path, "git_commit");
+  m.command_line = in.string(value, path, "command_line");
+  m.started_at = in.string(value, path, "started_at");
+  m.mode = in.string(value, path, "mode");
   return m;
 }
 
@@ -170,20 +127,25 @@ json check_to_json(const check_outcome& c) {
               {"message", c.message}};
 }
 
-check_outcome check_from_json(const json& in, const std::string& path) {
+std::optional<double> optional_number(const json_reader& in, const json& object, const std::string& path,
+                                      const char* key) {
+  const json* value = in.optional_member(object, path, key);
+  if (value == nullptr || value->is_null())
+    return std::nullopt;
+  return in.number_or_nan(*value, field_at(path, key));
+}
+
+check_outcome check_from_json(const json_reader& in, const json& value, const std::string& path) {
   check_outcome c;
-  c.metric = get_string(in, "metric", path);
-  c.kernel = get_string(in, "kernel", path);
-  c.origin = get_string(in, "origin", path);
-  c.expected = get_string(in, "expected", path);
-  c.measured = get_optional_number(in, "measured", path);
-  c.baseline = get_optional_number(in, "baseline", path);
-  c.verdict = parse_verdict(get_string(in, "verdict", path), path + ".verdict");
-  const json& failing = member(in, "failing", path);
-  if (!failing.is_boolean())
-    malformed(path + ".failing", "expected true or false");
-  c.failing = failing.get<bool>();
-  c.message = get_string(in, "message", path);
+  c.metric = in.string(value, path, "metric");
+  c.kernel = in.string(value, path, "kernel");
+  c.origin = in.string(value, path, "origin");
+  c.expected = in.string(value, path, "expected");
+  c.measured = optional_number(in, value, path, "measured");
+  c.baseline = optional_number(in, value, path, "baseline");
+  c.verdict = parse_verdict(in, in.string(value, path, "verdict"), path + ".verdict");
+  c.failing = in.boolean(value, path, "failing");
+  c.message = in.string(value, path, "message");
   return c;
 }
 
@@ -221,68 +183,55 @@ json case_to_json(const case_result& r) {
               {"seconds", number_or_null(r.seconds)}};
 }
 
-case_result case_from_json(const json& in, const std::string& path) {
+case_result case_from_json(const json_reader& in, const json& value, const std::string& path) {
+  constexpr std::int64_t largest = std::numeric_limits<int>::max();
   case_result r;
-  r.instance = get_string(in, "instance", path);
-  r.suite = get_string(in, "suite", path);
-  r.case_name = get_string(in, "case", path);
-  r.kernel = get_string(in, "kernel", path);
-  const json& parameters = member(in, "parameters", path);
-  if (!parameters.is_object())
-    malformed(path + ".parameters", "expected an object of strings");
-  for (const auto& [name, value] : parameters.items()) {
-    if (!value.is_string())
-      malformed(path + ".parameters." + name, "expected a string");
-    r.parameters[name] = value.get<std::string>();
+  r.instance = in.string(value, path, "instance");
+  r.suite = in.string(value, path, "suite");
+  r.case_name = in.string(value, path, "case");
+  r.kernel = in.string(value, path, "kernel");
+  const json& parameters = in.object(value, path, "parameters");
+  for (const auto& [name, text] : parameters.items()) {
+    if (!text.is_string())
+      in.fail(path + ".parameters." + name, "expected a string, got " + describe_json(text));
+    r.parameters[name] = text.get<std::string>();
   }
-  r.status = parse_status(get_string(in, "status", path), path + ".status");
-  r.status_reason = get_string(in, "status_reason", path);
-  const json& verified = member(in, "verified", path);
+  r.status = parse_status(in, in.string(value, path, "status"), path + ".status");
+  r.status_reason = in.string(value, path, "status_reason");
+  const json& verified = in.member(value, path, "verified");
   if (verified.is_boolean()) {
     r.verified = verified.get<bool>();
   } else if (!verified.is_null()) {
-    malformed(path + ".verified", "expected true, false or null");
+    in.fail(path + ".verified", "expected true, false or null, got " + describe_json(verified));
   }
-  r.verification_message = get_string(in, "verification_message", path);
-  const json& kernels = member(in, "kernels", path);
-  if (!kernels.is_array())
-    malformed(path + ".kernels", "expected an array");
+  r.verification_message = in.string(value, path, "verification_message");
+  const json& kernels = in.array(value, path, "kernels");
   for (std::size_t i = 0; i < kernels.size(); ++i) {
-    const std::string kpath = path + ".kernels[" + std::to_string(i) + "]";
+    const std::string kpath = index_at(path + ".kernels", i);
     kernel_measurement k;
-    k.function = get_string(kernels[i], "function", kpath);
-    k.mangled = get_string(kernels[i], "mangled", kpath);
-    k.launch_index = get_int(kernels[i], "launch_index", kpath);
-    const json& metrics = member(kernels[i], "metrics", kpath);
-    if (!metrics.is_object())
-      malformed(kpath + ".metrics", "expected an object");
-    for (const auto& [name, value] : metrics.items()) {
-      k.metrics[name] = get_number_or_nan(value, kpath + ".metrics." + name);
-    }
+    k.function = in.string(kernels[i], kpath, "function");
+    k.mangled = in.string(kernels[i], kpath, "mangled");
+    k.launch_index = static_cast<int>(in.integer(kernels[i], kpath, "launch_index", 0, largest));
+    for (const auto& [name, number] : in.object(kernels[i], kpath, "metrics").items())
+      k.metrics[name] = in.number_or_nan(number, kpath + ".metrics." + name);
     r.kernels.push_back(std::move(k));
   }
-  const json& totals = member(in, "totals", path);
-  if (!totals.is_object())
-    malformed(path + ".totals", "expected an object");
-  for (const auto& [name, value] : totals.items()) {
+  for (const auto& [name, total] : in.object(value, path, "totals").items()) {
     const std::string tpath = path + ".totals." + name;
     metric_value v;
-    v.value = get_number_or_nan(member(value, "value", tpath), tpath + ".value");
-    const std::string cls = get_string(value, "class", tpath);
+    v.value = in.number_or_nan(in.member(total, tpath, "value"), tpath + ".value");
+    const std::string cls = in.string(total, tpath, "class");
     const auto parsed = parse_metric_class(cls);
     if (!parsed)
-      malformed(tpath + ".class", "unknown class '" + cls + "'", "valid: static, exact, noisy");
+      in.fail(tpath + ".class", "unknown class '" + cls + "'", "valid: static, exact, noisy");
     v.cls = *parsed;
     r.totals[name] = v;
   }
-  const json& checks = member(in, "checks", path);
-  if (!checks.is_array())
-    malformed(path + ".checks", "expected an array");
-  for (std::size_t i = 0; i < checks.size(); ++i) {
-    r.checks.push_back(check_from_json(checks[i], path + ".checks[" + std::to_string(i) + "]"));
-  }
-  r.passes = get_int(in, "passes", path);
-  r.seconds = get_number_or_nan(member(in, "seconds", path), path + ".seconds");
+  const json& checks = in.array(value, path, "checks");
+  for (std::size_t i = 0; i < checks.size(); ++i)
+    r.checks.push_back(check_from_json(in, checks[i], index_at(path + ".checks", i)));
+  r.passes = static_cast<int>(in.integer(value, path, "passes", 0, largest));
+  r.seconds = in.number_or_nan(in.member(value, path, "seconds"), path + ".seconds");
   return r;
 }
 
@@ -297,22 +246,34 @@ void to_json(nlohmann::json& out, const run_results& results) {
              {"cases", cases}};
 }
 
-void from_json(const nlohmann::json& in, run_results& results) {
-  const int version = get_int(in, "schema_version", "");
-  if (version < 1 || version > results_schema_version) {
-    malformed("schema_version", "unsupported version " + std::to_string(version),
-              "this counterguard reads versions 1 to " + std::to_string(results_schema_version));
-  }
+run_results read_run_results(const nlohmann::json& document, const std::string& file) {
+  const json_reader in(file);
+  in.require_object(document, "");
   run_results parsed;
-  parsed.schema_version = version;
-  parsed.metadata = metadata_from_json(member(in, "metadata", ""));
-  const json& cases = member(in, "cases", "");
-  if (!cases.is_array())
-    malformed("cases", "expected an array");
-  for (std::size_t i = 0; i < cases.size(); ++i) {
-    parsed.cases.push_back(case_from_json(cases[i], "cases[" + std::to_string(i) + "]"));
+  const std::int64_t version = in.integer(document, "", "schema_version", 0, std::numeric_limits<int>::max());
+  if (version < 1 || version > results_schema_version) {
+    in.fail("schema_version", "unsupported version " + std::to_string(version),
+            "this counterguard reads versions 1 to " + std::to_string(results_schema_version));
   }
-  results = std::move(parsed);
+  parsed.schema_version = static_cast<int>(version);
+  parsed.metadata = metadata_from_json(in, in.object(document, "", "metadata"));
+  const json& cases = in.array(document, "", "cases");
+  for (std::size_t i = 0; i < cases.size(); ++i)
+    parsed.cases.push_back(case_from_json(in, cases[i], index_at("cases", i)));
+  return parsed;
+}
+
+run_results load_run_results(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file)
+    throw input_error(source_location{path, 0, 0}, "", "cannot read the results file", "check the path");
+  std::ostringstream text;
+  text << file.rdbuf();
+  return read_run_results(json_reader(path).parse(text.str()), path);
+}
+
+void from_json(const nlohmann::json& in, run_results& results) {
+  results = read_run_results(in, "<results JSON>");
 }
 
 }  // namespace counterguard

@@ -11,20 +11,19 @@ capture_archive_writer::capture_archive_writer(std::string directory, std::strin
     : m_directory(std::move(directory)), m_chip(std::move(chip)) {}
 
 void capture_archive_writer::write(int archive_index, const std::string& instance,
-                                   const std::vector<std::string>& raw_metrics,
-                                   const profile_capture& capture, const nlohmann::json& outcome) {
+                                   const case_observation& observation, int dropped_ranges) {
   // One small archive per case (DIR/0007/), written as soon as the case is profiled: a crash in a later case
   // loses nothing, and the worker never holds more than one image in memory.
   counter_data_archive archive;
   archive.chip = m_chip;
-  archive.metadata = outcome;
+  archive.metadata = observation_outcome_to_json(observation);
   archived_case entry;
   entry.name = instance;
-  entry.raw_metrics = raw_metrics;
-  entry.launches = capture.launches;
-  entry.passes = capture.passes;
-  entry.dropped_ranges = capture.dropped_ranges;
-  entry.image = capture.image;
+  entry.raw_metrics = observation.raw_metrics;
+  entry.launches = observation.launches;
+  entry.passes = observation.passes;
+  entry.dropped_ranges = dropped_ranges;
+  entry.image = observation.image;
   archive.cases.push_back(std::move(entry));
   std::array<char, 16> name{};
   std::snprintf(name.data(), name.size(), "%04d", archive_index);

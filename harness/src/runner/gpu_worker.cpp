@@ -8,37 +8,39 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
-#include <nlohmann/json.hpp>
-#include <set>
+#include <memory>
 #include <string>
+#include <thread>
 
 #include "counterguard/core/cuda_check.hpp"
+#include "counterguard/core/cuda_stream.hpp"
 #include "counterguard/core/error.hpp"
-#include "counterguard/evaluator/counter_data_evaluator.hpp"
-#include "counterguard/evaluator/metric_name_validator.hpp"
+#include "counterguard/cupti/metric_name_validator.hpp"
+#include "counterguard/measurement/case_result_factory.hpp"
+#include "counterguard/measurement/measure_case.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"
 #include "counterguard/model/suite_loader.hpp"
 #include "counterguard/profiler/range_profiler.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
 #include "counterguard/runner/capture_archive_writer.hpp"
-#include "counterguard/runner/case_measurement.hpp"
-#include "counterguard/runner/case_result_factory.hpp"
 #include "counterguard/statics/embedded_resource_report.hpp"
 
 namespace counterguard {
 namespace {
 
-// Writes one JSON event per line; the parent reads them as they come.
+// Writes one event per line; the parent reads them as they come.
 class event_writer {
  public:
   explicit event_writer(int fd) : m_fd(fd) {}
-  void write(const nlohmann::json& event) const {
-    const std::string line = event.dump() + "\n";
+  void write(const worker_event& event) const {
+    const std::string line = encode_worker_event(event) + "\n";
     std::size_t written = 0;
     while (written < line.size()) {
       const ssize_t n = ::write(m_fd, line.data() + written, line.size() - written);
-      if (n <= 0)
-        throw std::runtime_error("lost the connection to the parent process");
+      if (n <= 0) {
+        throw environment_error(environment_problem::process,
+                                "the GPU worker lost the connection to its parent process");
+      }
       written += static_cast<std::size_t>(n);
     }
   }
@@ -47,9 +49,8 @@ class event_writer {
   int m_fd;
 };
 
-nlohmann::json device_event(const device_description& device) {
-  run_results wrapper;
-  run_metadata& m = wrapper.metadata;
+run_metadata describe(const device_description& device) {
+  run_metadata m;
   m.gpu_name = device.name;
   m.chip = device.chip;
   m.sm_count = device.sm_count;
@@ -59,13 +60,7 @@ nlohmann::json device_event(const device_description& device) {
   m.cupti_version = device.cupti_version;
   m.sm_clock_mhz = device.sm_clock_mhz;
   m.memory_clock_mhz = device.memory_clock_mhz;
-  return {{"event", "device"}, {"results", wrapper}};
-}
-
-nlohmann::json result_event(const case_result& result) {
-  run_results wrapper;
-  wrapper.cases.push_back(result);
-  return {{"event", "result"}, {"results", wrapper}};
+  return m;
 }
 
 // A CUDA error that poisons the context: nothing else can run in this process.
@@ -91,6 +86,24 @@ bool context_lost() {
   }
 }
 
+// The profiler, retried while another process holds the GPU's counters (CUPTI_ERROR_HARDWARE_BUSY: ncu,
+// DCGM, a counterguard that does not share the lock directory) until the request's wait expires.
+std::unique_ptr<range_profiler> open_profiler(const worker_request& request, const event_writer& events) {
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::duration<double>(request.wait_for_gpu_seconds);
+  while (true) {
+    try {
+      return std::make_unique<range_profiler>(request.device);
+    } catch (const environment_error& e) {
+      const double left = std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
+      if (e.problem() != environment_problem::profiler_busy || left <= 0.0)
+        throw;
+      events.write(gpu_busy_event{std::string("waiting for the GPU: ") + e.what(), left});
+      std::this_thread::sleep_for(std::chrono::seconds(1));
+    }
+  }
+}
+
 constexpr int max_launches_per_case = 1024;
 
 struct worker_context {
@@ -100,6 +113,16 @@ struct worker_context {
   capture_archive_writer* archive;
 };
 
+void print_timing(const case_instance& instance, const profile_capture& capture, double measure_ms,
+                  double verify_ms) {
+  // Diagnostics for tuning the profiler's per-case cost (tools/benchmark_vs_ncu.py).
+  std::string line = "timing " + instance.name;
+  for (const auto& [name, seconds] : capture.phase_seconds)
+    line += " " + name + "=" + std::to_string(seconds * 1e3);
+  line += " evaluate=" + std::to_string(measure_ms) + " verify=" + std::to_string(verify_ms);
+  std::fprintf(stderr, "%s (ms)\n", line.c_str());
+}
+
 void profile_case(const worker_context& context, const case_instance& instance, int archive_index,
                   case_result& result) {
   if (instance.skip_reason) {
@@ -108,6 +131,9 @@ void profile_case(const worker_context& context, const case_instance& instance, 
     return;
   }
   const kernel_definition* definition = kernel_registry::global().find(instance.kernel);
+  if (definition == nullptr)
+    throw internal_error("case '" + instance.name + "' names kernel '" + instance.kernel +
+                         "', not registered");
   const device_description& device = context.profiler.device();
   if (definition->required_compute_capability() > device.compute_capability) {
     result.status = case_status::skipped;
@@ -135,45 +161,35 @@ void profile_case(const worker_context& context, const case_instance& instance, 
     if (capture.dropped_ranges == 0)
       break;
     if (max_launches >= max_launches_per_case) {
-      throw std::runtime_error("the case launched more than " + std::to_string(max_launches_per_case) +
-                               " kernels; counterguard profiles at most that many per case");
+      throw error(exit_code::check_failed, "the case launched more than " +
+                                               std::to_string(max_launches_per_case) +
+                                               " kernels; counterguard profiles at most that many per case");
     }
     max_launches = std::min(max_launches * 8, max_launches_per_case);
   }
-  result.passes = capture.passes;
-  const auto evaluate_start = std::chrono::steady_clock::now();
-  const std::vector<evaluated_range> ranges = plan.raw_cupti.empty()
-                                                  ? std::vector<evaluated_range>{}
-                                                  : evaluate_counter_data(capture.image, plan.raw_cupti);
-  const std::map<std::string, double> kernel_metrics = run->runtime_metrics();
-  fill_measurements(result, plan, capture.launches, ranges, embedded_kernel_resources(), kernel_metrics);
-  const auto verify_start = std::chrono::steady_clock::now();
 
+  case_observation observation;
+  observation.launches = capture.launches;
+  observation.image = std::move(capture.image);
+  observation.raw_metrics = plan.raw_cupti;
+  for (const auto& metric : plan.metrics)
+    observation.metrics.push_back(metric.name);
+  observation.kernel_metrics = run->runtime_metrics();
+  observation.passes = capture.passes;
+  const auto verify_start = std::chrono::steady_clock::now();
   const verification verdict = run->verify();
+  const auto verified = std::chrono::steady_clock::now();
+  observation.verified = verdict.passed;
+  observation.verification_message = verdict.message;
+
+  measure_case(result, plan, observation, embedded_kernel_resources());
   if (std::getenv("COUNTERGUARD_TIMING") != nullptr) {
-    // Diagnostics for tuning the profiler's per-case cost (tools/benchmark_vs_ncu.py).
-    std::string line = "timing " + instance.name;
-    for (const auto& [name, seconds] : capture.phase_seconds)
-      line += " " + name + "=" + std::to_string(seconds * 1e3);
-    line += " evaluate=" +
-            std::to_string(std::chrono::duration<double>(verify_start - evaluate_start).count() * 1e3);
-    line += " verify=" +
-            std::to_string(
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - verify_start).count() * 1e3);
-    std::fprintf(stderr, "%s (ms)\n", line.c_str());
+    const auto measured = std::chrono::steady_clock::now();
+    print_timing(instance, capture, std::chrono::duration<double>(measured - verified).count() * 1e3,
+                 std::chrono::duration<double>(verified - verify_start).count() * 1e3);
   }
-  result.verified = verdict.passed;
-  result.verification_message = verdict.message;
-  if (!verdict.passed) {
-    result.status = case_status::failed;
-    result.status_reason = "wrong output: " + verdict.message;
-  }
-  if (context.archive != nullptr && !plan.raw_cupti.empty()) {
-    const nlohmann::json outcome{{"kernel_metrics", kernel_metrics},
-                                 {"verified", verdict.passed},
-                                 {"verification_message", verdict.message}};
-    context.archive->write(archive_index, instance.name, plan.raw_cupti, capture, outcome);
-  }
+  if (context.archive != nullptr && !plan.raw_cupti.empty())
+    context.archive->write(archive_index, instance.name, observation, capture.dropped_ranges);
 }
 
 }  // namespace
@@ -190,13 +206,12 @@ int run_gpu_worker(const worker_request& request, int event_fd) {
 
   std::unique_ptr<range_profiler> profiler;
   try {
-    profiler = std::make_unique<range_profiler>(request.device);
+    profiler = open_profiler(request, events);
   } catch (const environment_error& e) {
-    events.write(
-        {{"event", "environment_error"}, {"problem", static_cast<int>(e.problem())}, {"message", e.what()}});
+    events.write(environment_error_event{e.problem(), e.what()});
     return static_cast<int>(exit_code::environment);
   }
-  events.write(device_event(profiler->device()));
+  events.write(device_ready_event{describe(profiler->device())});
 
   // Every raw counter the requested cases need must exist on this device's chip, checked before anything
   // runs (the parent checked the chip named by --chip, which need not be this one).
@@ -219,34 +234,30 @@ int run_gpu_worker(const worker_request& request, int event_fd) {
       }
     }
   } catch (const input_error& e) {
-    events.write({{"event", "input_error"}, {"message", e.what()}});
+    events.write(input_error_event{e.what()});
     return static_cast<int>(exit_code::invalid_input);
   }
 
-  cudaStream_t stream = nullptr;
-  COUNTERGUARD_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  const cuda_stream stream;
   std::unique_ptr<capture_archive_writer> archive;
   if (!request.save_counter_data_dir.empty()) {
     archive =
         std::make_unique<capture_archive_writer>(request.save_counter_data_dir, profiler->device().chip);
   }
-  const worker_context context{*profiler, stream, request, archive.get()};
+  const worker_context context{*profiler, stream.get(), request, archive.get()};
 
   for (std::size_t i = 0; i < request.instances.size(); ++i) {
     const auto found = instances.find(request.instances[i]);
-    events.write({{"event", "begin"}, {"instance", request.instances[i]}});
-    if (found == instances.end()) {
-      throw std::logic_error("worker asked for unknown case instance '" + request.instances[i] + "'");
-    }
+    if (found == instances.end())
+      throw internal_error("the worker was asked for unknown case instance '" + request.instances[i] + "'");
+    events.write(case_begin_event{request.instances[i]});
     case_result result = make_case_result(found->second);
     const auto started = std::chrono::steady_clock::now();
     bool lost = false;
     try {
       profile_case(context, found->second, request.archive_indices.at(i), result);
     } catch (const environment_error& e) {
-      events.write({{"event", "environment_error"},
-                    {"problem", static_cast<int>(e.problem())},
-                    {"message", e.what()}});
+      events.write(environment_error_event{e.problem(), e.what()});
       return static_cast<int>(exit_code::environment);
     } catch (const std::exception& e) {
       result.status = case_status::error;
@@ -258,11 +269,10 @@ int run_gpu_worker(const worker_request& request, int event_fd) {
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     if (!lost)
       lost = context_lost();
-    events.write(result_event(result));
+    events.write(case_result_event{result});
     if (lost)
       return worker_context_lost_status;
   }
-  COUNTERGUARD_CUDA_NOTHROW(cudaStreamDestroy(stream));
   return 0;
 }
 

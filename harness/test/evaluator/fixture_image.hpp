@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "counterguard/profiler/counter_data_image.hpp"
+#include "counterguard/cupti/counter_data_image.hpp"
 
 namespace counterguard::test {
 

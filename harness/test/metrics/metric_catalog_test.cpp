@@ -4,7 +4,9 @@
 
 #include <cmath>
 
-#include "counterguard/evaluator/metric_name_validator.hpp"
+#include "counterguard/build_info.hpp"
+#include "counterguard/core/error.hpp"
+#include "counterguard/cupti/metric_name_validator.hpp"
 #include "counterguard/metrics/derived_metric.hpp"
 
 namespace counterguard {
@@ -56,7 +58,7 @@ TEST(metric_catalog, a_missing_input_names_the_counter) {
   try {
     static_cast<void>(evaluate_derived_metric(catalog().resolve("shared_load_bank_conflicts"), {}));
     FAIL() << "expected an error";
-  } catch (const std::out_of_range& e) {
+  } catch (const internal_error& e) {
     EXPECT_NE(std::string(e.what()).find("smsp__sass_"), std::string::npos) << e.what();
   }
 }
@@ -78,7 +80,9 @@ TEST(metric_catalog, raw_names_are_classified_by_what_they_count) {
 TEST(metric_catalog, names_that_are_neither_alias_nor_cupti_shaped_are_refused) {
   EXPECT_FALSE(metric_catalog::looks_like_raw_cupti_name("shared_bank_conflicts"));
   EXPECT_TRUE(metric_catalog::looks_like_raw_cupti_name("sm__warps_active.avg.pct_of_peak_sustained_active"));
-  EXPECT_THROW(static_cast<void>(catalog().resolve("shared_bank_conflicts")), std::out_of_range);
+  EXPECT_FALSE(catalog().try_resolve("shared_bank_conflicts").has_value());
+  EXPECT_TRUE(catalog().try_resolve("sm__warps_active.avg.pct_of_peak_sustained_active").has_value());
+  EXPECT_THROW(static_cast<void>(catalog().resolve("shared_bank_conflicts")), internal_error);
 }
 
 TEST(metric_catalog, suggests_the_closest_aliases) {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -10,8 +11,8 @@
 
 #include "counterguard/core/error.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"
+#include "counterguard/model/kernel_signature.hpp"
 #include "counterguard/model/suite_loader.hpp"
-#include "counterguard/registry/kernel_registry.hpp"
 
 namespace counterguard::test {
 
@@ -25,21 +26,61 @@ inline std::string fixture_path(const std::string& name) {
   return std::string(COUNTERGUARD_SOURCE_DIR) + "/harness/test/model/fixtures/" + name;
 }
 
-// A registry of a few kernels that the suites in these tests name, with parameters of every type.
-inline void add_test_kernels(kernel_registry& kernels) {
-  kernels.add("transpose/naive")
-      .parameter("n", std::int64_t{1024})
-      .parameter("alpha", 1.0)
-      .parameter("layout", "row_major");
-  kernels.add("transpose/smem").parameter("n", std::int64_t{2048}).parameter("pad", 0).parameter("tile", 32);
-  kernels.add("coalescing/vec_add").parameter("n", std::int64_t{1} << 22).parameter("stride", 1);
-}
+// The kernels the suites in these tests name, with parameters of every type, declared ranges and a
+// requirement: the case model needs only their signatures, no registry.
+class test_kernel_catalog final : public kernel_catalog {
+ public:
+  test_kernel_catalog() {
+    add(signature(
+        "transpose/naive",
+        {{"n", std::int64_t{1024}, "", {}}, {"alpha", 1.0, "", {}}, {"layout", "row_major", "", {}}}));
+    add(signature("transpose/smem",
+                  {{"n", std::int64_t{2048}, "", {}}, {"pad", 0, "", {}}, {"tile", 32, "", {}}}));
+    add(signature("coalescing/vec_add", {{"n", std::int64_t{1} << 22, "", {}}, {"stride", 1, "", {}}}));
+    // A kernel that declares what it accepts: parameter ranges, a block size and a requirement.
+    kernel_signature checked =
+        signature("checked/tile", {{"n", std::int64_t{2048}, "", range(32, 8192).multiple_of(32)},
+                                   {"pad", 0, "", range(0, 32)},
+                                   {"tile", 32, "", {}},
+                                   {"layout", "row_major", "", one_of({"row_major", "column_major"})}});
+    checked.block_size = range(32, 1024).multiple_of(32);
+    checked.requirements.push_back(
+        {"n is a multiple of tile", [](const parameter_list& p, const resolved_launch&) {
+           return find_parameter(p, "n")->as_integer() % find_parameter(p, "tile")->as_integer() == 0;
+         }});
+    add(std::move(checked));
+  }
+
+  [[nodiscard]] const kernel_signature* find_signature(const std::string& name) const override {
+    for (const auto& signature : m_signatures) {
+      if (signature.name == name)
+        return &signature;
+    }
+    return nullptr;
+  }
+  [[nodiscard]] std::vector<std::string> kernel_names() const override {
+    std::vector<std::string> names;
+    for (const auto& signature : m_signatures)
+      names.push_back(signature.name);
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+
+ private:
+  static kernel_signature signature(std::string name, std::vector<parameter_spec> parameters) {
+    kernel_signature result;
+    result.name = std::move(name);
+    result.parameters = std::move(parameters);
+    return result;
+  }
+  void add(kernel_signature signature) { m_signatures.push_back(std::move(signature)); }
+  std::vector<kernel_signature> m_signatures;
+};
 
 // Writes suites into a directory of its own per test and loads them with the test registry.
 class model_test : public ::testing::Test {
  protected:
   model_test() {
-    add_test_kernels(m_kernels);
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
     m_directory = std::filesystem::temp_directory_path() /
                   ("counterguard_model_" + std::to_string(::getpid()) + "_" + info->name());
@@ -81,12 +122,12 @@ class model_test : public ::testing::Test {
   }
 
   static const metric_catalog& metrics() { return metric_catalog::builtin(); }
-  [[nodiscard]] const kernel_registry& kernels() const { return m_kernels; }
+  [[nodiscard]] const kernel_catalog& kernels() const { return m_kernels; }
   [[nodiscard]] std::string directory() const { return m_directory.string(); }
   [[nodiscard]] std::string suite_file() const { return (m_directory / "t.yaml").string(); }
 
  private:
-  kernel_registry m_kernels;
+  test_kernel_catalog m_kernels;
   std::filesystem::path m_directory;
 };
 

@@ -4,6 +4,8 @@
 
 #include <stdexcept>
 
+#include "counterguard/core/error.hpp"
+
 namespace counterguard {
 namespace {
 
@@ -35,10 +37,10 @@ TEST(parameter_value, integers_read_as_doubles) {
   EXPECT_DOUBLE_EQ(parameter_value(7).as_double(), 7.0);
 }
 
-TEST(parameter_value, reading_the_wrong_type_throws_logic_error) {
-  EXPECT_THROW((void)parameter_value(1.5).as_integer(), std::logic_error);
-  EXPECT_THROW((void)parameter_value("x").as_double(), std::logic_error);
-  EXPECT_THROW((void)parameter_value(1).as_string(), std::logic_error);
+TEST(parameter_value, reading_the_wrong_type_is_an_internal_error) {
+  EXPECT_THROW((void)parameter_value(1.5).as_integer(), internal_error);
+  EXPECT_THROW((void)parameter_value("x").as_double(), internal_error);
+  EXPECT_THROW((void)parameter_value(1).as_string(), internal_error);
 }
 
 TEST(parameter_value, an_integer_and_a_real_of_the_same_value_differ) {

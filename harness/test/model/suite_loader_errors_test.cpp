@@ -176,8 +176,9 @@ TEST_F(suite_loader_errors, an_unknown_kernel_suggests_the_closest_registered_na
   EXPECT_EQ(failure.field(), "cases[0].kernel");
   EXPECT_TRUE(contains(failure.what(), "unknown kernel 'transpose/smen'"));
   EXPECT_TRUE(contains(failure.valid(), "did you mean 'transpose/smem'"));
-  EXPECT_TRUE(contains(failure.valid(),
-                       "registered kernels: 'coalescing/vec_add', 'transpose/naive', 'transpose/smem'"));
+  EXPECT_TRUE(contains(
+      failure.valid(),
+      "registered kernels: 'checked/tile', 'coalescing/vec_add', 'transpose/naive', 'transpose/smem'"));
 }
 
 TEST_F(suite_loader_errors, an_unknown_kernel_parameter_suggests_the_closest_and_lists_them_all) {

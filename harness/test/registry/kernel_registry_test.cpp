@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "counterguard/core/error.hpp"
 #include "counterguard/registry/verify.hpp"
 
 namespace counterguard {
@@ -33,13 +34,13 @@ TEST(kernel_registry, finds_a_variant_by_name_with_its_declared_parameters) {
 TEST(kernel_registry, refuses_a_second_variant_of_the_same_name) {
   kernel_registry registry;
   registry.add("a/b");
-  EXPECT_THROW(registry.add("a/b"), std::logic_error);
+  EXPECT_THROW(registry.add("a/b"), registration_error);
 }
 
 TEST(kernel_registry, refuses_a_parameter_declared_twice) {
   kernel_registry registry;
   auto& definition = registry.add("a/b").parameter("n", 1);
-  EXPECT_THROW(definition.parameter("n", 2), std::logic_error);
+  EXPECT_THROW(definition.parameter("n", 2), registration_error);
 }
 
 TEST(kernel_registry, creates_runs_through_the_factory_with_the_case_arguments) {
@@ -53,15 +54,39 @@ TEST(kernel_registry, creates_runs_through_the_factory_with_the_case_arguments) 
 TEST(kernel_registry, a_variant_without_factory_cannot_be_created) {
   kernel_registry registry;
   registry.add("a/b");
-  EXPECT_THROW(static_cast<void>(registry.find("a/b")->create(kernel_arguments({}, {}))), std::logic_error);
+  EXPECT_THROW(static_cast<void>(registry.find("a/b")->create(kernel_arguments({}, {}))), registration_error);
+}
+
+TEST(kernel_registry, a_default_outside_the_declared_range_is_a_registration_error) {
+  kernel_registry registry;
+  EXPECT_THROW(registry.add("a/b").parameter("n", 100, "", range(1, 10)), registration_error);
+}
+
+TEST(kernel_registry, signatures_carry_ranges_block_sizes_and_requirements_to_the_case_model) {
+  kernel_registry registry;
+  registry.add("a/b")
+      .parameter("n", std::int64_t{64}, "", range(32, 1024).multiple_of(32))
+      .block_size(range(32, 256))
+      .require("n is a multiple of the block size",
+               [](const kernel_arguments& a) { return a.integer("n") % a.block_x(32) == 0; });
+  const kernel_signature* signature = registry.find_signature("a/b");
+  ASSERT_NE(signature, nullptr);
+  EXPECT_EQ(signature->find_parameter("n")->allowed.describe(), "a multiple of 32 in [32, 1024]");
+  EXPECT_EQ(signature->block_size.describe(), "in [32, 256]");
+  ASSERT_EQ(signature->requirements.size(), 1U);
+  resolved_launch launch;
+  launch.block = {64, 1, 1};
+  EXPECT_TRUE(signature->requirements[0].holds({{"n", std::int64_t{128}}}, launch));
+  EXPECT_FALSE(signature->requirements[0].holds({{"n", std::int64_t{96}}}, launch));
+  EXPECT_EQ(registry.find_signature("x/y"), nullptr);
 }
 
 TEST(kernel_arguments, name_the_parameter_that_is_missing_or_of_another_type) {
   const kernel_arguments arguments({{"n", parameter_value(4)}, {"layout", parameter_value("soa")}}, {});
   EXPECT_EQ(arguments.integer("n"), 4);
   EXPECT_EQ(arguments.text("layout"), "soa");
-  EXPECT_THROW(static_cast<void>(arguments.integer("layout")), std::invalid_argument);
-  EXPECT_THROW(static_cast<void>(arguments.integer("m")), std::invalid_argument);
+  EXPECT_THROW(static_cast<void>(arguments.integer("layout")), registration_error);
+  EXPECT_THROW(static_cast<void>(arguments.integer("m")), registration_error);
 }
 
 TEST(compare_with_reference, reports_the_first_mismatch_and_the_count) {

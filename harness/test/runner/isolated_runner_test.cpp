@@ -5,9 +5,13 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <thread>
+
+#include "counterguard/runner/interruption.hpp"
 
 namespace counterguard {
 namespace {
@@ -58,6 +62,7 @@ class scripted_worker {
     o.executable = m_path.string();
     o.case_timeout_seconds = timeout_seconds;
     o.echo_progress = false;
+    o.lock_gpu = false;
     return o;
   }
 
@@ -126,18 +131,83 @@ TEST(isolated_runner, a_worker_that_cannot_start_stops_the_run_with_its_message)
   try {
     static_cast<void>(run_isolated({instance("a")}, worker.options()));
     FAIL() << "expected an error";
-  } catch (const std::runtime_error& e) {
+  } catch (const environment_error& e) {
+    EXPECT_EQ(e.problem(), environment_problem::process);
     EXPECT_NE(std::string(e.what()).find("cannot load libcupti"), std::string::npos) << e.what();
   }
 }
 
 TEST(isolated_runner, an_environment_problem_is_reported_not_turned_into_case_failures) {
   const scripted_worker worker(
-      emit(R"({"event":"environment_error","problem":1,"message":"insufficient privileges"})") + "exit 3\n");
+      emit(
+          R"({"event":"environment_error","problem":"insufficient_privileges","message":"insufficient privileges"})") +
+      "exit 3\n");
   const auto outcome = run_isolated({instance("a")}, worker.options());
   ASSERT_TRUE(outcome.environment.has_value());
   EXPECT_EQ(*outcome.environment, environment_problem::insufficient_privileges);
   EXPECT_TRUE(outcome.results.empty());
+}
+
+bool process_alive(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string skipped;
+  std::string state;
+  stat >> skipped >> skipped >> state;
+  return stat && state != "Z";  // a zombie has ended; only its exit status waits to be collected
+}
+
+pid_t read_pid(const std::filesystem::path& file) {
+  for (int i = 0; i < 100 && !std::filesystem::exists(file); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  pid_t pid = 0;
+  std::ifstream(file) >> pid;
+  return pid;
+}
+
+TEST(isolated_runner, a_signal_stops_the_worker_and_everything_it_started_then_reports_the_interruption) {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("counterguard-signal-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const scripted_worker worker(emit(device_event()) + emit(R"({"event":"begin","instance":"s/a"})") +
+                               "sleep 60 &\necho $! > " + (dir / "child").string() + "\necho $$ > " +
+                               (dir / "worker").string() + "\nwait\n");
+  const interruption_guard guard;
+  std::thread sender([&] {
+    read_pid(dir / "worker");
+    ::kill(::getpid(), SIGTERM);
+  });
+  try {
+    static_cast<void>(run_isolated({instance("a"), instance("b")}, worker.options(30.0)));
+    ADD_FAILURE() << "expected interrupted_error";
+  } catch (const interrupted_error& e) {
+    EXPECT_EQ(e.signal_number(), SIGTERM);
+    EXPECT_EQ(e.exit_status(), 128 + SIGTERM);
+  }
+  sender.join();
+  const pid_t worker_pid = read_pid(dir / "worker");
+  const pid_t child_pid = read_pid(dir / "child");
+  ASSERT_GT(worker_pid, 0);
+  ASSERT_GT(child_pid, 0);
+  for (int i = 0; i < 50 && process_alive(child_pid); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_FALSE(process_alive(worker_pid));
+  EXPECT_FALSE(process_alive(child_pid)) << "the worker's own child outlived the run";
+  std::filesystem::remove_all(dir);
+}
+
+TEST(isolated_runner, the_request_file_is_removed_however_the_worker_ends) {
+  // The worker says where its request file is; it must be gone after a clean run and after a crash.
+  const auto note =
+      std::filesystem::temp_directory_path() / ("counterguard-request-" + std::to_string(::getpid()));
+  for (const std::string& ending : {emit(result_event("a")), std::string("exit 9\n")}) {
+    const scripted_worker worker("echo \"$2\" > " + note.string() + "\n" + emit(device_event()) + ending);
+    static_cast<void>(run_isolated({instance("a")}, worker.options()));
+    std::string request;
+    std::ifstream(note) >> request;
+    EXPECT_FALSE(request.empty());
+    EXPECT_FALSE(std::filesystem::exists(request)) << request;
+  }
+  std::filesystem::remove(note);
 }
 
 }  // namespace

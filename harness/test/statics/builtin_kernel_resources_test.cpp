@@ -2,8 +2,9 @@
 // compiled outside counterguard_add_kernels fails here instead of silently passing static checks.
 #include <gtest/gtest.h>
 
+#include "counterguard/build_info.hpp"
+#include "counterguard/measurement/case_measurement.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
-#include "counterguard/runner/case_measurement.hpp"
 #include "counterguard/statics/embedded_resource_report.hpp"
 
 namespace counterguard {

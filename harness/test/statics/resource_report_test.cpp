@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "counterguard/core/symbol_names.hpp"
 #include "counterguard/statics/kernel_resources.hpp"
 
 namespace counterguard {

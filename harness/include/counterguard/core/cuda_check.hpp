@@ -6,18 +6,19 @@
 
 namespace counterguard::detail {
 
-// Throws api_error "file:line: call: cudaErrorName: message" and clears a non-sticky error.
-[[noreturn]] void throw_cuda_error(cudaError_t status, const char* call, const char* file, int line);
+// Throws api_error "call: cudaErrorName: message" (no source path: users see it) and clears a non-sticky
+// error.
+[[noreturn]] void throw_cuda_error(cudaError_t status, const char* call);
 
 }  // namespace counterguard::detail
 
-// Wraps a CUDA runtime call; on failure throws counterguard::api_error naming the call and where.
-#define COUNTERGUARD_CUDA_CHECK(call)                                                            \
-  do {                                                                                           \
-    const cudaError_t counterguard_status_ = (call);                                             \
-    if (counterguard_status_ != cudaSuccess) {                                                   \
-      ::counterguard::detail::throw_cuda_error(counterguard_status_, #call, __FILE__, __LINE__); \
-    }                                                                                            \
+// Wraps a CUDA runtime call; on failure throws counterguard::api_error naming the call.
+#define COUNTERGUARD_CUDA_CHECK(call)                                        \
+  do {                                                                       \
+    const cudaError_t counterguard_status_ = (call);                         \
+    if (counterguard_status_ != cudaSuccess) {                               \
+      ::counterguard::detail::throw_cuda_error(counterguard_status_, #call); \
+    }                                                                        \
   } while (false)
 
 // For destructors: reports nothing and never throws.

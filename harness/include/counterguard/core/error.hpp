@@ -43,6 +43,9 @@ enum class environment_problem {
   profiler_busy,            // another process holds the GPU's counters (CUPTI_ERROR_HARDWARE_BUSY)
   under_external_profiler,  // running under ncu / nsys (CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED)
   unsupported_device,  // the GPU or its configuration (vGPU, MIG, WSL, confidential computing) cannot profile
+  gpu_wait_expired,    // another counterguard kept the GPU longer than --wait-for-gpu
+  file_system,         // a file or directory could not be written, read or created
+  process,             // a worker process, pipe or temporary file could not be set up
 };
 
 class environment_error : public error {
@@ -55,7 +58,32 @@ class environment_error : public error {
   environment_problem m_problem;
 };
 
-// A failed CUDA runtime/driver or CUPTI call that is not the user's fault: "file:line: call: name: message".
+// A signal (SIGINT, SIGTERM, SIGHUP) stopped the run; the process exits with 128 + the signal's number,
+// as shells and CI runners expect.
+class interrupted_error : public error {
+ public:
+  explicit interrupted_error(int signal_number);
+  [[nodiscard]] int signal_number() const { return m_signal; }
+  [[nodiscard]] int exit_status() const { return 128 + m_signal; }
+
+ private:
+  int m_signal;
+};
+
+// A kernel variant registered inconsistently (a duplicate name, no factory, a launcher asking for a
+// parameter it never declared): the kernel author's input is wrong, so it maps to exit status 2.
+class registration_error : public error {
+ public:
+  explicit registration_error(const std::string& message) : error(exit_code::invalid_input, message) {}
+};
+
+// A broken invariant inside counterguard (a bug): exit status 4.
+class internal_error : public error {
+ public:
+  explicit internal_error(const std::string& message) : error(exit_code::internal_error, message) {}
+};
+
+// A failed CUDA runtime/driver or CUPTI call that is not the user's fault: "call: name: message; advice".
 class api_error : public error {
  public:
   api_error(const std::string& message, int status)

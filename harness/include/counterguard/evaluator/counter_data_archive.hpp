@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "counterguard/profiler/counter_data_image.hpp"
+#include "counterguard/cupti/counter_data_image.hpp"
 #include "counterguard/profiler/profiled_launch.hpp"
 
 namespace counterguard {
@@ -31,7 +31,8 @@ struct counter_data_archive {
 };
 
 // Writes the archive into `directory` (created if needed). Every file is written to a temporary name and
-// renamed, the manifest last, so a reader never sees a half-written archive. Throws api_error on I/O failure.
+// renamed, the manifest last, so a reader never sees a half-written archive. Throws environment_error
+// (file_system) when a file cannot be written.
 void save_counter_data_archive(const std::filesystem::path& directory, const counter_data_archive& archive);
 
 // Reads an archive. A missing, unreadable, corrupt or inconsistent file (bad JSON, wrong schema version,

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,8 +24,10 @@ class metric_catalog {
   [[nodiscard]] static bool looks_like_raw_cupti_name(const std::string& name);
   // An alias's definition, or a definition for a raw CUPTI name (class guessed from the name: durations,
   // DRAM, cache hit rates, throughputs, hardware bank conflicts and occupancy are noisy; counts are exact).
-  // Throws std::out_of_range for a name that is neither.
+  // Throws internal_error for a name that is neither (suites are validated when they load).
   [[nodiscard]] metric_definition resolve(const std::string& name) const;
+  // The same, or nothing for a name that is neither an alias nor shaped like a raw CUPTI name.
+  [[nodiscard]] std::optional<metric_definition> try_resolve(const std::string& name) const;
   [[nodiscard]] std::vector<std::string> alias_names() const;
   // Up to `count` aliases closest to `name` (edit distance), for "did you mean" messages.
   [[nodiscard]] std::vector<std::string> closest_aliases(const std::string& name,
@@ -33,13 +36,5 @@ class metric_catalog {
  private:
   std::map<std::string, metric_definition> m_aliases;
 };
-
-// Edit distance between two names, for suggestions.
-[[nodiscard]] std::size_t edit_distance(const std::string& a, const std::string& b);
-
-// The closest `count` candidates to `name`, nearest first.
-[[nodiscard]] std::vector<std::string> closest_names(const std::string& name,
-                                                     const std::vector<std::string>& candidates,
-                                                     std::size_t count);
 
 }  // namespace counterguard

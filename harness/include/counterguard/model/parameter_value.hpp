@@ -21,8 +21,8 @@ class parameter_value {
   [[nodiscard]] bool is_integer() const { return std::holds_alternative<std::int64_t>(m_value); }
   [[nodiscard]] bool is_number() const { return !std::holds_alternative<std::string>(m_value); }
   [[nodiscard]] bool is_string() const { return std::holds_alternative<std::string>(m_value); }
-  [[nodiscard]] std::int64_t as_integer() const;  // throws std::logic_error when not an integer
-  [[nodiscard]] double as_double() const;         // throws std::logic_error when a string
+  [[nodiscard]] std::int64_t as_integer() const;  // throws internal_error when not an integer
+  [[nodiscard]] double as_double() const;         // throws internal_error when a string
   [[nodiscard]] const std::string& as_string() const;
   // The spelling used in case instance names and reports: 2048, 0.5, row_major.
   [[nodiscard]] std::string to_string() const;

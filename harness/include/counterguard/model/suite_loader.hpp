@@ -4,26 +4,28 @@
 #include <vector>
 
 #include "counterguard/model/case_instance.hpp"
+#include "counterguard/model/kernel_signature.hpp"
 #include "counterguard/model/suite.hpp"
 
 namespace counterguard {
 
-class kernel_registry;
 class metric_catalog;
 
 // Loads and validates one suite file. Every problem is an input_error naming file:line:column, the field
-// and what would be valid: unknown keys, wrong types, unknown kernels or kernel parameters, unknown metric
-// aliases, duplicate case names, empty axes, bad formulas, unreadable files.
+// and what would be valid: unknown keys, wrong types, unknown kernels or kernel parameters, parameter values
+// outside their declared range, unknown metric aliases, duplicate case names, empty axes, bad formulas,
+// unreadable files.
 // Raw CUPTI metric names are only checked for shape here; chip validation is metric_name_validator's job.
-[[nodiscard]] suite load_suite(const std::string& path, const kernel_registry& kernels,
+[[nodiscard]] suite load_suite(const std::string& path, const kernel_catalog& kernels,
                                const metric_catalog& metrics);
 
 // Loads every path: files as they are, directories as their *.yaml files in name order.
 [[nodiscard]] std::vector<suite> load_suites(const std::vector<std::string>& paths,
-                                             const kernel_registry& kernels, const metric_catalog& metrics);
+                                             const kernel_catalog& kernels, const metric_catalog& metrics);
 
-// The cartesian product of each case's axes, formulas evaluated, kernel parameter defaults filled in.
-[[nodiscard]] std::vector<case_instance> expand_instances(const suite& s, const kernel_registry& kernels,
+// The cartesian product of each case's axes, formulas evaluated, kernel parameter defaults filled in. Each
+// instance must satisfy its kernel's declared block size and requirements (input_error at the case).
+[[nodiscard]] std::vector<case_instance> expand_instances(const suite& s, const kernel_catalog& kernels,
                                                           const metric_catalog& metrics);
 
 // Keeps the instances whose name matches the pattern (`*` matches any run of characters; everything else, `?`

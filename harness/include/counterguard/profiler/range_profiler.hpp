@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "counterguard/profiler/counter_data_image.hpp"
+#include "counterguard/cupti/counter_data_image.hpp"
 #include "counterguard/profiler/profiled_launch.hpp"
 
 namespace counterguard {
@@ -48,10 +48,10 @@ class range_profiler {
 
   [[nodiscard]] const device_description& device() const;
 
-  // Profiles the kernels `work` launches (on `stream`) inside an NVTX range named `nvtx_range`, collecting
+  // Profiles the kernels `work` launches (on `stream`) inside an NVTX range named `range_name`, collecting
   // `raw_metrics` per launch. `max_launches` bounds the ranges the image holds.
   [[nodiscard]] profile_capture profile(const std::vector<std::string>& raw_metrics,
-                                        const std::string& nvtx_range, const std::function<void()>& work,
+                                        const std::string& range_name, const std::function<void()>& work,
                                         int max_launches = 16);
 
  private:

@@ -9,15 +9,18 @@
 namespace counterguard {
 
 // Every kernel variant linked into this runner, built-in or the user's own, by name.
-class kernel_registry {
+class kernel_registry final : public kernel_catalog {
  public:
   // The registry that COUNTERGUARD_REGISTER_KERNEL adds to.
   [[nodiscard]] static kernel_registry& global();
 
-  // Adds a variant and returns it for chained setup. Throws std::logic_error on a duplicate name.
+  // Adds a variant and returns it for chained setup. Throws registration_error on a duplicate name.
   kernel_definition& add(std::string name);
   [[nodiscard]] const kernel_definition* find(const std::string& name) const;
   [[nodiscard]] std::vector<std::string> names() const;  // sorted
+
+  [[nodiscard]] const kernel_signature* find_signature(const std::string& name) const override;
+  [[nodiscard]] std::vector<std::string> kernel_names() const override { return names(); }
   [[nodiscard]] const std::deque<kernel_definition>& definitions() const { return m_definitions; }
 
  private:

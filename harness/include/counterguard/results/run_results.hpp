@@ -95,6 +95,12 @@ struct run_results {
 };
 
 void to_json(nlohmann::json& out, const run_results& results);
+// Reads results JSON; `file` names it in errors. Every problem (a document that is not an object, a missing
+// or mistyped field, an unknown schema version) is an input_error naming the file and the field path.
+[[nodiscard]] run_results read_run_results(const nlohmann::json& document, const std::string& file);
+// Reads a results JSON file (`counterguard run --json`).
+[[nodiscard]] run_results load_run_results(const std::string& path);
+// read_run_results for nlohmann's get<run_results>(); errors name "<results JSON>".
 void from_json(const nlohmann::json& in, run_results& results);
 
 }  // namespace counterguard

@@ -17,7 +17,10 @@ struct isolated_run_options {
   std::string save_counter_data_dir;
   int device = 0;
   double case_timeout_seconds = 120.0;  // a case that reports nothing for this long is killed
-  bool echo_progress = true;            // one line per case on stderr
+  // How long to wait for a GPU that another counterguard (or profiler) holds before giving up (exit 3).
+  double wait_for_gpu_seconds = 600.0;
+  bool lock_gpu = true;       // take the GPU's lock (gpu_lock.hpp) before starting workers
+  bool echo_progress = true;  // one line per case on stderr
 };
 
 struct isolated_run_outcome {
@@ -27,7 +30,9 @@ struct isolated_run_outcome {
   std::string environment_message;
 };
 
-// Profiles the instances in worker processes (see worker_request), enforcing the per-case timeout.
+// Profiles the instances in worker processes (worker_protocol.hpp), enforcing the per-case timeout. Each
+// worker runs in its own process group. With an interruption_guard alive, a signal stops the workers and
+// throws interrupted_error; setting up a worker that fails throws environment_error (process).
 [[nodiscard]] isolated_run_outcome run_isolated(const std::vector<case_instance>& instances,
                                                 const isolated_run_options& options);
 

@@ -27,9 +27,4 @@ struct kernel_resources {
 [[nodiscard]] std::vector<kernel_resources> parse_resource_report(const std::string& report,
                                                                   const std::string& translation_unit);
 
-// "void ns::f<3>(float*)" -> "ns::f<3>": a demangled kernel name without return type and parameter list.
-[[nodiscard]] std::string strip_signature(const std::string& demangled);
-// Demangles a symbol with the C++ ABI; returns it unchanged when it is not a mangled name.
-[[nodiscard]] std::string demangle(const std::string& symbol);
-
 }  // namespace counterguard

@@ -1,0 +1,34 @@
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "counterguard/evaluator/counter_data_evaluator.hpp"
+#include "counterguard/measurement/metric_plan.hpp"
+#include "counterguard/profiler/profiled_launch.hpp"
+#include "counterguard/results/run_results.hpp"
+#include "counterguard/statics/kernel_resources.hpp"
+
+namespace counterguard {
+
+// Fills a case result's per-kernel metrics and case totals from what was measured: the evaluated counter
+// ranges with their launches (GPU or offline evaluation alike), the compiler's resources and the metrics the
+// kernel computed itself. Totals: summable CUPTI metrics are the formula of the summed counters; static and
+// launch metrics the largest over the kernels; other metrics only when the case launched one kernel.
+void fill_measurements(case_result& result, const metric_plan& plan,
+                       const std::vector<profiled_launch>& launches,
+                       const std::vector<evaluated_range>& ranges,
+                       const std::vector<kernel_resources>& resources,
+                       const std::map<std::string, double>& kernel_metrics);
+
+// Static metrics only (no GPU): one kernel entry per device function the variant declares.
+void fill_static_measurements(case_result& result, const metric_plan& plan,
+                              const std::vector<std::string>& device_functions,
+                              const std::vector<kernel_resources>& resources);
+
+// The compiler's report for a device function; nullptr when no embedded report names it.
+[[nodiscard]] const kernel_resources* find_kernel_resources(const std::vector<kernel_resources>& resources,
+                                                            const std::string& function);
+
+}  // namespace counterguard

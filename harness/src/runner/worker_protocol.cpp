@@ -1,0 +1,144 @@
+#include "counterguard/runner/worker_protocol.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "counterguard/core/json_reader.hpp"
+
+namespace counterguard {
+namespace {
+
+using nlohmann::json;
+
+constexpr environment_problem all_problems[] = {environment_problem::no_gpu,
+                                                environment_problem::insufficient_privileges,
+                                                environment_problem::profiler_busy,
+                                                environment_problem::under_external_profiler,
+                                                environment_problem::unsupported_device,
+                                                environment_problem::gpu_wait_expired,
+                                                environment_problem::file_system,
+                                                environment_problem::process};
+
+const char* problem_name(environment_problem problem) {
+  switch (problem) {
+    case environment_problem::no_gpu:
+      return "no_gpu";
+    case environment_problem::insufficient_privileges:
+      return "insufficient_privileges";
+    case environment_problem::profiler_busy:
+      return "profiler_busy";
+    case environment_problem::under_external_profiler:
+      return "under_external_profiler";
+    case environment_problem::unsupported_device:
+      return "unsupported_device";
+    case environment_problem::gpu_wait_expired:
+      return "gpu_wait_expired";
+    case environment_problem::file_system:
+      return "file_system";
+    case environment_problem::process:
+      return "process";
+  }
+  return "process";
+}
+
+struct event_encoder {
+  json operator()(const device_ready_event& e) const {
+    run_results wrapper;
+    wrapper.metadata = e.device;
+    return {{"event", "device"}, {"results", wrapper}};
+  }
+  json operator()(const gpu_busy_event& e) const {
+    return {{"event", "waiting"}, {"message", e.message}, {"seconds_left", e.seconds_left}};
+  }
+  json operator()(const case_begin_event& e) const { return {{"event", "begin"}, {"instance", e.instance}}; }
+  json operator()(const case_result_event& e) const {
+    run_results wrapper;
+    wrapper.cases.push_back(e.result);
+    return {{"event", "result"}, {"results", wrapper}};
+  }
+  json operator()(const input_error_event& e) const {
+    return {{"event", "input_error"}, {"message", e.message}};
+  }
+  json operator()(const environment_error_event& e) const {
+    return {{"event", "environment_error"}, {"problem", problem_name(e.problem)}, {"message", e.message}};
+  }
+};
+
+worker_event decode(const json_reader& reader, const json& event) {
+  const std::string kind = reader.string(event, "", "event");
+  if (kind == "device")
+    return device_ready_event{read_run_results(reader.object(event, "", "results"), reader.file()).metadata};
+  if (kind == "waiting") {
+    return gpu_busy_event{reader.string(event, "", "message"),
+                          reader.number_or_nan(reader.member(event, "", "seconds_left"), "seconds_left")};
+  }
+  if (kind == "begin")
+    return case_begin_event{reader.string(event, "", "instance")};
+  if (kind == "result") {
+    const run_results wrapper = read_run_results(reader.object(event, "", "results"), reader.file());
+    if (wrapper.cases.size() != 1)
+      reader.fail("results.cases", "a result event carries exactly one case");
+    return case_result_event{wrapper.cases.front()};
+  }
+  if (kind == "input_error")
+    return input_error_event{reader.string(event, "", "message")};
+  if (kind == "environment_error") {
+    const std::string name = reader.string(event, "", "problem");
+    for (const environment_problem problem : all_problems) {
+      if (name == problem_name(problem))
+        return environment_error_event{problem, reader.string(event, "", "message")};
+    }
+    reader.fail("problem", "unknown environment problem '" + name + "'");
+  }
+  reader.fail("event", "unknown event '" + kind + "'");
+}
+
+}  // namespace
+
+json worker_request_to_json(const worker_request& request) {
+  return json{{"suite_paths", request.suite_paths},
+              {"instances", request.instances},
+              {"archive_indices", request.archive_indices},
+              {"extra_metrics", request.extra_metrics},
+              {"save_counter_data_dir", request.save_counter_data_dir},
+              {"device", request.device},
+              {"wait_for_gpu_seconds", request.wait_for_gpu_seconds}};
+}
+
+worker_request read_worker_request(const json& document, const std::string& file) {
+  const json_reader reader(file);
+  reader.require_object(document, "");
+  worker_request request;
+  request.suite_paths = reader.strings(document, "", "suite_paths");
+  request.instances = reader.strings(document, "", "instances");
+  for (const auto& index : reader.array(document, "", "archive_indices")) {
+    if (!index.is_number_integer())
+      reader.fail("archive_indices", "expected integers");
+    request.archive_indices.push_back(index.get<int>());
+  }
+  if (request.archive_indices.size() != request.instances.size())
+    reader.fail("archive_indices", "needs one index per instance");
+  request.extra_metrics = reader.strings(document, "", "extra_metrics");
+  request.save_counter_data_dir = reader.string(document, "", "save_counter_data_dir");
+  request.device = static_cast<int>(reader.integer(document, "", "device", 0, 1024));
+  request.wait_for_gpu_seconds =
+      reader.number_or_nan(reader.member(document, "", "wait_for_gpu_seconds"), "wait_for_gpu_seconds");
+  return request;
+}
+
+std::string encode_worker_event(const worker_event& event) {
+  return std::visit(event_encoder{}, event).dump();
+}
+
+worker_event decode_worker_event(const std::string& line) {
+  const json_reader reader("<worker event>");
+  try {
+    const json event = reader.parse(line);
+    reader.require_object(event, "");
+    return decode(reader, event);
+  } catch (const input_error& e) {
+    throw internal_error(std::string("the GPU worker sent a malformed event (") + e.what() +
+                         "): " + line.substr(0, 200));
+  }
+}
+
+}  // namespace counterguard
