@@ -19,7 +19,8 @@ namespace counterguard {
 
 bool operator==(const baseline_entry& a, const baseline_entry& b) {
   return a.value == b.value && a.cls == b.cls && a.min == b.min && a.max == b.max && a.n == b.n &&
-         a.direction == b.direction && a.tolerance == b.tolerance && a.absolute_floor == b.absolute_floor;
+         a.direction == b.direction && a.tolerance == b.tolerance && a.absolute_floor == b.absolute_floor &&
+         a.mean == b.mean && a.sd == b.sd && a.noise == b.noise && a.false_alarm_rate == b.false_alarm_rate;
 }
 
 std::string kernel_key(const std::string& function, int occurrence) {
@@ -62,6 +63,14 @@ void emit_entry(YAML::Emitter& out, const baseline_entry& e) {
     out << YAML::Key << "tolerance" << YAML::Value << format_value(*e.tolerance);
   if (e.absolute_floor)
     out << YAML::Key << "absolute_floor" << YAML::Value << format_value(*e.absolute_floor);
+  if (e.mean)
+    out << YAML::Key << "mean" << YAML::Value << format_value(*e.mean);
+  if (e.sd)
+    out << YAML::Key << "sd" << YAML::Value << format_value(*e.sd);
+  if (e.noise)
+    out << YAML::Key << "noise" << YAML::Value << to_string(*e.noise);
+  if (e.false_alarm_rate)
+    out << YAML::Key << "false_alarm_rate" << YAML::Value << format_value(*e.false_alarm_rate);
   out << YAML::EndMap;
 }
 
@@ -143,10 +152,15 @@ class parser {
     return field.empty() ? key : field + "." + key;
   }
 
-  baseline_entry entry(const YAML::Node& node, const std::string& field) const {
+  baseline_entry entry(const YAML::Node& node, const std::string& field, int schema_version) const {
     require_map(node, field);
-    check_keys(node, field,
-               {"value", "class", "min", "max", "n", "direction", "tolerance", "absolute_floor"});
+    if (schema_version < 2) {
+      check_keys(node, field, {"value", "class", "min", "max", "n", "direction", "tolerance", "absolute_floor"});
+    } else {
+      check_keys(node, field,
+                 {"value", "class", "min", "max", "n", "direction", "tolerance", "absolute_floor", "mean", "sd",
+                  "noise", "false_alarm_rate"});
+    }
     baseline_entry e;
     e.value = number(required(node, "value", field), join(field, "value"));
     const YAML::Node cls_node = required(node, "class", field);
@@ -185,7 +199,41 @@ class parser {
       if (*e.absolute_floor < 0)
         fail(f, join(field, "absolute_floor"), "must not be negative", "a count such as 32");
     }
+    statistics(node, field, e);
     return e;
+  }
+
+  // The version 2 fields of an entry (docs/baselines.md, "Noise model").
+  void statistics(const YAML::Node& node, const std::string& field, baseline_entry& e) const {
+    const YAML::Node mean = node["mean"];
+    const YAML::Node sd = node["sd"];
+    if (static_cast<bool>(mean) != static_cast<bool>(sd))
+      fail(node, join(field, mean ? "sd" : "mean"), "missing", "'mean' and 'sd' come together");
+    if (mean) {
+      e.mean = number(mean, join(field, "mean"));
+      if (!(e.min <= *e.mean && *e.mean <= e.max)) {
+        fail(mean, join(field, "mean"),
+             "mean " + format_value(*e.mean) + " is outside [min, max] = [" + format_value(e.min) + ", " +
+                 format_value(e.max) + "]",
+             "min <= mean <= max");
+      }
+      e.sd = number(sd, join(field, "sd"));
+      if (*e.sd < 0)
+        fail(sd, join(field, "sd"), "must not be negative", "the samples' standard deviation");
+    }
+    if (const YAML::Node kind = node["noise"]) {
+      const auto parsed = parse_noise_kind(text(kind, join(field, "noise")));
+      if (!parsed)
+        fail(kind, join(field, "noise"), "unknown noise kind '" + kind.Scalar() + "'",
+             "valid: counts, bytes, percent, duration, relative");
+      e.noise = *parsed;
+    }
+    if (const YAML::Node rate = node["false_alarm_rate"]) {
+      e.false_alarm_rate = number(rate, join(field, "false_alarm_rate"));
+      if (!(*e.false_alarm_rate > 0 && *e.false_alarm_rate < 0.5))
+        fail(rate, join(field, "false_alarm_rate"), "must be a probability in (0, 0.5)",
+             "e.g. 1e-5 (the default is 6.7e-6)");
+    }
   }
 
   baseline_file file(const YAML::Node& root) const {
@@ -236,7 +284,7 @@ class parser {
         baseline_metrics& metrics = kernels[kernel];
         for (const auto& metric_item : kernel_item.second) {
           const std::string metric = key_text(metric_item.first, kernel_field);
-          metrics[metric] = entry(metric_item.second, kernel_field + "." + metric);
+          metrics[metric] = entry(metric_item.second, kernel_field + "." + metric, result.schema_version);
         }
       }
     }
@@ -295,7 +343,8 @@ std::string render_baseline_yaml(const baseline_file& file) {
   std::string text;
   text += "# counterguard baselines: suite '" + file.suite + "' on GPU key '" + file.gpu_key + "'.\n";
   text +=
-      "# Written by 'counterguard baseline update'; by hand, edit only 'tolerance' and 'absolute_floor'.\n";
+      "# Written by 'counterguard baseline update'; by hand, edit only 'tolerance', 'absolute_floor', 'noise'\n"
+      "# and 'false_alarm_rate'.\n";
   text += "# Format and comparison rules: docs/baselines.md\n";
   text += out.c_str();
   text += "\n";

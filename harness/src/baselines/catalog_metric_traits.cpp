@@ -1,6 +1,7 @@
 #include <stdexcept>
 
 #include "counterguard/baselines/baseline_update.hpp"
+#include "counterguard/baselines/noise_model.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"
 
 namespace counterguard {
@@ -12,6 +13,7 @@ constexpr double percentage_point_floor = 2.0;
 
 metric_traits catalog_metric_traits(const std::string& metric) {
   metric_traits traits;
+  traits.noise = noise_kind_of_metric(metric);
   metric_definition definition;
   try {
     definition = metric_catalog::builtin().resolve(metric);
