@@ -97,9 +97,8 @@ baseline_band acceptance_band(const baseline_entry& entry, const baseline_compar
   request.two_sided = entry.direction == metric_direction::exact;
   const prediction_band band = noisy_prediction_band(request);
   // A tolerance or floor a human wrote into the entry widens the band, never narrows it.
-  const double half_width =
-      std::max({band.half_width, entry.tolerance.value_or(0.0) * std::abs(request.mean),
-                entry.absolute_floor.value_or(0.0), epsilon_of(request.mean)});
+  const double half_width = std::max({band.half_width, entry.tolerance.value_or(0.0) * std::abs(request.mean),
+                                      entry.absolute_floor.value_or(0.0), epsilon_of(request.mean)});
   baseline_band result{request.mean - half_width, request.mean + half_width};
   if (!has_statistics) {
     // Conservative for version 1 entries: never narrower than the band version 1 gave them.

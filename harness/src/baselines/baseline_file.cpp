@@ -155,11 +155,12 @@ class parser {
   baseline_entry entry(const YAML::Node& node, const std::string& field, int schema_version) const {
     require_map(node, field);
     if (schema_version < 2) {
-      check_keys(node, field, {"value", "class", "min", "max", "n", "direction", "tolerance", "absolute_floor"});
+      check_keys(node, field,
+                 {"value", "class", "min", "max", "n", "direction", "tolerance", "absolute_floor"});
     } else {
       check_keys(node, field,
-                 {"value", "class", "min", "max", "n", "direction", "tolerance", "absolute_floor", "mean", "sd",
-                  "noise", "false_alarm_rate"});
+                 {"value", "class", "min", "max", "n", "direction", "tolerance", "absolute_floor", "mean",
+                  "sd", "noise", "false_alarm_rate"});
     }
     baseline_entry e;
     e.value = number(required(node, "value", field), join(field, "value"));
@@ -343,7 +344,8 @@ std::string render_baseline_yaml(const baseline_file& file) {
   std::string text;
   text += "# counterguard baselines: suite '" + file.suite + "' on GPU key '" + file.gpu_key + "'.\n";
   text +=
-      "# Written by 'counterguard baseline update'; by hand, edit only 'tolerance', 'absolute_floor', 'noise'\n"
+      "# Written by 'counterguard baseline update'; by hand, edit only 'tolerance', 'absolute_floor', "
+      "'noise'\n"
       "# and 'false_alarm_rate'.\n";
   text += "# Format and comparison rules: docs/baselines.md\n";
   text += out.c_str();

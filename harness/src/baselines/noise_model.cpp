@@ -20,7 +20,8 @@ constexpr double sector_bytes = 32.0;
 constexpr double bytes_relative = 0.015;
 // Percentages: achieved occupancy moved by at most 0.41 points (sd 0.18) in 5 H200 runs.
 constexpr double percent_points = 0.5;
-// Kernel duration: 1-3% run to run on the H200 (docs/metrics.md), plus launch-to-launch jitter of tiny kernels.
+// Kernel duration: 1-3% run to run on the H200 (docs/metrics.md), plus launch-to-launch jitter of tiny
+// kernels.
 constexpr double duration_relative = 0.03;
 constexpr double duration_ns = 100.0;
 constexpr double other_relative = 0.01;
@@ -61,8 +62,8 @@ const char* to_string(noise_kind kind) {
 }
 
 std::optional<noise_kind> parse_noise_kind(const std::string& text) {
-  for (const noise_kind kind : {noise_kind::counts, noise_kind::bytes, noise_kind::percent, noise_kind::duration,
-                                noise_kind::relative}) {
+  for (const noise_kind kind : {noise_kind::counts, noise_kind::bytes, noise_kind::percent,
+                                noise_kind::duration, noise_kind::relative}) {
     if (text == to_string(kind))
       return kind;
   }

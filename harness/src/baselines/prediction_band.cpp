@@ -33,7 +33,8 @@ double student_t_upper_quantile(double tail_probability, double degrees_of_freed
 prediction_band noisy_prediction_band(const prediction_band_request& request) {
   if (request.n < 1 || !(request.sd >= 0.0) || !std::isfinite(request.sd) || !(request.model_sd >= 0.0) ||
       !std::isfinite(request.model_sd) || !std::isfinite(request.mean))
-    throw std::invalid_argument("noisy_prediction_band: needs n >= 1 and finite mean, sd >= 0, model_sd >= 0");
+    throw std::invalid_argument(
+        "noisy_prediction_band: needs n >= 1 and finite mean, sd >= 0, model_sd >= 0");
   if (!(request.false_alarm_rate > 0.0 && request.false_alarm_rate < 0.5))
     throw std::invalid_argument("noisy_prediction_band: false-alarm rate " +
                                 std::to_string(request.false_alarm_rate) + " is outside (0, 0.5)");
@@ -41,9 +42,9 @@ prediction_band noisy_prediction_band(const prediction_band_request& request) {
   const double sample_df = request.n - 1;
   prediction_band band;
   band.degrees_of_freedom = prior_df + sample_df;
-  band.scale = std::sqrt((prior_df * request.model_sd * request.model_sd +
-                          sample_df * request.sd * request.sd) /
-                         band.degrees_of_freedom);
+  band.scale =
+      std::sqrt((prior_df * request.model_sd * request.model_sd + sample_df * request.sd * request.sd) /
+                band.degrees_of_freedom);
   const double tail = request.two_sided ? request.false_alarm_rate / 2.0 : request.false_alarm_rate;
   band.quantile = student_t_upper_quantile(tail, band.degrees_of_freedom);
   band.half_width = band.quantile * band.scale * std::sqrt(1.0 + 1.0 / request.n);

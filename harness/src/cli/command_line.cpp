@@ -31,8 +31,9 @@ void add_reports(CLI::App& command, detail::report_options& reports, bool with_b
         ->capture_default_str();
     command.add_flag("--no-baselines", reports.no_baselines, "check expectations only");
     command
-        .add_option("--false-alarm-rate", reports.false_alarm_rate,
-                    "probability that one noisy baseline check of an unchanged kernel fails (docs/baselines.md)")
+        .add_option(
+            "--false-alarm-rate", reports.false_alarm_rate,
+            "probability that one noisy baseline check of an unchanged kernel fails (docs/baselines.md)")
         ->capture_default_str()
         ->check(CLI::Range(1e-15, 0.49));
     command.add_flag("--strict", reports.strict,

@@ -73,7 +73,8 @@ baseline_entry refreshed(const std::vector<double>& samples,
 
 TEST(baseline_comparison, a_noisy_band_is_the_noise_models_prediction_band_around_the_mean) {
   // mean 10000, sd 250, n = 5; model sd sqrt(3.5^2 * 10000 + 50^2) = 353.55; pooled scale^2 =
-  // (8 * 353.55^2 + 4 * 250^2) / 12 = 104167; t_{1 - 6.7e-6, 12} = 7.049; half width = 7.049 * 322.75 * 1.0954.
+  // (8 * 353.55^2 + 4 * 250^2) / 12 = 104167; t_{1 - 6.7e-6, 12} = 7.049; half width = 7.049 * 322.75
+  // * 1.0954.
   baseline_entry e = noisy(10000, 9700, 10300);
   e.mean = 10000;
   e.sd = 250;

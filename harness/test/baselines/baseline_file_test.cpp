@@ -120,9 +120,10 @@ baseline_file with_statistics() {
 TEST(baseline_yaml, version_2_writes_the_noise_statistics_on_the_entrys_line) {
   const std::string text = render_baseline_yaml(with_statistics());
   EXPECT_NE(text.find("schema_version: 2\n"), std::string::npos);
-  EXPECT_NE(text.find("duration_ns: {value: 10000, class: noisy, min: 9800, max: 10400, n: 5, direction: "
-                      "lower_is_better, mean: 10050.5, sd: 230.25, noise: duration, false_alarm_rate: 1e-05}"),
-            std::string::npos)
+  EXPECT_NE(
+      text.find("duration_ns: {value: 10000, class: noisy, min: 9800, max: 10400, n: 5, direction: "
+                "lower_is_better, mean: 10050.5, sd: 230.25, noise: duration, false_alarm_rate: 1e-05}"),
+      std::string::npos)
       << text;
   const baseline_file back = parse_baseline_yaml(text, "t.yaml");
   EXPECT_EQ(back.cases, with_statistics().cases);
@@ -169,8 +170,8 @@ TEST(baseline_yaml, rejects_a_mean_without_an_sd_a_negative_sd_a_bad_rate_and_an
 
 TEST(baseline_yaml, every_committed_baseline_file_still_loads) {
   const std::string directory = std::string(COUNTERGUARD_SOURCE_DIR) + "/baselines/GH100-132sm-cuda13/";
-  for (const char* suite : {"atomics", "coalescing", "constant", "divergence", "histogram", "matmul", "occupancy",
-                            "shared_banks", "spills", "texture", "transpose"}) {
+  for (const char* suite : {"atomics", "coalescing", "constant", "divergence", "histogram", "matmul",
+                            "occupancy", "shared_banks", "spills", "texture", "transpose"}) {
     const auto file = load_baseline_file(directory + suite + ".yaml");
     ASSERT_TRUE(file.has_value()) << suite;
     EXPECT_GE(file->schema_version, 1);

@@ -40,9 +40,9 @@ constexpr double contamination = 0.1;
 constexpr double contamination_scale = 3.0;
 
 double core_sd(double sd, tails shape) {
-  return shape == tails::normal
-             ? sd
-             : sd / std::sqrt(1.0 - contamination + contamination * contamination_scale * contamination_scale);
+  return shape == tails::normal ? sd
+                                : sd / std::sqrt(1.0 - contamination +
+                                                 contamination * contamination_scale * contamination_scale);
 }
 
 double upper_tail(double z) {
@@ -124,8 +124,8 @@ gate_statistics simulate_gates(const noise_source& source, int n, tails shape, l
   }
   const double count = static_cast<double>(gates);
   result.conditional_mean = sum / count;
-  result.conditional_se =
-      std::sqrt(std::max(0.0, sum_squares / count - result.conditional_mean * result.conditional_mean) / count);
+  result.conditional_se = std::sqrt(
+      std::max(0.0, sum_squares / count - result.conditional_mean * result.conditional_mean) / count);
   result.mean_high /= count;
   return result;
 }
@@ -216,7 +216,8 @@ TEST(noise_false_alarm_rate, the_removed_version_1_rule_failed_the_small_count_o
     std::vector<double> samples(3);
     for (auto& sample : samples)
       sample = noise.draw(source.mean, source.sd, tails::normal);
-    baseline_entry entry = make_baseline_entry(samples, metric_class::noisy, source.direction, noise_kind::counts);
+    baseline_entry entry =
+        make_baseline_entry(samples, metric_class::noisy, source.direction, noise_kind::counts);
     entry.mean.reset();  // as version 1 recorded it
     entry.sd.reset();
     const double version_1_high = entry.max + std::max(0.10 * entry.max, 32.0);
@@ -264,7 +265,8 @@ TEST(noise_false_alarm_rate, a_per_entry_rate_overrides_the_command_line) {
     baseline_entry entry =
         make_baseline_entry(samples, metric_class::noisy, source.direction, noise_kind::counts);
     entry.false_alarm_rate = 0.05;
-    alarms += acceptance_band(entry, options, source.metric).high < noise.draw(source.mean, source.sd, tails::normal)
+    alarms += acceptance_band(entry, options, source.metric).high <
+                      noise.draw(source.mean, source.sd, tails::normal)
                   ? 1
                   : 0;
   }
@@ -282,7 +284,8 @@ TEST(noise_detection_power, catches_a_doubled_small_conflict_count_and_thirty_pe
     int n;
     double minimum_power;
   };
-  const noise_source dram{"dram_read_bytes", metric_direction::lower_is_better, 134217728.0, 0.01 * 134217728.0};
+  const noise_source dram{"dram_read_bytes", metric_direction::lower_is_better, 134217728.0,
+                          0.01 * 134217728.0};
   noise_source dram_after = dram;
   dram_after.mean *= 1.3;
   dram_after.sd *= 1.3;
@@ -301,7 +304,8 @@ TEST(noise_detection_power, catches_a_doubled_small_conflict_count_and_thirty_pe
   std::uint64_t seed = 1000;
   for (const auto& p : plants) {
     for (const tails shape : {tails::normal, tails::tukey}) {
-      const gate_statistics s = simulate_gates(p.before, p.n, shape, refreshes / 10, options, seed++, &p.after);
+      const gate_statistics s =
+          simulate_gates(p.before, p.n, shape, refreshes / 10, options, seed++, &p.after);
       // The conditional estimate of the power (the direct fraction agrees within a percent).
       const double power = s.conditional_mean;
       report("power " + p.before.metric + " sd " + std::to_string(p.before.sd), p.before, p.n, shape, s);

@@ -54,8 +54,8 @@ TEST(noise_model, bytes_count_32_byte_sectors_and_percentages_are_in_points) {
 }
 
 TEST(noise_model, kind_names_round_trip) {
-  for (const noise_kind kind : {noise_kind::counts, noise_kind::bytes, noise_kind::percent, noise_kind::duration,
-                                noise_kind::relative}) {
+  for (const noise_kind kind : {noise_kind::counts, noise_kind::bytes, noise_kind::percent,
+                                noise_kind::duration, noise_kind::relative}) {
     EXPECT_EQ(parse_noise_kind(to_string(kind)), kind);
   }
   EXPECT_FALSE(parse_noise_kind("seconds").has_value());

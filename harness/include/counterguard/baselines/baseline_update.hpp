@@ -15,7 +15,7 @@ namespace counterguard {
 struct metric_traits {
   metric_class cls = metric_class::exact;
   metric_direction direction = metric_direction::lower_is_better;
-  std::optional<double> absolute_floor;  // written into new noisy entries (2 points for percentages)
+  std::optional<double> absolute_floor;   // written into new noisy entries (2 points for percentages)
   noise_kind noise = noise_kind::counts;  // the noise model's kind, written into noisy entries
 };
 

@@ -7,8 +7,8 @@ namespace counterguard {
 // noise model's variance sigma_m^2 (noise_model_degrees_of_freedom = nu0 of them):
 //   scale^2 = (nu0 * sigma_m^2 + (n - 1) * s^2) / (nu0 + n - 1)
 //   half_width = t_{1 - p, nu0 + n - 1} * scale * sqrt(1 + 1/n),   band = mean +- half_width
-// with p = false_alarm_rate for a one-sided check (only one side is a regression) and p = false_alarm_rate / 2
-// for a two-sided one. This is the posterior predictive interval of a normal model whose variance has a
+// with p = false_alarm_rate for a one-sided check (only one side is a regression) and p = false_alarm_rate /
+// 2 for a two-sided one. This is the posterior predictive interval of a normal model whose variance has a
 // scaled inverse chi-square prior (nu0 degrees of freedom, scale sigma_m); with nu0 = 0 it is the classical
 // prediction interval mean +- t_{1 - p, n - 1} s sqrt(1 + 1/n).
 struct prediction_band {

@@ -8,9 +8,9 @@ namespace counterguard {
 
 // What the noise model needs to know of a metric's recent values (docs/baselines.md, "Noise model").
 struct sample_statistics {
-  int n = 0;          // finite values used
-  double mean = 0.0;  // arithmetic mean: the centre of the prediction band
-  double sd = 0.0;    // sample standard deviation (n - 1 in the denominator); 0 when n == 1
+  int n = 0;            // finite values used
+  double mean = 0.0;    // arithmetic mean: the centre of the prediction band
+  double sd = 0.0;      // sample standard deviation (n - 1 in the denominator); 0 when n == 1
   double median = 0.0;  // mean of the middle two for even n
   double min = 0.0;
   double max = 0.0;
