@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cmath>
 
-#include "counterguard/core/error.hpp"
+#include "counterguard/baselines/noise_model.hpp"
+#include "counterguard/baselines/prediction_band.hpp"
 #include "counterguard/core/value_format.hpp"
+#include "counterguard/core/error.hpp"
 
 namespace counterguard {
 namespace {
@@ -14,6 +16,23 @@ constexpr double relative_epsilon = 1e-9;
 
 double epsilon_of(double value) {
   return relative_epsilon * std::max(std::abs(value), 1e-12);
+}
+
+// d2(n): the expected range of n standard normal samples, for an unbiased standard deviation from the
+// [min, max] of a version 1 entry (range / d2). Beyond 10 samples d2(10) over-estimates the sd: conservative.
+double expected_normal_range(int n) {
+  static constexpr double d2[] = {0.0, 0.0, 1.128, 1.693, 2.059, 2.326, 2.534, 2.704, 2.847, 2.970, 3.078};
+  return d2[std::clamp(n, 0, 10)];
+}
+
+// The version 1 band: [min, max] widened by w(b) = max(t |b|, floor) each side.
+baseline_band version_1_noisy_band(const baseline_entry& entry, const baseline_comparison_options& options) {
+  const double tolerance = entry.tolerance.value_or(options.noisy_tolerance);
+  const double floor = entry.absolute_floor.value_or(options.noisy_absolute_floor);
+  auto widening = [&](double bound) {
+    return std::max({tolerance * std::abs(bound), floor, epsilon_of(bound)});
+  };
+  return {entry.min - widening(entry.min), entry.max + widening(entry.max)};
 }
 
 bool is_zero_baseline(const baseline_entry& entry) {
@@ -54,24 +73,46 @@ std::string subject(const std::string& instance, const std::string& kernel_key, 
 
 }  // namespace
 
-baseline_band acceptance_band(const baseline_entry& entry, const baseline_comparison_options& options) {
+baseline_band acceptance_band(const baseline_entry& entry, const baseline_comparison_options& options,
+                              const std::string& metric) {
   if (entry.cls != metric_class::noisy) {
     const double slack =
         std::max(entry.tolerance.value_or(0.0) * std::abs(entry.value), epsilon_of(entry.value));
     return {entry.value - slack, entry.value + slack};
   }
-  const double tolerance = entry.tolerance.value_or(options.noisy_tolerance);
-  const double floor = entry.absolute_floor.value_or(options.noisy_absolute_floor);
-  auto widening = [&](double bound) {
-    return std::max({tolerance * std::abs(bound), floor, epsilon_of(bound)});
-  };
-  return {entry.min - widening(entry.min), entry.max + widening(entry.max)};
+  const bool has_statistics = entry.mean.has_value() && entry.sd.has_value();
+  prediction_band_request request;
+  request.n = std::max(entry.n, 1);
+  if (has_statistics) {
+    request.mean = *entry.mean;
+    request.sd = *entry.sd;
+  } else {
+    // Version 1: no mean and sd were recorded; centre on the median, estimate the sd from the range.
+    request.mean = entry.value;
+    request.sd = request.n >= 2 ? (entry.max - entry.min) / expected_normal_range(request.n) : 0.0;
+  }
+  const noise_kind kind = entry.noise ? *entry.noise : noise_kind_of_metric(metric);
+  request.model_sd = model_noise_sd(kind, request.mean);
+  request.false_alarm_rate = entry.false_alarm_rate.value_or(options.false_alarm_rate);
+  request.two_sided = entry.direction == metric_direction::exact;
+  const prediction_band band = noisy_prediction_band(request);
+  // A tolerance or floor a human wrote into the entry widens the band, never narrows it.
+  const double half_width = std::max({band.half_width, entry.tolerance.value_or(0.0) * std::abs(request.mean),
+                                      entry.absolute_floor.value_or(0.0), epsilon_of(request.mean)});
+  baseline_band result{request.mean - half_width, request.mean + half_width};
+  if (!has_statistics) {
+    // Conservative for version 1 entries: never narrower than the band version 1 gave them.
+    const baseline_band old = version_1_noisy_band(entry, options);
+    result.low = std::min(result.low, old.low);
+    result.high = std::max(result.high, old.high);
+  }
+  return result;
 }
 
 check_outcome compare_with_baseline(const std::string& instance, const std::string& kernel_key,
                                     const std::string& metric, const baseline_entry& entry, double measured,
                                     const baseline_comparison_options& options) {
-  const baseline_band band = acceptance_band(entry, options);
+  const baseline_band band = acceptance_band(entry, options, metric);
   check_outcome outcome;
   outcome.metric = metric;
   outcome.kernel = kernel_key == baseline_total_key ? std::string() : kernel_key;

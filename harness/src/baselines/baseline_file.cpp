@@ -17,7 +17,8 @@ namespace counterguard {
 
 bool operator==(const baseline_entry& a, const baseline_entry& b) {
   return a.value == b.value && a.cls == b.cls && a.min == b.min && a.max == b.max && a.n == b.n &&
-         a.direction == b.direction && a.tolerance == b.tolerance && a.absolute_floor == b.absolute_floor;
+         a.direction == b.direction && a.tolerance == b.tolerance && a.absolute_floor == b.absolute_floor &&
+         a.mean == b.mean && a.sd == b.sd && a.noise == b.noise && a.false_alarm_rate == b.false_alarm_rate;
 }
 
 std::string kernel_key(const std::string& function, int occurrence) {
@@ -60,6 +61,14 @@ void emit_entry(YAML::Emitter& out, const baseline_entry& e) {
     out << YAML::Key << "tolerance" << YAML::Value << format_value(*e.tolerance);
   if (e.absolute_floor)
     out << YAML::Key << "absolute_floor" << YAML::Value << format_value(*e.absolute_floor);
+  if (e.mean)
+    out << YAML::Key << "mean" << YAML::Value << format_value(*e.mean);
+  if (e.sd)
+    out << YAML::Key << "sd" << YAML::Value << format_value(*e.sd);
+  if (e.noise)
+    out << YAML::Key << "noise" << YAML::Value << to_string(*e.noise);
+  if (e.false_alarm_rate)
+    out << YAML::Key << "false_alarm_rate" << YAML::Value << format_value(*e.false_alarm_rate);
   out << YAML::EndMap;
 }
 
@@ -70,9 +79,14 @@ class parser {
  public:
   explicit parser(const std::string& path) : m_reader(path) {}
 
-  baseline_entry entry(const YAML::Node& node, const std::string& field) const {
-    const std::vector<yaml_entry> fields = m_reader.map_entries(
-        node, field, {"value", "class", "min", "max", "n", "direction", "tolerance", "absolute_floor"});
+  baseline_entry entry(const YAML::Node& node, const std::string& field, int schema_version) const {
+    const std::vector<yaml_entry> fields =
+        schema_version < 2
+            ? m_reader.map_entries(node, field,
+                                   {"value", "class", "min", "max", "n", "direction", "tolerance", "absolute_floor"})
+            : m_reader.map_entries(node, field,
+                                   {"value", "class", "min", "max", "n", "direction", "tolerance", "absolute_floor",
+                                    "mean", "sd", "noise", "false_alarm_rate"});
     baseline_entry e;
     e.value =
         m_reader.number(m_reader.required(node, fields, field, "value").value, field_at(field, "value"));
@@ -117,7 +131,45 @@ class parser {
         m_reader.fail(f->value, field_at(field, "absolute_floor"), "must not be negative",
                       "a count such as 32");
     }
+    statistics(node, fields, field, e);
     return e;
+  }
+
+  // The version 2 fields of an entry (docs/baselines.md, "Noise model").
+  void statistics(const YAML::Node& node, const std::vector<yaml_entry>& fields, const std::string& field,
+                  baseline_entry& e) const {
+    const yaml_entry* mean = find_entry(fields, "mean");
+    const yaml_entry* sd = find_entry(fields, "sd");
+    if ((mean == nullptr) != (sd == nullptr))
+      m_reader.fail(node, field_at(field, mean != nullptr ? "sd" : "mean"), "missing", "'mean' and 'sd' come together");
+    if (mean != nullptr) {
+      e.mean = m_reader.number(mean->value, field_at(field, "mean"));
+      if (!(e.min <= *e.mean && *e.mean <= e.max)) {
+        m_reader.fail(mean->value, field_at(field, "mean"),
+                      "mean " + format_value(*e.mean) + " is outside [min, max] = [" + format_value(e.min) + ", " +
+                          format_value(e.max) + "]",
+                      "min <= mean <= max");
+      }
+      e.sd = m_reader.number(sd->value, field_at(field, "sd"));
+      if (*e.sd < 0)
+        m_reader.fail(sd->value, field_at(field, "sd"), "must not be negative", "the samples' standard deviation");
+    }
+    if (const yaml_entry* kind = find_entry(fields, "noise")) {
+      const std::string text = m_reader.scalar(kind->value, field_at(field, "noise"), "a noise kind");
+      const auto parsed = parse_noise_kind(text);
+      if (!parsed) {
+        m_reader.fail(kind->value, field_at(field, "noise"), "unknown noise kind '" + text + "'",
+                      "valid: counts, bytes, percent, duration, relative");
+      }
+      e.noise = *parsed;
+    }
+    if (const yaml_entry* rate = find_entry(fields, "false_alarm_rate")) {
+      e.false_alarm_rate = m_reader.number(rate->value, field_at(field, "false_alarm_rate"));
+      if (!(*e.false_alarm_rate > 0 && *e.false_alarm_rate < 0.5)) {
+        m_reader.fail(rate->value, field_at(field, "false_alarm_rate"), "must be a probability in (0, 0.5)",
+                      "e.g. 1e-5 (the default is 6.7e-6)");
+      }
+    }
   }
 
   baseline_file file(const YAML::Node& root) const {
@@ -170,7 +222,8 @@ class parser {
         const std::string kernel_field = field_at(case_field, kernel_item.key);
         baseline_metrics& metrics = kernels[kernel_item.key];
         for (const yaml_entry& metric_item : m_reader.map_entries(kernel_item.value, kernel_field))
-          metrics[metric_item.key] = entry(metric_item.value, field_at(kernel_field, metric_item.key));
+          metrics[metric_item.key] =
+              entry(metric_item.value, field_at(kernel_field, metric_item.key), result.schema_version);
       }
     }
     return result;
@@ -228,7 +281,9 @@ std::string render_baseline_yaml(const baseline_file& file) {
   std::string text;
   text += "# counterguard baselines: suite '" + file.suite + "' on GPU key '" + file.gpu_key + "'.\n";
   text +=
-      "# Written by 'counterguard baseline update'; by hand, edit only 'tolerance' and 'absolute_floor'.\n";
+      "# Written by 'counterguard baseline update'; by hand, edit only 'tolerance', 'absolute_floor', "
+      "'noise'\n"
+      "# and 'false_alarm_rate'.\n";
   text += "# Format and comparison rules: docs/baselines.md\n";
   text += out.c_str();
   text += "\n";

@@ -8,17 +8,10 @@
 #include "counterguard/baselines/baseline_comparison.hpp"
 #include "counterguard/baselines/gpu_key.hpp"
 #include "counterguard/core/value_format.hpp"
+#include "counterguard/baselines/sample_statistics.hpp"
 
 namespace counterguard {
 namespace {
-
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t middle = values.size() / 2;
-  if (values.size() % 2 == 1)
-    return values[middle];
-  return (values[middle - 1] + values[middle]) / 2.0;
-}
 
 // Why a case of one repetition cannot be recorded, or empty when it can.
 std::string unusable_reason(const case_result& result) {
@@ -119,25 +112,26 @@ baseline_update_result update_baseline(const std::optional<baseline_file>& exist
     baseline_case after;
     for (const auto& [kernel, metrics] : kernels) {
       for (const auto& [metric, values] : metrics) {
+        if (std::none_of(values.begin(), values.end(), [](double v) { return std::isfinite(v); }))
+          continue;  // measured in no repetition: nothing to record
         const metric_traits traits = classify(metric);
-        baseline_entry entry;
-        entry.value = median(values);
-        entry.min = *std::min_element(values.begin(), values.end());
-        entry.max = *std::max_element(values.begin(), values.end());
-        entry.n = static_cast<int>(values.size());
         const auto reported = reported_class.find(std::make_pair(instance, metric));
-        entry.cls = reported != reported_class.end() ? reported->second : traits.cls;
-        entry.direction = traits.direction;
+        const metric_class cls = reported != reported_class.end() ? reported->second : traits.cls;
+        baseline_entry entry = make_baseline_entry(values, cls, traits.direction, traits.noise);
         if (entry.cls == metric_class::noisy)
           entry.absolute_floor = traits.absolute_floor;
         const auto old_kernel = before.find(kernel);
         if (old_kernel != before.end()) {
           const auto old = old_kernel->second.find(metric);
           if (old != old_kernel->second.end()) {
-            // Tolerances and floors are decisions a human wrote into the file: keep them.
+            // Tolerances, floors, noise kinds and false-alarm rates are decisions a human wrote into the
+            // file: keep them.
             entry.tolerance = old->second.tolerance;
             if (old->second.absolute_floor)
               entry.absolute_floor = old->second.absolute_floor;
+            entry.false_alarm_rate = old->second.false_alarm_rate;
+            if (old->second.noise && entry.cls == metric_class::noisy)
+              entry.noise = old->second.noise;
           }
         }
         after[kernel][metric] = entry;

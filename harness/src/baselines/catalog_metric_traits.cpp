@@ -1,4 +1,5 @@
 #include "counterguard/baselines/baseline_update.hpp"
+#include "counterguard/baselines/noise_model.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"
 
 namespace counterguard {
@@ -10,6 +11,7 @@ constexpr double percentage_point_floor = 2.0;
 
 metric_traits catalog_metric_traits(const std::string& metric) {
   metric_traits traits;
+  traits.noise = noise_kind_of_metric(metric);
   const std::optional<metric_definition> found = metric_catalog::builtin().try_resolve(metric);
   if (!found)
     return traits;  // not a name the catalog knows: exact, lower is better

@@ -32,6 +32,12 @@ void add_reports(CLI::App& command, detail::report_options& reports, bool with_b
     command.add_option("--baseline-dir", reports.baseline_dir, "baselines/<gpu-key>/<suite>.yaml live here")
         ->capture_default_str();
     command.add_flag("--no-baselines", reports.no_baselines, "check expectations only");
+    command
+        .add_option(
+            "--false-alarm-rate", reports.false_alarm_rate,
+            "probability that one noisy baseline check of an unchanged kernel fails (docs/baselines.md)")
+        ->capture_default_str()
+        ->check(CLI::Range(1e-15, 0.49));
     command.add_flag("--strict", reports.strict,
                      "improvements beyond tolerance fail too (baselines are stale)");
   }

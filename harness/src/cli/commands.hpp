@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "counterguard/baselines/noise_model.hpp"
 #include "counterguard/build_info.hpp"
 #include "counterguard/model/case_instance.hpp"
 #include "counterguard/results/run_results.hpp"
@@ -24,6 +25,7 @@ struct report_options {
   std::string markdown;
   std::string baseline_dir = "baselines";
   bool no_baselines = false;
+  double false_alarm_rate = default_false_alarm_rate;  // per noisy baseline check
   bool strict = false;
   bool quiet = false;
 };

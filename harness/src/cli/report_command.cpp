@@ -32,6 +32,7 @@ void compare_with_baselines(run_results& results, const report_options& reports)
   }
   baseline_comparison_options options;
   options.strict = reports.strict;
+  options.false_alarm_rate = reports.false_alarm_rate;
   apply_baselines(results, files, paths, options);
 }
 

@@ -2,7 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <vector>
+
 #include "baseline_test_support.hpp"
+#include "counterguard/baselines/sample_statistics.hpp"
 #include "counterguard/core/error.hpp"
 
 namespace counterguard {
@@ -61,38 +65,150 @@ TEST(baseline_comparison, exact_direction_makes_any_change_a_regression) {
   EXPECT_EQ(compare(e, 33).verdict, check_verdict::regression);
 }
 
-TEST(baseline_comparison, noisy_metric_within_its_widened_band_passes) {
-  // band [9800, 10400] widened by 10%: [8820, 11440]
-  EXPECT_EQ(compare(noisy(10000, 9800, 10400), 11440).verdict, check_verdict::pass);
-  EXPECT_EQ(compare(noisy(10000, 9800, 10400), 8820).verdict, check_verdict::pass);
+// A noisy entry as `baseline update` writes it (schema version 2) from these samples.
+baseline_entry refreshed(const std::vector<double>& samples,
+                         metric_direction direction = metric_direction::lower_is_better) {
+  return make_baseline_entry(samples, metric_class::noisy, direction, noise_kind::counts);
 }
 
-TEST(baseline_comparison, noisy_metric_beyond_the_relative_widening_is_a_regression) {
-  EXPECT_EQ(compare(noisy(10000, 9800, 10400), 11441).verdict, check_verdict::regression);
+TEST(baseline_comparison, a_noisy_band_is_the_noise_models_prediction_band_around_the_mean) {
+  // mean 10000, sd 250, n = 5; model sd sqrt(3.5^2 * 10000 + 50^2) = 353.55; pooled scale^2 =
+  // (8 * 353.55^2 + 4 * 250^2) / 12 = 104167; t_{1 - 6.7e-6, 12} = 7.049; half width = 7.049 * 322.75
+  // * 1.0954.
+  baseline_entry e = noisy(10000, 9700, 10300);
+  e.mean = 10000;
+  e.sd = 250;
+  const baseline_band band = acceptance_band(e, {}, "m");
+  EXPECT_NEAR(band.high - 10000, 7.049 * std::sqrt(104167.0) * std::sqrt(1.2), 2.0);
+  EXPECT_DOUBLE_EQ(band.high - 10000, 10000 - band.low);
+  EXPECT_EQ(compare(e, band.high).verdict, check_verdict::pass);
+  EXPECT_EQ(compare(e, band.high + 1).verdict, check_verdict::regression);
+  EXPECT_EQ(compare(e, band.low - 1).verdict, check_verdict::improvement);
+  EXPECT_FALSE(compare(e, band.low - 1).failing);
 }
 
-TEST(baseline_comparison, noisy_metric_below_the_band_is_an_improvement) {
-  EXPECT_EQ(compare(noisy(10000, 9800, 10400), 8819).verdict, check_verdict::improvement);
+TEST(baseline_comparison, the_flaky_gate_of_the_problem_report_no_longer_fails_and_a_doubling_still_does) {
+  // `baseline update --repeat 3` read 1152, 1157, 1171 (version 1 band [1036.8, 1288.1]); a later run of the
+  // unchanged kernel read 1316. Doubled conflicts (2314) must fail.
+  const baseline_entry e = refreshed({1152, 1157, 1171});
+  EXPECT_EQ(compare(e, 1316).verdict, check_verdict::pass);
+  EXPECT_EQ(compare(e, 2314).verdict, check_verdict::regression);
 }
 
-TEST(baseline_comparison, noisy_small_counts_are_protected_by_the_absolute_floor) {
-  // 10% of 10 is 1 count; the floor of 32 counts decides.
-  EXPECT_EQ(compare(noisy(10, 8, 12), 44).verdict, check_verdict::pass);
-  EXPECT_EQ(compare(noisy(10, 8, 12), 45).verdict, check_verdict::regression);
+TEST(baseline_comparison, identical_samples_of_a_noisy_count_give_a_band_of_the_models_width) {
+  const baseline_entry e = refreshed({50, 50, 50, 50, 50});
+  const baseline_band band = acceptance_band(e, {}, "m");
+  // model sd 3.5 sqrt(50) = 24.75 with nu0 = 8 of the 12 degrees of freedom: 7.049 * 20.2 * 1.095 = 156.
+  EXPECT_NEAR(band.high, 50 + 156, 1.5);
+  EXPECT_EQ(compare(e, 200).verdict, check_verdict::pass);
+  EXPECT_EQ(compare(e, 210).verdict, check_verdict::regression);
 }
 
-TEST(baseline_comparison, a_per_entry_floor_and_tolerance_replace_the_defaults) {
-  baseline_entry e = noisy(50, 50, 50);
-  e.absolute_floor = 0;
+TEST(baseline_comparison, a_larger_false_alarm_rate_narrows_the_band_and_an_entrys_own_rate_wins) {
+  baseline_entry e = refreshed({1000, 1010, 990, 1005, 995});
+  baseline_comparison_options loose;
+  loose.false_alarm_rate = 0.01;
+  const double default_high = acceptance_band(e, {}, "m").high;
+  const double loose_high = acceptance_band(e, loose, "m").high;
+  EXPECT_LT(loose_high, default_high);
+  e.false_alarm_rate = 0.01;
+  EXPECT_DOUBLE_EQ(acceptance_band(e, {}, "m").high, loose_high);
+}
+
+TEST(baseline_comparison, the_noise_kind_comes_from_the_entry_else_from_the_metric_name) {
+  baseline_entry e = noisy(60, 59.8, 60.2);
+  e.mean = 60;
+  e.sd = 0.2;
+  // As a percentage the model is 0.5 points; as counts it would be 3.5 sqrt(60) = 27 counts.
+  EXPECT_LT(acceptance_band(e, {}, "l2_hit_rate").high, 65);
+  EXPECT_GT(acceptance_band(e, {}, "m").high, 100);
+  e.noise = noise_kind::percent;
+  EXPECT_LT(acceptance_band(e, {}, "m").high, 65);
+}
+
+TEST(baseline_comparison, direction_exact_alarms_on_both_sides_with_half_the_rate_each) {
+  baseline_entry two_sided = refreshed({1000, 1010, 990, 1005, 995}, metric_direction::exact);
+  baseline_entry one_sided = refreshed({1000, 1010, 990, 1005, 995});
+  const baseline_band wide = acceptance_band(two_sided, {}, "m");
+  EXPECT_GT(wide.high, acceptance_band(one_sided, {}, "m").high);
+  EXPECT_EQ(compare(two_sided, wide.low - 1).verdict, check_verdict::regression);
+  EXPECT_EQ(compare(two_sided, wide.high + 1).verdict, check_verdict::regression);
+}
+
+TEST(baseline_comparison, higher_is_better_noisy_metrics_alarm_only_below) {
+  baseline_entry e = refreshed({60, 60.1, 59.9}, metric_direction::higher_is_better);
+  e.noise = noise_kind::percent;
+  EXPECT_EQ(compare(e, 50).verdict, check_verdict::regression);
+  EXPECT_EQ(compare(e, 70).verdict, check_verdict::improvement);
+  EXPECT_FALSE(compare(e, 70).failing);
+}
+
+TEST(baseline_comparison, a_tolerance_or_floor_a_human_wrote_widens_a_noisy_band) {
+  baseline_entry e = refreshed({1000000, 1000000, 1000000, 1000000, 1000000});
+  ASSERT_LT(acceptance_band(e, {}, "m").high, 1050000);  // the model alone: about 3.8%
   e.tolerance = 0.1;
-  EXPECT_EQ(compare(e, 55).verdict, check_verdict::pass);
-  EXPECT_EQ(compare(e, 56).verdict, check_verdict::regression);
+  EXPECT_EQ(compare(e, 1099999).verdict, check_verdict::pass);
+  EXPECT_EQ(compare(e, 1100001).verdict, check_verdict::regression);
+  e.tolerance.reset();
+  e.absolute_floor = 200000;
+  EXPECT_EQ(compare(e, 1199999).verdict, check_verdict::pass);
+  EXPECT_EQ(compare(e, 1200001).verdict, check_verdict::regression);
+}
+
+// Version 1 entries (no mean and sd): the committed baselines must keep working and never get stricter.
+TEST(baseline_comparison, a_version_1_noisy_entry_is_never_judged_more_strictly_than_version_1_did) {
+  // Version 1 band: [9800, 10400] widened by 10%: [8820, 11440].
+  const baseline_entry e = noisy(10000, 9800, 10400);
+  const baseline_band band = acceptance_band(e, {}, "m");
+  EXPECT_LE(band.low, 8820);
+  EXPECT_GE(band.high, 11440);
+  EXPECT_EQ(compare(e, 11440).verdict, check_verdict::pass);
+  EXPECT_EQ(compare(e, 8820).verdict, check_verdict::pass);
+}
+
+TEST(baseline_comparison, a_version_1_noisy_entry_gets_the_noise_models_band_when_that_is_wider) {
+  // sd from the range: 600 / d2(5) = 600 / 2.326 = 258.0; model sd 353.6 at 10000; pooled
+  // sqrt((8 * 353.6^2 + 4 * 258.0^2) / 12) = 324.8; half width 7.049 * 324.8 * 1.0954 = 2508, wider than the
+  // version 1 widening (1040 above, 1180 below).
+  const baseline_entry e = noisy(10000, 9800, 10400);
+  const baseline_band band = acceptance_band(e, {}, "m");
+  EXPECT_NEAR(band.high, 12508, 2);
+  EXPECT_EQ(compare(e, 12500).verdict, check_verdict::pass);
+  EXPECT_EQ(compare(e, 12520).verdict, check_verdict::regression);
+  EXPECT_EQ(compare(e, 7480).verdict, check_verdict::improvement);
+}
+
+TEST(baseline_comparison, a_version_1_entrys_own_floor_and_tolerance_replace_the_version_1_defaults) {
+  baseline_entry e = noisy(1000000, 1000000, 1000000);
+  e.tolerance = 0.2;
+  e.absolute_floor = 0;
+  EXPECT_EQ(compare(e, 1200000).verdict, check_verdict::pass);
+  EXPECT_EQ(compare(e, 1200001).verdict, check_verdict::regression);
+}
+
+TEST(baseline_comparison, noisy_small_counts_are_protected_by_the_poisson_floor) {
+  // 10 counts from [8, 12]: the model (3.5 sqrt(10) = 11 counts) decides, not a percentage.
+  baseline_entry e = refreshed({8, 10, 12, 9, 11});
+  EXPECT_EQ(compare(e, 60).verdict, check_verdict::pass);
+  EXPECT_EQ(compare(e, 100).verdict, check_verdict::regression);
 }
 
 TEST(baseline_comparison, a_zero_baseline_must_stay_zero_even_when_noisy) {
   EXPECT_EQ(compare(noisy(0, 0, 0), 0).verdict, check_verdict::pass);
   EXPECT_EQ(compare(noisy(0, 0, 0), 1).verdict, check_verdict::regression);
   EXPECT_EQ(compare(entry(0), 1).verdict, check_verdict::regression);
+}
+
+TEST(baseline_comparison, a_noisy_count_refreshed_from_all_zero_samples_must_stay_zero) {
+  const baseline_entry zeros = refreshed({0, 0, 0, 0, 0});
+  EXPECT_EQ(compare(zeros, 0).verdict, check_verdict::pass);
+  EXPECT_EQ(compare(zeros, 1).verdict, check_verdict::regression);
+}
+
+TEST(baseline_comparison, a_noisy_count_whose_samples_were_not_all_zero_gets_a_band) {
+  const baseline_entry e = refreshed({0, 0, 3});
+  EXPECT_EQ(compare(e, 5).verdict, check_verdict::pass);
+  EXPECT_EQ(compare(e, 100).verdict, check_verdict::regression);
 }
 
 TEST(baseline_comparison, a_zero_baseline_that_rises_is_an_improvement_when_higher_is_better) {

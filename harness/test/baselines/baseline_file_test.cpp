@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <utility>
+#include <vector>
+
 #include "baseline_test_support.hpp"
 #include "counterguard/core/error.hpp"
 
@@ -101,6 +104,78 @@ TEST(baseline_yaml, rejects_broken_yaml_with_its_position) {
   } catch (const input_error& e) {
     EXPECT_EQ(e.where().file, "b.yaml");
     EXPECT_GT(e.where().line, 0);
+  }
+}
+
+baseline_file with_statistics() {
+  baseline_file file = sample_file();
+  baseline_entry& e = file.cases["transpose/smem?pad=1,n=2048"]["total"]["duration_ns"];
+  e.mean = 10050.5;
+  e.sd = 230.25;
+  e.noise = noise_kind::duration;
+  e.false_alarm_rate = 1e-5;
+  return file;
+}
+
+TEST(baseline_yaml, version_2_writes_the_noise_statistics_on_the_entrys_line) {
+  const std::string text = render_baseline_yaml(with_statistics());
+  EXPECT_NE(text.find("schema_version: 2\n"), std::string::npos);
+  EXPECT_NE(
+      text.find("duration_ns: {value: 10000, class: noisy, min: 9800, max: 10400, n: 5, direction: "
+                "lower_is_better, mean: 10050.5, sd: 230.25, noise: duration, false_alarm_rate: 1e-05}"),
+      std::string::npos)
+      << text;
+  const baseline_file back = parse_baseline_yaml(text, "t.yaml");
+  EXPECT_EQ(back.cases, with_statistics().cases);
+  EXPECT_EQ(render_baseline_yaml(back), text);
+}
+
+TEST(baseline_yaml, reads_version_1_files_and_writes_them_back_as_they_were) {
+  baseline_file file = sample_file();
+  file.schema_version = 1;
+  const std::string text = render_baseline_yaml(file);
+  EXPECT_NE(text.find("schema_version: 1\n"), std::string::npos);
+  const baseline_file back = parse_baseline_yaml(text, "t.yaml");
+  EXPECT_EQ(back.schema_version, 1);
+  EXPECT_FALSE(back.cases.at("transpose/smem?pad=1,n=2048").at("total").at("duration_ns").mean.has_value());
+  EXPECT_EQ(render_baseline_yaml(back), text);
+}
+
+TEST(baseline_yaml, a_version_1_file_cannot_carry_version_2_fields) {
+  baseline_file file = with_statistics();
+  file.schema_version = 1;
+  try {
+    (void)parse_baseline_yaml(render_baseline_yaml(file), "b.yaml");
+    FAIL() << "no error";
+  } catch (const input_error& e) {
+    EXPECT_NE(e.field().find("duration_ns.mean"), std::string::npos) << e.what();
+  }
+}
+
+TEST(baseline_yaml, rejects_a_mean_without_an_sd_a_negative_sd_a_bad_rate_and_an_unknown_noise_kind) {
+  const std::string text = render_baseline_yaml(with_statistics());
+  const std::vector<std::pair<std::string, std::string>> breakages = {
+      {"sd: 230.25, ", ""},
+      {"sd: 230.25", "sd: -1"},
+      {"mean: 10050.5", "mean: 10500"},
+      {"false_alarm_rate: 1e-05", "false_alarm_rate: 0.7"},
+      {"noise: duration", "noise: seconds"},
+  };
+  for (const auto& [from, to] : breakages) {
+    std::string broken = text;
+    broken.replace(broken.find(from), from.size(), to);
+    EXPECT_THROW((void)parse_baseline_yaml(broken, "b.yaml"), input_error) << from << " -> " << to;
+  }
+}
+
+TEST(baseline_yaml, every_committed_baseline_file_still_loads) {
+  const std::string directory = std::string(COUNTERGUARD_SOURCE_DIR) + "/baselines/GH100-132sm-cuda13/";
+  for (const char* suite : {"atomics", "coalescing", "constant", "divergence", "histogram", "matmul",
+                            "occupancy", "shared_banks", "spills", "texture", "transpose"}) {
+    const auto file = load_baseline_file(directory + suite + ".yaml");
+    ASSERT_TRUE(file.has_value()) << suite;
+    EXPECT_GE(file->schema_version, 1);
+    EXPECT_FALSE(file->cases.empty()) << suite;
   }
 }
 

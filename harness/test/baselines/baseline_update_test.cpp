@@ -114,6 +114,36 @@ TEST(update_baseline, keeps_tolerances_a_human_set) {
   EXPECT_EQ(e.absolute_floor, std::optional<double>(500));
 }
 
+TEST(update_baseline, noisy_entries_carry_mean_sd_and_noise_kind_as_schema_version_2) {
+  baseline_file existing = test::sample_file();
+  existing.schema_version = 1;
+  const auto update = update_baseline(existing, "transpose",
+                                      {run_with("t/a", {{"duration_ns", 120}, {"global_store_sectors", 8}}),
+                                       run_with("t/a", {{"duration_ns", 100}, {"global_store_sectors", 8}}),
+                                       run_with("t/a", {{"duration_ns", 110}, {"global_store_sectors", 8}})},
+                                      classify);
+  EXPECT_EQ(update.file.schema_version, 2);
+  const baseline_entry& noisy = update.file.cases.at("t/a").at("total").at("duration_ns");
+  EXPECT_EQ(noisy.mean, std::optional<double>(110));
+  EXPECT_EQ(noisy.sd, std::optional<double>(10));
+  EXPECT_EQ(noisy.noise, std::optional<noise_kind>(noise_kind::counts));  // the test classifier's default
+  const baseline_entry& exact = update.file.cases.at("t/a").at("total").at("global_store_sectors");
+  EXPECT_FALSE(exact.mean || exact.sd || exact.noise);
+}
+
+TEST(update_baseline, keeps_a_noise_kind_and_false_alarm_rate_a_human_set) {
+  baseline_file existing = test::sample_file();
+  existing.cases["t/a"]["total"]["duration_ns"] = test::noisy(100, 90, 110);
+  existing.cases["t/a"]["total"]["duration_ns"].noise = noise_kind::duration;
+  existing.cases["t/a"]["total"]["duration_ns"].false_alarm_rate = 1e-4;
+  const auto update =
+      update_baseline(existing, "transpose", {run_with("t/a", {{"duration_ns", 130}})}, classify);
+  const baseline_entry& e = update.file.cases.at("t/a").at("total").at("duration_ns");
+  EXPECT_EQ(e.noise, std::optional<noise_kind>(noise_kind::duration));
+  EXPECT_EQ(e.false_alarm_rate, std::optional<double>(1e-4));
+  EXPECT_EQ(e.sd, std::optional<double>(0));
+}
+
 TEST(update_baseline, lists_changed_added_and_removed_entries) {
   baseline_file existing = test::sample_file();
   existing.cases["t/a"]["total"]["global_store_sectors"] = test::entry(8);

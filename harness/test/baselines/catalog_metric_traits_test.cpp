@@ -18,6 +18,13 @@ TEST(catalog_metric_traits, gives_noisy_percentages_a_floor_of_two_percentage_po
   EXPECT_EQ(traits.absolute_floor, std::optional<double>(2.0));
 }
 
+TEST(catalog_metric_traits, names_the_noise_kind_of_the_metric) {
+  EXPECT_EQ(catalog_metric_traits("duration_ns").noise, noise_kind::duration);
+  EXPECT_EQ(catalog_metric_traits("dram_read_bytes").noise, noise_kind::bytes);
+  EXPECT_EQ(catalog_metric_traits("l1_hit_rate").noise, noise_kind::percent);
+  EXPECT_EQ(catalog_metric_traits("shared_load_bank_conflicts_hw").noise, noise_kind::counts);
+}
+
 TEST(catalog_metric_traits, treats_unknown_names_as_exact_lower_is_better) {
   const metric_traits traits = catalog_metric_traits("not a metric");
   EXPECT_EQ(traits.cls, metric_class::exact);

@@ -110,6 +110,37 @@ TEST(recorded_run, an_improvement_is_reported_and_fails_only_with_strict) {
   EXPECT_EQ(run_counterguard(command + " --strict").status, 1);
 }
 
+TEST(recorded_run, the_false_alarm_rate_sets_the_width_of_noisy_bands_and_an_entrys_own_rate_wins) {
+  scratch_directory dir;
+  const auto baselines = copy_baselines(dir);
+  const auto refresh = [&](std::optional<double> entry_rate) {
+    edit_baseline(baselines, "transpose", [&](baseline_file& file) {
+      file.schema_version = 2;  // mean and sd are version 2 fields
+      auto& entry = file.cases.at("transpose/smem_padded?n=2048")
+                        .at(baseline_total_key)
+                        .at("shared_store_bank_conflicts_hw");
+      // The recording measured 5669; a refresh that read 5369 five times over. Model sd 3.5 sqrt(5369) = 258:
+      // the default rate gives +-1626, a rate of 0.4 gives +-60.
+      entry.value = entry.min = entry.max = 5369;
+      entry.mean = 5369;
+      entry.sd = 0;
+      entry.n = 5;
+      entry.false_alarm_rate = entry_rate;
+    });
+  };
+  const std::string command = "evaluate " + recording + " --cases cases --filter 'transpose/smem_padded*'" +
+                              " --baseline-dir " + baselines.string();
+  refresh(std::nullopt);
+  const command_result by_default = run_counterguard(command);
+  EXPECT_EQ(by_default.status, 0) << by_default.output;
+  const command_result loose = run_counterguard(command + " --false-alarm-rate 0.4");
+  EXPECT_EQ(loose.status, 1) << loose.output;
+  EXPECT_NE(loose.output.find("shared_store_bank_conflicts_hw"), std::string::npos) << loose.output;
+  refresh(1e-6);
+  EXPECT_EQ(run_counterguard(command + " --false-alarm-rate 0.4").status, 0);
+  EXPECT_EQ(run_counterguard(command + " --false-alarm-rate 0.7").status, 2);
+}
+
 TEST(recorded_run, a_baseline_of_another_gpu_key_is_refused) {
   scratch_directory dir;
   const auto baselines = copy_baselines(dir);

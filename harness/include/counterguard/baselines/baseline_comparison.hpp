@@ -5,18 +5,21 @@
 #include <vector>
 
 #include "counterguard/baselines/baseline_file.hpp"
+#include "counterguard/baselines/noise_model.hpp"
 #include "counterguard/results/run_results.hpp"
 
 namespace counterguard {
 
 // Defaults for entries that do not set their own (docs/baselines.md, "Comparison").
 struct baseline_comparison_options {
-  // Relative widening of a noisy metric's [min, max] band. 10%: with 5 refresh samples, the hardware
-  // bank-conflict counter of a padded transpose on the H200 landed 5.5% above the sampled max in 1 of 11
-  // runs.
+  // Per-check false-alarm probability of a noisy check (an entry's false_alarm_rate wins): the noise model's
+  // band holds one future observation with probability 1 - this (noise_model.hpp, prediction_band.hpp).
+  double false_alarm_rate = default_false_alarm_rate;
+  // Version 1 entries only (no mean and sd recorded): the band is never narrower than [min, max] widened by
+  // w(b) = max(noisy_tolerance * |b|, noisy_absolute_floor) on each side, the rule of schema version 1.
   double noisy_tolerance = 0.10;
-  double noisy_absolute_floor = 32.0;  // ... and at least this many counts each side
-  bool strict = false;                 // improvements and vanished metrics fail too
+  double noisy_absolute_floor = 32.0;
+  bool strict = false;  // improvements and vanished metrics fail too
 };
 
 // The acceptance interval for a non-zero baseline, before the direction is applied.
@@ -28,10 +31,15 @@ struct baseline_band {
 // The interval a measurement may fall in without being a regression or an improvement:
 //   static / exact without tolerance: [value, value] (plus a 1e-9 relative epsilon for ratios);
 //   static / exact with tolerance t:  value ± t * |value|;
-//   noisy: [min - w(min), max + w(max)], w(b) = max(t * |b|, floor), t = entry tolerance or the default,
-//          floor = entry absolute_floor or the default.
+//   noisy: mean ± h, the noise model's prediction band (noisy_prediction_band) for the entry's mean, sd and
+//          n, the model sd of its noise kind (entry `noise`, else noise_kind_of_metric(metric)) and its
+//          false-alarm rate (entry, else options), two-sided for direction exact; h is at least the entry's
+//          tolerance * |mean| and absolute_floor when set. A version 1 entry (no mean and sd) is centred on
+//          its value with sd = (max - min) / d2(n), and its band is never narrower than the version 1 band
+//          [min - w(min), max + w(max)], w(b) = max(t * |b|, floor) with the entry's or the default t, floor.
 [[nodiscard]] baseline_band acceptance_band(const baseline_entry& entry,
-                                            const baseline_comparison_options& options);
+                                            const baseline_comparison_options& options,
+                                            const std::string& metric = {});
 
 // Judges one measured value against its baseline entry:
 //   inside the band: pass;

@@ -4,12 +4,14 @@
 #include <optional>
 #include <string>
 
+#include "counterguard/baselines/noise_model.hpp"
 #include "counterguard/metrics/metric_class.hpp"
 
 namespace counterguard {
 
 // Version of the baseline file format (docs/baselines.md). Bump on any incompatible change.
-inline constexpr int baseline_schema_version = 1;
+// 2 added the noise model's statistics (mean, sd, noise, false_alarm_rate); version 1 files are still read.
+inline constexpr int baseline_schema_version = 2;
 
 // The kernel key of a case's totals in a baseline file; other keys name kernels (see kernel_key()).
 inline constexpr const char* baseline_total_key = "total";
@@ -24,6 +26,13 @@ struct baseline_entry {
   metric_direction direction = metric_direction::lower_is_better;
   std::optional<double> tolerance;       // relative, set by a human; none: the class default
   std::optional<double> absolute_floor;  // counts of slack for noisy metrics; none: the default (32)
+  // Schema version 2, noisy entries (docs/baselines.md, "Noise model"): the samples' mean and standard
+  // deviation (written by `baseline update`; absent in version 1 files), the noise model's kind (none: from
+  // the metric's name) and a per-entry false-alarm probability (none: --false-alarm-rate or the default).
+  std::optional<double> mean;
+  std::optional<double> sd;
+  std::optional<noise_kind> noise;
+  std::optional<double> false_alarm_rate;
 
   friend bool operator==(const baseline_entry& a, const baseline_entry& b);
   friend bool operator!=(const baseline_entry& a, const baseline_entry& b) { return !(a == b); }

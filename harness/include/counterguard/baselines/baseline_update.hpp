@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "counterguard/baselines/baseline_file.hpp"
+#include "counterguard/baselines/noise_model.hpp"
 #include "counterguard/results/run_results.hpp"
 
 namespace counterguard {
@@ -14,14 +15,15 @@ namespace counterguard {
 struct metric_traits {
   metric_class cls = metric_class::exact;
   metric_direction direction = metric_direction::lower_is_better;
-  std::optional<double> absolute_floor;  // written into new noisy entries (0 for percentages)
+  std::optional<double> absolute_floor;   // written into new noisy entries (2 points for percentages)
+  noise_kind noise = noise_kind::counts;  // the noise model's kind, written into noisy entries
 };
 
 using metric_classifier = std::function<metric_traits(const std::string& metric)>;
 
 // Classifies through metric_catalog::builtin(): the alias's class and direction, or the guess for a raw
-// CUPTI name; percentages get an absolute floor of 0; names the catalog does not know are exact,
-// lower-is-better.
+// CUPTI name; percentages get an absolute floor of 2 (points); the noise kind is noise_kind_of_metric's;
+// names the catalog does not know are exact, lower-is-better.
 [[nodiscard]] metric_traits catalog_metric_traits(const std::string& metric);
 
 // One line of a baseline change list.
@@ -44,8 +46,10 @@ struct baseline_update_result {
 
 // Merges N repetitions of a run into the baseline file of `suite`:
 //   value = median of the N measurements (mean of the middle two for even N), min / max / n = spread;
+//   noisy entries also mean, sd and the classifier's noise kind (make_baseline_entry);
 //   class = the case total's reported class, else the classifier's; direction from the classifier;
-//   a human's `tolerance` and `absolute_floor` on an existing entry are kept.
+//   a human's `tolerance`, `absolute_floor`, `noise` and `false_alarm_rate` on an existing entry are kept.
+// The file is written as schema version 2.
 // Only the instances measured (cases of `suite` that ran and were not wrong: status passed or failed,
 // verified != false, in every repetition) are replaced; every other case of `existing` stays as it was.
 // A metric an updated instance no longer measures is removed. `existing` may be absent (a new file).
