@@ -97,6 +97,8 @@ int run_evaluate(const evaluate_options& options) {
     } else {
       case_result copy = *recorded_cases.at(instance.name);  // skipped, failed early, or without counters
       copy.checks.clear();
+      if (!instance.where.file.empty())
+        copy.source = instance.where;  // recordings made before results carried it have none
       results.cases.push_back(std::move(copy));
     }
   }

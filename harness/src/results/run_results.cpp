@@ -119,6 +119,25 @@ check_verdict parse_verdict(const std::string& text, const std::string& path) {
             "valid: pass, fail, regression, improvement, new_metric, missing");
 }
 
+// {"file", "line", "column"}: where a case or expectation is written (line and column 1-based, 0 unknown).
+json source_to_json(const source_location& where) {
+  return json{{"file", where.file}, {"line", where.line}, {"column", where.column}};
+}
+
+// The optional "source" member of a case or check; results written before it existed have none.
+std::optional<source_location> optional_source(const json& object, const std::string& path) {
+  const auto found = object.find("source");
+  if (found == object.end() || found->is_null())
+    return std::nullopt;
+  const std::string spath = join(path, "source");
+  source_location where;
+  where.file = get_string(*found, "file", spath);
+  where.line = get_int(*found, "line", spath);
+  if (found->contains("column"))
+    where.column = get_int(*found, "column", spath);
+  return where;
+}
+
 json metadata_to_json(const run_metadata& m) {
   return json{{"counterguard_version", m.counterguard_version},
               {"gpu_name", m.gpu_name},
@@ -155,6 +174,8 @@ run_metadata metadata_from_json(const json& in) {
   m.command_line = get_string(in, "command_line", path);
   m.started_at = get_string(in, "started_at", path);
   m.mode = get_string(in, "mode", path);
+  if (in.contains("hostname"))
+    m.hostname = get_string(in, "hostname", path);
   return m;
 }
 
@@ -184,6 +205,7 @@ check_outcome check_from_json(const json& in, const std::string& path) {
     malformed(path + ".failing", "expected true or false");
   c.failing = failing.get<bool>();
   c.message = get_string(in, "message", path);
+  c.source = optional_source(in, path);
   return c;
 }
 
@@ -203,8 +225,11 @@ json case_to_json(const case_result& r) {
     totals[name] = {{"value", number_or_null(value.value)}, {"class", to_string(value.cls)}};
   }
   json checks = json::array();
-  for (const auto& c : r.checks)
+  for (const auto& c : r.checks) {
     checks.push_back(check_to_json(c));
+    if (c.source)
+      checks.back()["source"] = source_to_json(*c.source);
+  }
   return json{{"instance", r.instance},
               {"suite", r.suite},
               {"case", r.case_name},
@@ -283,6 +308,7 @@ case_result case_from_json(const json& in, const std::string& path) {
   }
   r.passes = get_int(in, "passes", path);
   r.seconds = get_number_or_nan(member(in, "seconds", path), path + ".seconds");
+  r.source = optional_source(in, path);
   return r;
 }
 
@@ -290,11 +316,16 @@ case_result case_from_json(const json& in, const std::string& path) {
 
 void to_json(nlohmann::json& out, const run_results& results) {
   json cases = json::array();
-  for (const auto& c : results.cases)
+  for (const auto& c : results.cases) {
     cases.push_back(case_to_json(c));
+    if (c.source)
+      cases.back()["source"] = source_to_json(*c.source);
+  }
   out = json{{"schema_version", results.schema_version},
              {"metadata", metadata_to_json(results.metadata)},
              {"cases", cases}};
+  if (!results.metadata.hostname.empty())
+    out["metadata"]["hostname"] = results.metadata.hostname;
 }
 
 void from_json(const nlohmann::json& in, run_results& results) {
