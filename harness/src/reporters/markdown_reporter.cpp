@@ -76,7 +76,7 @@ std::string assemble_within_budget(const std::string& heading, const std::string
       text += rows[i];
     return text + "\n" + (overflow.empty() ? std::string() : overflow + "\n");
   };
-  const std::string complete = heading + table(rows.size(), {}) + counts + skipped_block;
+  std::string complete = heading + table(rows.size(), {}) + counts + skipped_block;
   if (budget.max_characters == 0 || complete.size() <= budget.max_characters)
     return complete;
 
