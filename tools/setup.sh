@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what counterguard builds with on a fresh Debian/Ubuntu machine that has the CUDA toolkit
 # (nvcc, CUPTI and NVTX under /usr/local/cuda). Idempotent; run as root or with sudo available.
-#   --browser  also install headless Chromium (Debian package `chromium`, about 300 MB) for the test that
+#   --browser  also install headless Chromium (Debian package `chromium`, about 400 MB installed) for the test that
 #              loads the HTML report in a browser; without it that test is skipped. CPU CI (.ci/run) uses it.
 set -euo pipefail
 
