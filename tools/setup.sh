@@ -1,10 +1,18 @@
 #!/usr/bin/env bash
 # Installs what counterguard builds with on a fresh Debian/Ubuntu machine that has the CUDA toolkit
 # (nvcc, CUPTI and NVTX under /usr/local/cuda). Idempotent; run as root or with sudo available.
+#   --browser  also install headless Chromium (Debian package `chromium`, about 400 MB installed) for the test that
+#              loads the HTML report in a browser; without it that test is skipped. CPU CI (.ci/run) uses it.
 set -euo pipefail
 
 packages=(cmake ninja-build g++ libyaml-cpp-dev libgtest-dev libcli11-dev nlohmann-json3-dev libfmt-dev
           libmuparser-dev zlib1g-dev libboost-dev python3)
+for argument in "$@"; do
+  case "$argument" in
+    --browser) packages+=(chromium) ;;
+    *) echo "setup: unknown option '$argument' (valid: --browser)" >&2; exit 2 ;;
+  esac
+done
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

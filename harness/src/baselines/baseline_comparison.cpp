@@ -5,8 +5,8 @@
 
 #include "counterguard/baselines/noise_model.hpp"
 #include "counterguard/baselines/prediction_band.hpp"
-#include "counterguard/core/value_format.hpp"
 #include "counterguard/core/error.hpp"
+#include "counterguard/core/value_format.hpp"
 
 namespace counterguard {
 namespace {

@@ -82,11 +82,12 @@ class parser {
   baseline_entry entry(const YAML::Node& node, const std::string& field, int schema_version) const {
     const std::vector<yaml_entry> fields =
         schema_version < 2
-            ? m_reader.map_entries(node, field,
-                                   {"value", "class", "min", "max", "n", "direction", "tolerance", "absolute_floor"})
+            ? m_reader.map_entries(
+                  node, field,
+                  {"value", "class", "min", "max", "n", "direction", "tolerance", "absolute_floor"})
             : m_reader.map_entries(node, field,
-                                   {"value", "class", "min", "max", "n", "direction", "tolerance", "absolute_floor",
-                                    "mean", "sd", "noise", "false_alarm_rate"});
+                                   {"value", "class", "min", "max", "n", "direction", "tolerance",
+                                    "absolute_floor", "mean", "sd", "noise", "false_alarm_rate"});
     baseline_entry e;
     e.value =
         m_reader.number(m_reader.required(node, fields, field, "value").value, field_at(field, "value"));
@@ -141,18 +142,20 @@ class parser {
     const yaml_entry* mean = find_entry(fields, "mean");
     const yaml_entry* sd = find_entry(fields, "sd");
     if ((mean == nullptr) != (sd == nullptr))
-      m_reader.fail(node, field_at(field, mean != nullptr ? "sd" : "mean"), "missing", "'mean' and 'sd' come together");
+      m_reader.fail(node, field_at(field, mean != nullptr ? "sd" : "mean"), "missing",
+                    "'mean' and 'sd' come together");
     if (mean != nullptr) {
       e.mean = m_reader.number(mean->value, field_at(field, "mean"));
       if (!(e.min <= *e.mean && *e.mean <= e.max)) {
         m_reader.fail(mean->value, field_at(field, "mean"),
-                      "mean " + format_value(*e.mean) + " is outside [min, max] = [" + format_value(e.min) + ", " +
-                          format_value(e.max) + "]",
+                      "mean " + format_value(*e.mean) + " is outside [min, max] = [" + format_value(e.min) +
+                          ", " + format_value(e.max) + "]",
                       "min <= mean <= max");
       }
       e.sd = m_reader.number(sd->value, field_at(field, "sd"));
       if (*e.sd < 0)
-        m_reader.fail(sd->value, field_at(field, "sd"), "must not be negative", "the samples' standard deviation");
+        m_reader.fail(sd->value, field_at(field, "sd"), "must not be negative",
+                      "the samples' standard deviation");
     }
     if (const yaml_entry* kind = find_entry(fields, "noise")) {
       const std::string text = m_reader.scalar(kind->value, field_at(field, "noise"), "a noise kind");

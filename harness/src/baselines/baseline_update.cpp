@@ -7,8 +7,8 @@
 
 #include "counterguard/baselines/baseline_comparison.hpp"
 #include "counterguard/baselines/gpu_key.hpp"
-#include "counterguard/core/value_format.hpp"
 #include "counterguard/baselines/sample_statistics.hpp"
+#include "counterguard/core/value_format.hpp"
 
 namespace counterguard {
 namespace {
@@ -22,33 +22,6 @@ std::string unusable_reason(const case_result& result) {
   if (result.verified && !*result.verified)
     return "wrong output: " + result.verification_message;
   return {};
-}
-
-std::string spread_text(const baseline_entry& e) {
-  return "[" + format_value(e.min) + ", " + format_value(e.max) + "], n=" + std::to_string(e.n);
-}
-
-std::string cell(const std::string& text) {
-  std::string escaped;
-  for (char c : text) {
-    if (c == '|')
-      escaped += "\\|";
-    else if (c == '\n')
-      escaped += ' ';
-    else
-      escaped += c;
-  }
-  return escaped;
-}
-
-std::string delta_text(double before, double after) {
-  const double delta = after - before;
-  std::string text = (delta >= 0 ? "+" : "") + format_value(delta);
-  if (before != 0.0) {
-    const double relative = std::round(delta / std::abs(before) * 1000.0) / 10.0;
-    text += " (" + std::string(relative >= 0 ? "+" : "") + format_value(relative) + "%)";
-  }
-  return text;
 }
 
 }  // namespace
@@ -178,64 +151,6 @@ baseline_update_result update_baseline(const std::optional<baseline_file>& exist
   }
   (void)seen;
   return update;
-}
-
-std::string render_change_summary_markdown(const baseline_update_result& update) {
-  std::size_t changed = 0, added = 0, removed = 0;
-  for (const auto& change : update.changes) {
-    if (change.what == baseline_change::kind::changed)
-      ++changed;
-    if (change.what == baseline_change::kind::added)
-      ++added;
-    if (change.what == baseline_change::kind::removed)
-      ++removed;
-  }
-  std::string md = "## Baseline update: `" + update.file.suite + "` on `" + update.file.gpu_key + "`\n\n";
-  md += std::to_string(update.measured.size()) + " case instance(s) measured: " + std::to_string(changed) +
-        " changed, " + std::to_string(added) + " added, " + std::to_string(removed) + " removed.\n";
-  if (update.changes.empty())
-    md += "\nNo baseline value changed.\n";
-
-  auto kernel_cell = [](const std::string& kernel) {
-    return kernel == baseline_total_key ? std::string("(total)") : "`" + cell(kernel) + "`";
-  };
-  if (changed != 0) {
-    md +=
-        "\n### Changed\n\n| case | kernel | metric | old | new | delta | new spread "
-        "|\n|---|---|---|---|---|---|---|\n";
-    for (const auto& c : update.changes) {
-      if (c.what != baseline_change::kind::changed)
-        continue;
-      md += "| `" + cell(c.instance) + "` | " + kernel_cell(c.kernel) + " | `" + cell(c.metric) + "` | " +
-            format_value(c.before->value) + " | " + format_value(c.after->value) + " | " +
-            delta_text(c.before->value, c.after->value) + " | " + spread_text(*c.after) + " |\n";
-    }
-  }
-  if (added != 0) {
-    md += "\n### Added\n\n| case | kernel | metric | value | class | spread |\n|---|---|---|---|---|---|\n";
-    for (const auto& c : update.changes) {
-      if (c.what != baseline_change::kind::added)
-        continue;
-      md += "| `" + cell(c.instance) + "` | " + kernel_cell(c.kernel) + " | `" + cell(c.metric) + "` | " +
-            format_value(c.after->value) + " | " + to_string(c.after->cls) + " | " + spread_text(*c.after) +
-            " |\n";
-    }
-  }
-  if (removed != 0) {
-    md += "\n### Removed\n\n| case | kernel | metric | old value |\n|---|---|---|---|\n";
-    for (const auto& c : update.changes) {
-      if (c.what != baseline_change::kind::removed)
-        continue;
-      md += "| `" + cell(c.instance) + "` | " + kernel_cell(c.kernel) + " | `" + cell(c.metric) + "` | " +
-            format_value(c.before->value) + " |\n";
-    }
-  }
-  if (!update.not_recorded.empty()) {
-    md += "\n### Not recorded\n\n";
-    for (const auto& line : update.not_recorded)
-      md += "- " + cell(line) + "\n";
-  }
-  return md;
 }
 
 }  // namespace counterguard

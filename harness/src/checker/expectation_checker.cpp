@@ -33,6 +33,8 @@ check_outcome judge(const std::string& instance, const resolved_expectation& exp
   outcome.origin = "expectation";
   outcome.expected = expectation.text;
   outcome.measured = measured;
+  if (!expectation.where.file.empty())
+    outcome.source = expectation.where;
   if (!measured) {
     outcome.verdict = check_verdict::missing;
     outcome.failing = true;

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "commands.hpp"
+#include "counterguard/baselines/baseline_change_summary.hpp"
 #include "counterguard/baselines/baseline_file.hpp"
 #include "counterguard/baselines/baseline_update.hpp"
 #include "counterguard/core/atomic_file.hpp"
@@ -16,6 +17,18 @@
 #include "counterguard/runner/isolated_runner.hpp"
 
 namespace counterguard::detail {
+namespace {
+
+// Where the complete summary goes when the --summary file had to be shortened: out/x.md -> out/x.full.md.
+std::string full_summary_path(const std::string& summary) {
+  const std::string suffix = ".md";
+  if (summary.size() > suffix.size() &&
+      summary.compare(summary.size() - suffix.size(), suffix.size(), suffix) == 0)
+    return summary.substr(0, summary.size() - suffix.size()) + ".full.md";
+  return summary + ".full.md";
+}
+
+}  // namespace
 
 int run_baseline_update(const baseline_update_options& options) {
   const std::vector<case_instance> instances = select_instances(options.selection);
@@ -67,17 +80,25 @@ int run_baseline_update(const baseline_update_options& options) {
     updates.emplace_back(write ? path : std::string(), std::move(update));
   }
   interruption_guard::throw_if_interrupted();
-  std::string summary;
+  std::vector<baseline_update_result> results;
   for (const auto& [path, update] : updates) {
     if (!path.empty())
       save_baseline_file(path, update.file);
-    summary += render_change_summary_markdown(update) + "\n";
     for (const auto& why : update.not_recorded)
       std::fputs(fmt::format("counterguard: not recorded: {}\n", why).c_str(), stderr);
+    results.push_back(update);
   }
+  // The console gets everything; the --summary file (a pull-request body) stays within its limit.
+  const std::string summary = render_change_summaries_markdown(results, markdown_budget{0, {}});
   std::fputs(summary.c_str(), stdout);
-  if (!options.summary.empty())
-    write_file_atomically(options.summary, summary);
+  if (!options.summary.empty()) {
+    const std::string full_path = full_summary_path(options.summary);
+    const std::string bounded =
+        render_change_summaries_markdown(results, markdown_budget{options.summary_limit, full_path});
+    write_file_atomically(options.summary, bounded);
+    if (bounded != summary)
+      write_file_atomically(full_path, summary);
+  }
   return 0;
 }
 

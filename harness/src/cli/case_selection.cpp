@@ -94,6 +94,9 @@ run_metadata host_metadata(const std::string& mode, const std::string& command_l
   ::gmtime_r(&now, &utc);
   std::strftime(stamp.data(), stamp.size(), "%Y-%m-%dT%H:%M:%SZ", &utc);
   metadata.started_at = stamp.data();
+  std::array<char, 256> host{};
+  if (::gethostname(host.data(), host.size() - 1) == 0)
+    metadata.hostname = host.data();
   return metadata;
 }
 

@@ -27,6 +27,12 @@ void add_reports(CLI::App& command, detail::report_options& reports, bool with_b
   command.add_option("--junit", reports.junit, "write JUnit XML here (one testcase per case instance)");
   command.add_option("--markdown", reports.markdown,
                      "write a Markdown summary here (CI job summary, PR comment)");
+  command
+      .add_option("--markdown-limit", reports.markdown_limit,
+                  "most characters the Markdown summary may hold (0: no limit; GitHub takes 65536)")
+      ->capture_default_str();
+  command.add_option("--html", reports.html,
+                     "write a self-contained HTML report here (failures first, every check, trend plots)");
   command.add_flag("--quiet", reports.quiet, "print only the summary line and failures");
   if (with_baselines) {
     command.add_option("--baseline-dir", reports.baseline_dir, "baselines/<gpu-key>/<suite>.yaml live here")
@@ -127,6 +133,11 @@ int run_command_line(int argc, char** argv) {
   update_command->add_option("--baseline-dir", update.baseline_dir, "where baselines live")
       ->capture_default_str();
   update_command->add_option("--summary", update.summary, "also write the Markdown change summary here");
+  update_command
+      ->add_option(
+          "--summary-limit", update.summary_limit,
+          "most characters the --summary file may hold; when over, the full summary goes to F.full.md")
+      ->capture_default_str();
   update_command->add_option("--metric", update.extra_metrics, "also record this metric in every case");
   update_command
       ->add_option("--case-timeout", update.case_timeout_seconds, "seconds before a silent case is killed")

@@ -6,6 +6,7 @@
 
 #include "counterguard/baselines/noise_model.hpp"
 #include "counterguard/build_info.hpp"
+#include "counterguard/core/markdown_budget.hpp"
 #include "counterguard/model/case_instance.hpp"
 #include "counterguard/results/run_results.hpp"
 
@@ -23,6 +24,8 @@ struct report_options {
   std::string json;
   std::string junit;
   std::string markdown;
+  std::size_t markdown_limit = default_markdown_limit;  // characters; 0: no limit
+  std::string html;
   std::string baseline_dir = "baselines";
   bool no_baselines = false;
   double false_alarm_rate = default_false_alarm_rate;  // per noisy baseline check
@@ -54,6 +57,8 @@ struct baseline_update_options {
   std::string baseline_dir = "baselines";
   int repeat = 5;
   std::string summary;  // Markdown summary file (also printed)
+  // Over this many characters, `summary` is shortened and the complete one goes to <summary>.full.md.
+  std::size_t summary_limit = default_markdown_limit;
   std::vector<std::string> extra_metrics;
   double case_timeout_seconds = 120.0;
   double wait_for_gpu_seconds = 600.0;
@@ -89,7 +94,7 @@ void check_all_expectations(run_results& results, const std::vector<case_instanc
 // returns the exit status.
 int judge_and_report(run_results& results, const report_options& reports);
 
-// Prints the console report and writes the requested JSON, JUnit and Markdown files.
+// Prints the console report and writes the requested JSON, JUnit, Markdown and HTML files.
 void write_reports(const run_results& results, const report_options& reports);
 
 // Copies what the GPU worker saw of the device (name, chip, SMs, versions, clocks) and sets the GPU key.

@@ -9,6 +9,7 @@
 #include "counterguard/baselines/baseline_file.hpp"
 #include "counterguard/checker/run_verdict.hpp"
 #include "counterguard/reporters/console_reporter.hpp"
+#include "counterguard/reporters/html_reporter.hpp"
 #include "counterguard/reporters/json_reporter.hpp"
 #include "counterguard/reporters/junit_reporter.hpp"
 #include "counterguard/reporters/markdown_reporter.hpp"
@@ -47,8 +48,18 @@ void write_reports(const run_results& results, const report_options& reports) {
     write_json_report(reports.json, results, reports.strict);
   if (!reports.junit.empty())
     write_junit_report(reports.junit, results, reports.strict);
-  if (!reports.markdown.empty())
-    write_markdown_report(reports.markdown, results, reports.strict);
+  if (!reports.markdown.empty()) {
+    // What did not fit in the summary is in the fullest report this run writes.
+    const std::string full_report = !reports.html.empty()   ? reports.html
+                                    : !reports.json.empty() ? reports.json
+                                                            : reports.junit;
+    write_markdown_report(reports.markdown, results, reports.strict, {reports.markdown_limit, full_report});
+  }
+  if (!reports.html.empty()) {
+    // Seam for the history store: pass its series of results.metadata.gpu_key here (metric_history.hpp).
+    const std::vector<metric_history> history;
+    write_html_report(reports.html, results, history, reports.strict);
+  }
 }
 
 int judge_and_report(run_results& results, const report_options& reports) {

@@ -11,6 +11,8 @@ case_result make_case_result(const case_instance& instance) {
   for (const auto& [name, value] : instance.parameters)
     result.parameters[name] = value.to_string();
   result.status = case_status::passed;
+  if (!instance.where.file.empty())
+    result.source = instance.where;
   return result;
 }
 

@@ -97,6 +97,8 @@ run_results evaluate_recording(const fs::path& directory, const recorded_run& re
     } else {
       case_result copy = *recorded->second;  // skipped, failed early, or without counters
       copy.checks.clear();
+      if (!instance.where.file.empty())
+        copy.source = instance.where;  // recordings made before results carried it have none
       results.cases.push_back(std::move(copy));
     }
   }

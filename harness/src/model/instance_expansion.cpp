@@ -159,6 +159,7 @@ case_instance make_instance(const suite& s, const case_spec& spec, const paramet
   instance.parameters = parameters;
   instance.skip_reason = spec.skip_reason;
   instance.suite_path = s.path;
+  instance.where = spec.where;
   try {
     instance.launch = resolve_launch(spec.launch, parameters);
     for (const expectation& expected : spec.expectations) {

@@ -42,9 +42,80 @@ std::string counts_attributes(std::size_t tests, std::size_t failures, std::size
                      errors, skipped, seconds_text(seconds));
 }
 
+// The YAML line of a check: its own expectation, or for a baseline check the expectation the case states
+// about the same metric (and kernel); null when there is none.
+const source_location* check_source(const case_result& result, const check_outcome& check) {
+  if (check.source)
+    return &*check.source;
+  for (const auto& other : result.checks) {
+    if (other.source && other.metric == check.metric &&
+        (other.kernel.empty() || other.kernel == check.kernel))
+      return &*other.source;
+  }
+  return nullptr;
+}
+
+// Where a CI system should point for this case: the first failing check's YAML expectation, else the
+// case's own definition; nothing when the results do not say (files written before they carried it).
+const source_location* case_source(const case_result& result, bool strict) {
+  if (outcome_of(result, strict) == case_outcome::failed) {
+    for (const auto& check : result.checks) {
+      if (!is_failing(check, strict))
+        continue;
+      if (const source_location* where = check_source(result, check))
+        return where;
+      break;  // the first failing check has no expectation of its own: the case's definition
+    }
+  }
+  return result.source ? &*result.source : nullptr;
+}
+
+std::string source_attributes(const source_location* where) {
+  if (where == nullptr || where->file.empty())
+    return {};
+  std::string text = " file=\"" + xml_escape(where->file) + "\"";
+  if (where->line > 0)
+    text += " line=\"" + std::to_string(where->line) + "\"";
+  return text;
+}
+
+// JUnit's timestamp is an ISO 8601 date and time without a zone (the Ant schema); started_at is UTC.
+std::string junit_timestamp(const std::string& started_at) {
+  if (!started_at.empty() && started_at.back() == 'Z')
+    return started_at.substr(0, started_at.size() - 1);
+  return started_at;
+}
+
+// The attributes and <properties> every <testsuite> of the run shares.
+struct suite_context {
+  std::string attributes;
+  std::string properties;
+};
+
+suite_context make_suite_context(const run_metadata& metadata) {
+  suite_context context;
+  context.attributes = " timestamp=\"" + xml_escape(junit_timestamp(metadata.started_at)) + "\" hostname=\"" +
+                       xml_escape(metadata.hostname.empty() ? "unknown" : metadata.hostname) + "\"";
+  const std::pair<const char*, const std::string*> properties[] = {
+      {"gpu_key", &metadata.gpu_key},
+      {"gpu_name", &metadata.gpu_name},
+      {"driver_version", &metadata.driver_version},
+      {"cuda_runtime_version", &metadata.cuda_runtime_version},
+      {"cupti_version", &metadata.cupti_version},
+      {"git_commit", &metadata.git_commit}};
+  context.properties = "    <properties>\n";
+  for (const auto& [name, value] : properties) {
+    context.properties +=
+        std::string("      <property name=\"") + name + "\" value=\"" + xml_escape(*value) + "\"/>\n";
+  }
+  context.properties += "    </properties>\n";
+  return context;
+}
+
 void render_case(std::string& xml, const case_result& result, bool strict) {
   xml += "    <testcase classname=\"" + xml_escape(result.suite) + "\" name=\"" +
-         xml_escape(result.instance) + "\" time=\"" + seconds_text(result.seconds) + "\"";
+         xml_escape(result.instance) + "\" time=\"" + seconds_text(result.seconds) + "\"" +
+         source_attributes(case_source(result, strict));
   std::string body;
   switch (outcome_of(result, strict)) {
     case case_outcome::error:
@@ -170,10 +241,11 @@ std::string render_junit_report(const run_results& results, bool strict) {
          counts_attributes(total.cases, total.failed, total.errors, total.skipped,
                            std::isfinite(total.seconds) ? total.seconds : 0.0) +
          ">\n";
+  const suite_context context = make_suite_context(results.metadata);
   for (const auto& [name, suite] : suites) {
     xml += "  <testsuite name=\"" + xml_escape(name) + "\" " +
            counts_attributes(suite.cases.size(), suite.failures, suite.errors, suite.skipped, suite.seconds) +
-           ">\n";
+           context.attributes + ">\n" + context.properties;
     for (const auto* result : suite.cases)
       render_case(xml, *result, strict);
     xml += "  </testsuite>\n";

@@ -61,6 +61,48 @@ std::string code(const std::string& text) {
   return text.empty() ? std::string() : "`" + markdown_cell(text) + "`";
 }
 
+// heading, the table of `rows` (or "Every check passed."), `counts`, `skipped_block`; when that is over the
+// budget: the rows that fit (most urgent first), a line saying how many were left out, the counts, and the
+// skipped cases if they still fit (else one line counting them).
+std::string assemble_within_budget(const std::string& heading, const std::string& table_head,
+                                   const std::vector<std::string>& rows, const std::string& counts,
+                                   const std::string& skipped_block, std::size_t skipped,
+                                   const markdown_budget& budget) {
+  auto table = [&](std::size_t listed, const std::string& overflow) {
+    if (rows.empty())
+      return std::string("Every check passed.\n\n");
+    std::string text = table_head;
+    for (std::size_t i = 0; i < listed; ++i)
+      text += rows[i];
+    return text + "\n" + (overflow.empty() ? std::string() : overflow + "\n");
+  };
+  std::string complete = heading + table(rows.size(), {}) + counts + skipped_block;
+  if (budget.max_characters == 0 || complete.size() <= budget.max_characters)
+    return complete;
+
+  const std::string skipped_line =
+      skipped == 0 ? std::string()
+                   : "\n" + markdown_overflow_line(skipped, skipped, "skipped cases", budget.full_report);
+  // The overflow line is never longer than with every row left out.
+  const std::size_t overflow_reserve =
+      rows.empty()
+          ? 0
+          : markdown_overflow_line(rows.size(), rows.size(), "entries", budget.full_report).size() + 1;
+  std::size_t used =
+      heading.size() + table(0, {}).size() + overflow_reserve + counts.size() + skipped_line.size();
+  std::size_t listed = 0;
+  while (listed < rows.size() && used + rows[listed].size() <= budget.max_characters) {
+    used += rows[listed].size();
+    ++listed;
+  }
+  const std::string overflow =
+      listed == rows.size()
+          ? std::string()
+          : markdown_overflow_line(rows.size() - listed, rows.size(), "entries", budget.full_report);
+  const bool skipped_fit = used - skipped_line.size() + skipped_block.size() <= budget.max_characters;
+  return heading + table(listed, overflow) + counts + (skipped_fit ? skipped_block : skipped_line);
+}
+
 }  // namespace
 
 std::string markdown_cell(const std::string& text) {
@@ -79,7 +121,7 @@ std::string markdown_cell(const std::string& text) {
   return escaped;
 }
 
-std::string render_markdown_report(const run_results& results, bool strict) {
+std::string render_markdown_report(const run_results& results, bool strict, const markdown_budget& budget) {
   const run_summary summary = summarize(results, strict);
   std::vector<item> items;
   std::vector<const case_result*> skipped;
@@ -105,18 +147,17 @@ std::string render_markdown_report(const run_results& results, bool strict) {
   std::stable_sort(items.begin(), items.end(), [](const item& a, const item& b) { return a.rank < b.rank; });
 
   const bool ok = summary.status == exit_code::success;
-  std::string md = std::string("## counterguard: ") + (ok ? "passed" : "FAILED") + "\n\n";
-  if (!items.empty()) {
-    md += "| verdict | case | metric | expected | measured | details |\n|---|---|---|---|---|---|\n";
-    for (const auto& i : items) {
-      md += "| " + (i.rank <= 4 ? "**" + i.verdict + "**" : i.verdict) + " | " + code(i.instance) + " | " +
-            code(i.metric) + " | " + markdown_cell(i.expected) + " | " + markdown_cell(i.measured) + " | " +
-            markdown_cell(i.note) + " |\n";
-    }
-    md += "\n";
-  } else {
-    md += "Every check passed.\n\n";
+  const std::string heading = std::string("## counterguard: ") + (ok ? "passed" : "FAILED") + "\n\n";
+  const std::string table_head =
+      "| verdict | case | metric | expected | measured | details |\n|---|---|---|---|---|---|\n";
+  std::vector<std::string> rows;
+  rows.reserve(items.size());
+  for (const auto& i : items) {
+    rows.push_back("| " + (i.rank <= 4 ? "**" + i.verdict + "**" : i.verdict) + " | " + code(i.instance) +
+                   " | " + code(i.metric) + " | " + markdown_cell(i.expected) + " | " +
+                   markdown_cell(i.measured) + " | " + markdown_cell(i.note) + " |\n");
   }
+  std::string md;
   md += "**" + std::to_string(summary.cases) + " cases**: " + std::to_string(summary.passed) + " passed, " +
         std::to_string(summary.failed) + " failed, " + std::to_string(summary.skipped) + " skipped, " +
         std::to_string(summary.errors) + " errors.  \n";
@@ -132,18 +173,20 @@ std::string render_markdown_report(const run_results& results, bool strict) {
     md += "\nGPU: " + markdown_cell(results.metadata.gpu_name) + " (`" +
           markdown_cell(results.metadata.gpu_key) + "`)\n";
   }
+  std::string skipped_block;
   if (!skipped.empty()) {
-    md += "\n<details><summary>" + std::to_string(skipped.size()) + " skipped</summary>\n\n";
+    skipped_block += "\n<details><summary>" + std::to_string(skipped.size()) + " skipped</summary>\n\n";
     for (const auto* result : skipped) {
-      md += "- " + code(result->instance) + ": " + markdown_cell(result->status_reason) + "\n";
+      skipped_block += "- " + code(result->instance) + ": " + markdown_cell(result->status_reason) + "\n";
     }
-    md += "\n</details>\n";
+    skipped_block += "\n</details>\n";
   }
-  return md;
+  return assemble_within_budget(heading, table_head, rows, md, skipped_block, skipped.size(), budget);
 }
 
-void write_markdown_report(const std::string& path, const run_results& results, bool strict) {
-  write_file_atomically(path, render_markdown_report(results, strict));
+void write_markdown_report(const std::string& path, const run_results& results, bool strict,
+                           const markdown_budget& budget) {
+  write_file_atomically(path, render_markdown_report(results, strict, budget));
 }
 
 }  // namespace counterguard

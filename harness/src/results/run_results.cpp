@@ -75,6 +75,27 @@ check_verdict parse_verdict(const json_reader& in, const std::string& text, cons
           "valid: pass, fail, regression, improvement, new_metric, missing");
 }
 
+// {"file", "line", "column"}: where a case or expectation is written (line and column 1-based, 0 unknown).
+json source_to_json(const source_location& where) {
+  return json{{"file", where.file}, {"line", where.line}, {"column", where.column}};
+}
+
+// The optional "source" member of a case or check; results written before it existed have none.
+std::optional<source_location> optional_source(const json_reader& in, const json& object,
+                                               const std::string& path) {
+  const json* found = in.optional_member(object, path, "source");
+  if (found == nullptr || found->is_null())
+    return std::nullopt;
+  const std::string spath = field_at(path, "source");
+  constexpr std::int64_t largest = std::numeric_limits<int>::max();
+  source_location where;
+  where.file = in.string(*found, spath, "file");
+  where.line = static_cast<int>(in.integer(*found, spath, "line", 0, largest));
+  if (in.optional_member(*found, spath, "column") != nullptr)
+    where.column = static_cast<int>(in.integer(*found, spath, "column", 0, largest));
+  return where;
+}
+
 json metadata_to_json(const run_metadata& m) {
   return json{{"counterguard_version", m.counterguard_version},
               {"gpu_name", m.gpu_name},
@@ -112,6 +133,8 @@ run_metadata metadata_from_json(const json_reader& in, const json& value) {
   m.command_line = in.string(value, path, "command_line");
   m.started_at = in.string(value, path, "started_at");
   m.mode = in.string(value, path, "mode");
+  if (in.optional_member(value, path, "hostname") != nullptr)
+    m.hostname = in.string(value, path, "hostname");
   return m;
 }
 
@@ -146,6 +169,7 @@ check_outcome check_from_json(const json_reader& in, const json& value, const st
   c.verdict = parse_verdict(in, in.string(value, path, "verdict"), path + ".verdict");
   c.failing = in.boolean(value, path, "failing");
   c.message = in.string(value, path, "message");
+  c.source = optional_source(in, value, path);
   return c;
 }
 
@@ -165,8 +189,11 @@ json case_to_json(const case_result& r) {
     totals[name] = {{"value", number_or_null(value.value)}, {"class", to_string(value.cls)}};
   }
   json checks = json::array();
-  for (const auto& c : r.checks)
+  for (const auto& c : r.checks) {
     checks.push_back(check_to_json(c));
+    if (c.source)
+      checks.back()["source"] = source_to_json(*c.source);
+  }
   return json{{"instance", r.instance},
               {"suite", r.suite},
               {"case", r.case_name},
@@ -232,6 +259,7 @@ case_result case_from_json(const json_reader& in, const json& value, const std::
     r.checks.push_back(check_from_json(in, checks[i], index_at(path + ".checks", i)));
   r.passes = static_cast<int>(in.integer(value, path, "passes", 0, largest));
   r.seconds = in.number_or_nan(in.member(value, path, "seconds"), path + ".seconds");
+  r.source = optional_source(in, value, path);
   return r;
 }
 
@@ -239,11 +267,16 @@ case_result case_from_json(const json_reader& in, const json& value, const std::
 
 void to_json(nlohmann::json& out, const run_results& results) {
   json cases = json::array();
-  for (const auto& c : results.cases)
+  for (const auto& c : results.cases) {
     cases.push_back(case_to_json(c));
+    if (c.source)
+      cases.back()["source"] = source_to_json(*c.source);
+  }
   out = json{{"schema_version", results.schema_version},
              {"metadata", metadata_to_json(results.metadata)},
              {"cases", cases}};
+  if (!results.metadata.hostname.empty())
+    out["metadata"]["hostname"] = results.metadata.hostname;
 }
 
 run_results read_run_results(const nlohmann::json& document, const std::string& file) {

@@ -78,6 +78,18 @@ TEST(check_expectations, reads_totals_for_expectations_without_kernel) {
   EXPECT_EQ(outcomes[0].measured, std::optional<double>(0.0));
 }
 
+TEST(check_expectations, outcomes_carry_the_yaml_location_of_their_expectation) {
+  const auto passing =
+      check_expectations({expect(comparison::equals, 0)}, measured_total("shared_store_bank_conflicts", 0));
+  const auto missing = check_expectations({expect(comparison::equals, 0)}, measured_total("other", 0));
+  for (const auto* outcomes : {&passing, &missing}) {
+    ASSERT_EQ(outcomes->size(), 1U);
+    ASSERT_TRUE(outcomes->front().source.has_value());
+    EXPECT_EQ(outcomes->front().source->file, "cases/transpose.yaml");
+    EXPECT_EQ(outcomes->front().source->line, 12);
+  }
+}
+
 TEST(check_expectations, a_violated_expectation_fails_with_a_message_naming_everything) {
   resolved_expectation e = expect(comparison::equals, 0);
   e.text = "== 0";

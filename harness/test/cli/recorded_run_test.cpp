@@ -166,5 +166,82 @@ TEST(recorded_run, a_changed_expectation_that_contradicts_the_gpu_fails) {
   EXPECT_NE(r.output.find("shared_store_bank_conflicts"), std::string::npos) << r.output;
 }
 
+TEST(recorded_run, writes_a_self_contained_html_report_of_every_case) {
+  scratch_directory dir;
+  const auto html = dir.path() / "report.html";
+  const command_result r = run_counterguard(
+      "evaluate " + recording + " --cases cases --baseline-dir baselines --quiet --html " + html.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  const std::string page = read_text(html);
+  std::size_t cases = 0;
+  for (auto at = page.find("<details class=\"case"); at != std::string::npos;
+       at = page.find("<details class=\"case", at + 1))
+    ++cases;
+  EXPECT_EQ(cases, 93U);
+  EXPECT_NE(page.find(">PASSED<"), std::string::npos);
+  EXPECT_EQ(page.find("http"), std::string::npos);
+  EXPECT_NE(page.find("cases/transpose.yaml:"), std::string::npos) << "checks name their YAML line";
+}
+
+TEST(recorded_run, junit_points_a_regression_at_the_yaml_and_names_the_gpu) {
+  scratch_directory dir;
+  const auto baselines = copy_baselines(dir);
+  edit_baseline(baselines, "transpose", [](baseline_file& file) {
+    auto& entry = file.cases.at("transpose/smem_unpadded?n=2048")
+                      .at(baseline_total_key)
+                      .at("shared_store_bank_conflicts");
+    entry.value = entry.min = entry.max = 4000000;
+  });
+  const auto junit = dir.path() / "junit.xml";
+  const command_result r =
+      run_counterguard("evaluate " + recording + " --cases cases --quiet --baseline-dir " +
+                       baselines.string() + " --junit " + junit.string());
+  ASSERT_EQ(r.status, 1) << r.output;
+  const std::string xml = read_text(junit);
+  const std::string yaml = read_text(std::filesystem::path(COUNTERGUARD_SOURCE_DIR) / "cases/transpose.yaml");
+  // The line of the case's own expectation of the metric that regressed.
+  std::size_t line = 1;
+  const auto smem_unpadded = yaml.find("name: smem_unpadded");
+  const auto expectation = yaml.find("shared_store_bank_conflicts:", smem_unpadded);
+  ASSERT_NE(expectation, std::string::npos);
+  for (std::size_t i = 0; i < expectation; ++i)
+    line += yaml[i] == '\n' ? 1 : 0;
+  const auto testcase = xml.find("name=\"transpose/smem_unpadded?n=2048\"");
+  ASSERT_NE(testcase, std::string::npos);
+  const std::string tag = xml.substr(testcase, xml.find('>', testcase) - testcase);
+  EXPECT_NE(tag.find("file=\"cases/transpose.yaml\" line=\"" + std::to_string(line) + "\""),
+            std::string::npos)
+      << tag;
+  EXPECT_NE(xml.find("<property name=\"gpu_key\" value=\"" + gpu_key + "\"/>"), std::string::npos);
+}
+
+TEST(recorded_run, a_markdown_summary_over_its_limit_points_at_the_json) {
+  scratch_directory dir;
+  const auto baselines = copy_baselines(dir);
+  edit_baseline(baselines, "coalescing", [](baseline_file& file) {
+    for (auto& [instance, kernels] : file.cases) {
+      for (auto& [kernel, metrics] : kernels) {
+        for (auto& [metric, entry] : metrics) {
+          if (entry.cls == metric_class::exact && entry.value > 0)
+            entry.value = entry.min = entry.max = entry.value / 2;  // every count regressed
+        }
+      }
+    }
+  });
+  const auto md = dir.path() / "summary.md";
+  const auto json = dir.path() / "results.json";
+  const command_result r = run_counterguard(
+      "evaluate " + recording + " --cases cases --quiet --baseline-dir " + baselines.string() +
+      " --markdown " + md.string() + " --markdown-limit 3000 --json " + json.string());
+  ASSERT_EQ(r.status, 1) << r.output;
+  const std::string summary = read_text(md);
+  EXPECT_LE(summary.size(), 3000U);
+  EXPECT_NE(
+      summary.find(" entries are not listed here** for size; all of them are in `" + json.string() + "`"),
+      std::string::npos)
+      << summary;
+  EXPECT_NE(summary.find("**93 cases**"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace counterguard::test

@@ -34,6 +34,17 @@ TEST_F(instance_expansion, a_case_without_axes_is_one_instance_named_suite_slash
   EXPECT_EQ(instances[0].kernel, "transpose/smem");
 }
 
+TEST_F(instance_expansion, every_instance_knows_where_its_case_is_defined) {
+  const auto instances = expand(
+      "suite: t\ncases:\n  - {name: a, kernel: transpose/smem}\n  - name: b\n    kernel: transpose/smem\n"
+      "    axes: {n: [64, 128]}\n");
+  ASSERT_EQ(instances.size(), 3U);
+  EXPECT_EQ(instances[0].where.line, 3);
+  EXPECT_EQ(instances[1].where.line, 4);
+  EXPECT_EQ(instances[2].where.line, 4);
+  EXPECT_EQ(instances[1].where.file, instances[0].suite_path);
+}
+
 TEST_F(instance_expansion, axes_expand_to_their_cartesian_product_with_the_first_axis_slowest) {
   const auto instances = expand(
       "suite: t\ncases:\n  - {name: a, kernel: transpose/smem, axes: {pad: [0, 1], n: [64, 128, 256]}}\n");

@@ -45,7 +45,7 @@ TEST(junit_report, groups_cases_in_one_testsuite_per_suite_with_counts) {
   const std::string xml = render_junit_report(test::sample_run(), false);
   EXPECT_EQ(count(xml, "<testsuite "), 3U);
   EXPECT_NE(
-      xml.find(R"(<testsuite name="transpose" tests="2" failures="1" errors="0" skipped="0" time="0.750">)"),
+      xml.find(R"(<testsuite name="transpose" tests="2" failures="1" errors="0" skipped="0" time="0.750" )"),
       std::string::npos)
       << xml;
   EXPECT_NE(xml.find(R"(<testsuites name="counterguard" tests="4" failures="1" errors="1" skipped="1")"),
@@ -90,6 +90,87 @@ TEST(junit_report, an_improvement_fails_only_when_strict) {
   results.cases.push_back(c);
   EXPECT_EQ(count(render_junit_report(results, false), "<failure "), 0U);
   EXPECT_EQ(count(render_junit_report(results, true), "<failure "), 1U);
+}
+
+TEST(junit_report, a_failed_case_points_at_its_first_failing_expectation) {
+  run_results results = test::sample_run();
+  results.cases[1].source = source_location{"cases/transpose.yaml", 20, 5};
+  results.cases[1].checks[0].source = source_location{"cases/transpose.yaml", 27, 9};
+  const std::string xml = render_junit_report(results, false);
+  EXPECT_NE(xml.find(R"(name="transpose/naive?n=2048" time="0.250" file="cases/transpose.yaml" line="27">)"),
+            std::string::npos)
+      << xml;
+}
+
+TEST(junit_report, a_failed_case_whose_failing_checks_have_no_source_points_at_its_definition) {
+  run_results results = test::sample_run();
+  results.cases[1].source = source_location{"cases/transpose.yaml", 20, 5};
+  const std::string xml = render_junit_report(results, false);
+  EXPECT_NE(xml.find(R"(name="transpose/naive?n=2048" time="0.250" file="cases/transpose.yaml" line="20">)"),
+            std::string::npos)
+      << xml;
+}
+
+TEST(junit_report, a_baseline_regression_points_at_the_expectation_of_the_same_metric) {
+  run_results results;
+  case_result c;
+  c.instance = "t/a";
+  c.suite = "t";
+  c.source = source_location{"cases/t.yaml", 3, 5};
+  c.checks.push_back(test::make_check("other", "== 0", 0, check_verdict::pass, false));
+  c.checks.back().source = source_location{"cases/t.yaml", 6, 7};
+  c.checks.push_back(test::make_check("sectors", "== 4", 4, check_verdict::pass, false));
+  c.checks.back().source = source_location{"cases/t.yaml", 7, 7};
+  c.checks.push_back(test::make_check("sectors", "4 (exact)", 5, check_verdict::regression, true, 4.0));
+  results.cases.push_back(c);
+  const std::string xml = render_junit_report(results, false);
+  EXPECT_NE(xml.find(R"(name="t/a" time="0.000" file="cases/t.yaml" line="7">)"), std::string::npos) << xml;
+}
+
+TEST(junit_report, a_passing_case_points_at_its_definition_not_at_a_passing_check) {
+  run_results results = test::sample_run();
+  results.cases[0].source = source_location{"cases/transpose.yaml", 8, 5};
+  results.cases[0].checks[0].source = source_location{"cases/transpose.yaml", 14, 9};
+  const std::string xml = render_junit_report(results, false);
+  EXPECT_NE(
+      xml.find(R"(name="transpose/smem?pad=1,n=2048" time="0.500" file="cases/transpose.yaml" line="8">)"),
+      std::string::npos)
+      << xml;
+}
+
+TEST(junit_report, a_case_without_a_source_has_no_file_attribute) {
+  const std::string xml = render_junit_report(test::sample_run(), false);
+  EXPECT_EQ(xml.find(" file=\""), std::string::npos);
+}
+
+TEST(junit_report, every_testsuite_has_timestamp_hostname_and_properties) {
+  run_results results = test::sample_run();
+  results.metadata.started_at = "2026-11-30T03:22:42Z";
+  results.metadata.hostname = "gpu-runner-7";
+  results.metadata.driver_version = "580.159.04";
+  results.metadata.cuda_runtime_version = "13.0";
+  results.metadata.cupti_version = "130001";
+  results.metadata.git_commit = "6955cc2194e6859188c19fb57c589d1f2213125b";
+  const std::string xml = render_junit_report(results, false);
+  EXPECT_EQ(count(xml, R"( timestamp="2026-11-30T03:22:42" hostname="gpu-runner-7">)"), 3U) << xml;
+  EXPECT_EQ(count(xml, "<properties>"), 3U);
+  EXPECT_EQ(count(xml, "</properties>"), 3U);
+  for (const char* property :
+       {R"(<property name="gpu_key" value="GH100-132sm-cuda13"/>)",
+        R"(<property name="gpu_name" value="NVIDIA H200"/>)",
+        R"(<property name="driver_version" value="580.159.04"/>)",
+        R"(<property name="cuda_runtime_version" value="13.0"/>)",
+        R"(<property name="cupti_version" value="130001"/>)",
+        R"(<property name="git_commit" value="6955cc2194e6859188c19fb57c589d1f2213125b"/>)"}) {
+    EXPECT_EQ(count(xml, property), 3U) << property;
+  }
+  // <properties> comes first in a <testsuite>, before the test cases.
+  EXPECT_LT(xml.find("</properties>"), xml.find("<testcase "));
+}
+
+TEST(junit_report, an_unrecorded_hostname_reads_unknown) {
+  EXPECT_NE(render_junit_report(test::sample_run(), false).find(R"( hostname="unknown">)"),
+            std::string::npos);
 }
 
 TEST(junit_report, opens_and_closes_every_element) {

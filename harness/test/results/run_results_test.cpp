@@ -120,6 +120,47 @@ TEST(run_results_json, uses_the_documented_field_names) {
   EXPECT_EQ(c.at("checks").at(0).at("verdict"), "regression");
 }
 
+TEST(run_results_json, round_trip_keeps_source_locations_and_hostname) {
+  run_results results = sample_results();
+  results.metadata.hostname = "gpu-runner-7";
+  results.cases[0].source = source_location{"cases/transpose.yaml", 20, 5};
+  results.cases[0].checks[0].source = source_location{"cases/transpose.yaml", 27, 9};
+  const nlohmann::json json = results;
+  EXPECT_EQ(json.at("metadata").at("hostname"), "gpu-runner-7");
+  EXPECT_EQ(json.at("cases").at(0).at("source"),
+            (nlohmann::json{{"file", "cases/transpose.yaml"}, {"line", 20}, {"column", 5}}));
+  EXPECT_EQ(json.at("cases").at(0).at("checks").at(0).at("source").at("line"), 27);
+  const run_results back = round_trip(results);
+  EXPECT_EQ(back.metadata.hostname, "gpu-runner-7");
+  ASSERT_TRUE(back.cases[0].source.has_value());
+  EXPECT_EQ(back.cases[0].source->line, 20);
+  ASSERT_TRUE(back.cases[0].checks[0].source.has_value());
+  EXPECT_EQ(back.cases[0].checks[0].source->file, "cases/transpose.yaml");
+  EXPECT_EQ(back.cases[0].checks[0].source->column, 9);
+}
+
+TEST(run_results_json, source_locations_and_hostname_are_optional) {
+  const nlohmann::json json = sample_results();  // none set
+  EXPECT_FALSE(json.at("metadata").contains("hostname"));
+  EXPECT_FALSE(json.at("cases").at(0).contains("source"));
+  EXPECT_FALSE(json.at("cases").at(0).at("checks").at(0).contains("source"));
+  const run_results back = round_trip(sample_results());
+  EXPECT_FALSE(back.cases[0].source.has_value());
+  EXPECT_FALSE(back.cases[0].checks[0].source.has_value());
+  EXPECT_EQ(back.metadata.hostname, "");
+}
+
+TEST(run_results_json, rejects_a_malformed_source_naming_the_field) {
+  nlohmann::json json = sample_results();
+  json["cases"][0]["checks"][0]["source"] = {{"file", "cases/t.yaml"}, {"line", "twelve"}};
+  try {
+    (void)json.get<run_results>();
+    FAIL() << "expected an input_error";
+  } catch (const input_error& e) {
+    EXPECT_NE(std::string(e.what()).find("cases[0].checks[0].source.line"), std::string::npos) << e.what();
+  }
+}
+
 TEST(run_results_json, writes_nan_as_null_and_reads_it_back_as_nan) {
   run_results results = sample_results();
   results.cases[0].kernels[0].metrics["l2_hit_rate"] = std::numeric_limits<double>::quiet_NaN();

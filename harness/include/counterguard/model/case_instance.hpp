@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "counterguard/core/source_location.hpp"
 #include "counterguard/model/expectation.hpp"
 #include "counterguard/model/launch_spec.hpp"
 #include "counterguard/model/parameter_value.hpp"
@@ -21,6 +22,7 @@ struct case_instance {
   std::vector<resolved_expectation> expectations;
   std::optional<std::string> skip_reason;
   std::string suite_path;
+  source_location where;  // the case's definition in the suite file (shared by all its instances)
 };
 
 }  // namespace counterguard

@@ -17,6 +17,11 @@ namespace counterguard {
 // <failure message="metric: expected X, measured Y" type="..."> whose body lists every failing check;
 // a wrong output is a failure of type "wrong_output"; an error is <error>; a skip is <skipped message>.
 // Every check's message is listed in <system-out>.
+// A <testcase> carries file and line of the YAML: the first failing check's expectation for a failed case
+// (for a baseline check, the case's expectation of the same metric), else the case's own definition
+// (omitted when the results do not carry it). Each <testsuite> carries
+// timestamp (the run's started_at, UTC, without the zone letter), hostname ("unknown" when not recorded)
+// and <properties> gpu_key, gpu_name, driver_version, cuda_runtime_version, cupti_version, git_commit.
 [[nodiscard]] std::string render_junit_report(const run_results& results, bool strict);
 
 // Writes render_junit_report atomically to `path`.

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "counterguard/core/markdown_budget.hpp"
 #include "counterguard/results/run_results.hpp"
 
 namespace counterguard {
@@ -10,10 +11,14 @@ namespace counterguard {
 // one table of everything that needs attention, most urgent first (errors, wrong outputs, failed
 // expectations, regressions, missing metrics, improvements, new metrics), then the counts, then the
 // skipped cases in a collapsed <details> block. Passing checks are not listed.
-[[nodiscard]] std::string render_markdown_report(const run_results& results, bool strict);
+// Longer than budget.max_characters, it keeps the heading and the counts and lists the most urgent rows
+// that fit, then a line saying how many were left out and naming budget.full_report, where all of them are.
+[[nodiscard]] std::string render_markdown_report(const run_results& results, bool strict,
+                                                 const markdown_budget& budget = {});
 
 // Writes render_markdown_report atomically to `path`.
-void write_markdown_report(const std::string& path, const run_results& results, bool strict);
+void write_markdown_report(const std::string& path, const run_results& results, bool strict,
+                           const markdown_budget& budget = {});
 
 // Text safe inside a Markdown table cell: '|' escaped, line breaks as spaces.
 [[nodiscard]] std::string markdown_cell(const std::string& text);

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "counterguard/core/source_location.hpp"
 #include "counterguard/metrics/metric_class.hpp"
 
 namespace counterguard {
@@ -51,6 +52,8 @@ struct check_outcome {
   check_verdict verdict = check_verdict::pass;
   bool failing = false;  // whether this outcome fails the case
   std::string message;   // one line a human can act on
+  // The YAML expectation the check comes from (origin "expectation"; absent for baseline checks).
+  std::optional<source_location> source;
 };
 
 struct case_result {
@@ -68,6 +71,8 @@ struct case_result {
   std::vector<check_outcome> checks;
   int passes = 0;        // replay passes CUPTI needed
   double seconds = 0.0;  // wall time of this case (setup, profiling, verification)
+  // Where the case is defined in its suite file (absent in results written before it was recorded).
+  std::optional<source_location> source;
 };
 
 struct run_metadata {
@@ -86,6 +91,8 @@ struct run_metadata {
   std::string command_line;
   std::string started_at;  // ISO 8601, UTC
   std::string mode;        // "run" (profiled on a GPU), "evaluate" (offline), "static"
+  // The machine that ran the cases; empty in results written before it was recorded.
+  std::string hostname;
 };
 
 struct run_results {

@@ -1,0 +1,318 @@
+#include "counterguard/reporters/html_reporter.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <regex>
+
+#include "counterguard/reporters/trend_plot.hpp"
+#include "report_test_support.hpp"
+
+namespace counterguard {
+namespace {
+
+std::size_t count(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
+    ++n;
+  return n;
+}
+
+// The part of the page between two markers (a section), so positions are compared within it.
+std::string section(const std::string& html, const std::string& id) {
+  const auto begin = html.find("<section id=\"" + id + "\">");
+  const auto end = html.find("</section>", begin);
+  return begin == std::string::npos ? std::string() : html.substr(begin, end - begin);
+}
+
+history_point point(const std::string& commit, double value, std::optional<double> low = {},
+                    std::optional<double> high = {}, const std::string& verdict = "pass") {
+  history_point p;
+  p.run_id = "run-" + commit;
+  p.git_commit = commit + std::string(40 - commit.size(), '0');
+  p.started_at = "2025-01-0" + std::to_string(commit.size() % 9 + 1) + "T00:00:00Z";
+  p.value = value;
+  p.band_low = low;
+  p.band_high = high;
+  p.verdict = verdict;
+  return p;
+}
+
+metric_history noisy_series() {
+  metric_history h;
+  h.gpu_key = "GH100-132sm-cuda13";
+  h.instance = "transpose/naive?n=2048";
+  h.kernel = "total";
+  h.metric = "duration_ns";
+  h.cls = metric_class::noisy;
+  h.points = {point("aaaaaaa1", 1000, 900, 1100), point("bbbbbbb2", 1010, 900, 1100),
+              point("ccccccc3", 1500, 900, 1100, "regression")};
+  return h;
+}
+
+metric_history exact_series() {
+  metric_history h;
+  h.gpu_key = "GH100-132sm-cuda13";
+  h.instance = "transpose/smem?pad=1,n=2048";
+  h.kernel = "total";
+  h.metric = "shared_store_bank_conflicts";
+  h.cls = metric_class::exact;
+  h.points = {point("aaaaaaa1", 0, 0, 0), point("bbbbbbb2", 0, 0, 0),
+              point("ccccccc3", 32, 0, 0, "regression")};
+  return h;
+}
+
+TEST(html_escape, escapes_markup_and_quotes) {
+  EXPECT_EQ(html_escape(R"(a<b & "c" 'd'>)"), "a&lt;b &amp; &quot;c&quot; &#39;d&#39;&gt;");
+  EXPECT_EQ(html_escape("t/a?n=64,pad=1"), "t/a?n=64,pad=1");
+}
+
+TEST(html_report, is_one_complete_document) {
+  const std::string html = render_html_report(test::sample_run(), {noisy_series()}, false);
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>\n<html lang=\"en\">", 0), 0U);
+  EXPECT_NE(html.find("<meta charset=\"utf-8\">"), std::string::npos);
+  EXPECT_NE(html.find("</html>\n"), std::string::npos);
+  EXPECT_EQ(count(html, "<details"), count(html, "</details>"));
+  EXPECT_EQ(count(html, "<table"), count(html, "</table>"));
+  EXPECT_EQ(count(html, "<svg"), count(html, "</svg>"));
+  EXPECT_EQ(count(html, "<section"), count(html, "</section>"));
+}
+
+TEST(html_report, escapes_every_instance_name_and_reason) {
+  const std::string html = render_html_report(test::sample_run(), {}, false);
+  EXPECT_EQ(html.find("atomics/hist<\"x\">"), std::string::npos);
+  EXPECT_NE(html.find("atomics/hist&lt;&quot;x&quot;&gt;"), std::string::npos);
+  EXPECT_EQ(html.find("illegal address <at 0x10>"), std::string::npos);
+  EXPECT_NE(html.find("illegal address &lt;at 0x10&gt;"), std::string::npos);
+  EXPECT_NE(html.find("needs clusters &amp; sm_90"), std::string::npos);
+}
+
+TEST(html_report, escapes_names_inside_the_plots) {
+  metric_history series = noisy_series();
+  series.instance = "s/c?n=<1>&x=\"2\"";
+  const std::string html = render_html_report(test::sample_run(), {series}, false);
+  EXPECT_EQ(html.find("s/c?n=<1>"), std::string::npos);
+  EXPECT_NE(html.find("s/c?n=&lt;1&gt;&amp;x=&quot;2&quot;"), std::string::npos);
+}
+
+TEST(html_report, the_header_says_the_verdict_gpu_commit_and_counts) {
+  run_results results = test::sample_run();
+  results.metadata.git_commit = "6955cc2194e6859188c19fb57c589d1f2213125b";
+  results.metadata.started_at = "2026-11-30T03:22:42Z";
+  const std::string html = render_html_report(results, {}, false);
+  const std::string header = html.substr(0, html.find("</header>"));
+  EXPECT_NE(header.find(">FAILED<"), std::string::npos);
+  EXPECT_NE(header.find("NVIDIA H200"), std::string::npos);
+  EXPECT_NE(header.find("GH100-132sm-cuda13"), std::string::npos);
+  EXPECT_NE(header.find(">6955cc2<"), std::string::npos);
+  EXPECT_NE(header.find("2026-11-30T03:22:42Z"), std::string::npos);
+  // 4 cases: 1 passed, 1 failed, 1 skipped, 1 error.
+  EXPECT_NE(header.find("<tr><td class=\"n\">4</td><td class=\"n\">1</td><td class=\"n\">1</td><td "
+                        "class=\"n\">1</td><td class=\"n\">1</td>"),
+            std::string::npos)
+      << header;
+}
+
+TEST(html_report, a_passing_run_says_passed) {
+  run_results results = test::sample_run();
+  results.cases.resize(1);
+  const std::string html = render_html_report(results, {}, false);
+  EXPECT_NE(html.find(">PASSED<"), std::string::npos);
+  EXPECT_NE(section(html, "attention").find("Nothing: every check passed."), std::string::npos);
+}
+
+TEST(html_report, lists_what_needs_attention_most_urgent_first) {
+  run_results results = test::sample_run();
+  case_result improved;
+  improved.instance = "s/improved";
+  improved.suite = "s";
+  improved.checks.push_back(
+      test::make_check("m_improved", "10 (exact)", 5, check_verdict::improvement, false, 10.0));
+  results.cases.insert(results.cases.begin(), improved);  // first in the run, last in urgency
+  case_result wrong;
+  wrong.instance = "s/wrong";
+  wrong.suite = "s";
+  wrong.verified = false;
+  wrong.verification_message = "out[3] = 7";
+  results.cases.push_back(wrong);
+
+  const std::string attention = section(render_html_report(results, {}, false), "attention");
+  const auto error = attention.find("illegal address");
+  const auto wrong_output = attention.find("out[3] = 7");
+  const auto failed = attention.find("shared_store_bank_conflicts says fail");
+  const auto regression = attention.find("duration_ns says regression");
+  const auto improvement = attention.find("m_improved");
+  ASSERT_NE(improvement, std::string::npos) << attention;
+  EXPECT_LT(error, wrong_output);
+  EXPECT_LT(wrong_output, failed);
+  EXPECT_LT(failed, regression);
+  EXPECT_LT(regression, improvement);
+  EXPECT_EQ(attention.find("global_load_sectors"), std::string::npos) << "a new metric is not urgent";
+  EXPECT_EQ(attention.find("says pass"), std::string::npos);
+}
+
+TEST(html_report, lists_every_check_of_every_case_in_collapsible_blocks) {
+  const run_results results = test::sample_run();
+  const std::string suites = section(render_html_report(results, {}, false), "suites");
+  EXPECT_EQ(count(suites, "<details class=\"suite"), 3U);
+  EXPECT_EQ(count(suites, "<details class=\"case"), results.cases.size());
+  std::size_t checks = 0;
+  for (const auto& c : results.cases)
+    checks += c.checks.size();
+  EXPECT_EQ(count(suites, "<tr class=\""), checks);
+  // Failing cases start open, passing ones closed.
+  EXPECT_NE(suites.find("<details class=\"case failing\" id=\"case-1\" open>"), std::string::npos) << suites;
+  EXPECT_NE(suites.find("<details class=\"case\" id=\"case-0\"><summary>"), std::string::npos) << suites;
+}
+
+TEST(html_report, names_the_yaml_line_of_an_expectation) {
+  run_results results = test::sample_run();
+  results.cases[1].checks[0].source = source_location{"cases/transpose.yaml", 42, 7};
+  const std::string html = render_html_report(results, {}, false);
+  EXPECT_NE(section(html, "attention").find("cases/transpose.yaml:42"), std::string::npos);
+  EXPECT_NE(section(html, "suites").find("cases/transpose.yaml:42"), std::string::npos);
+}
+
+TEST(html_report, draws_one_plot_per_history_series) {
+  const std::vector<metric_history> history{noisy_series(), exact_series(), noisy_series()};
+  const std::string trends = section(render_html_report(test::sample_run(), history, false), "trends");
+  EXPECT_EQ(count(trends, "<svg class=\"cg-plot"), 3U);
+  EXPECT_EQ(count(trends, "<figure"), 3U);
+}
+
+TEST(html_report, says_when_there_is_no_history) {
+  const std::string trends = section(render_html_report(test::sample_run(), {}, false), "trends");
+  EXPECT_EQ(count(trends, "<svg"), 0U);
+  EXPECT_NE(trends.find("No history"), std::string::npos);
+}
+
+TEST(html_report, puts_series_failing_now_before_the_others) {
+  metric_history fine = exact_series();
+  fine.instance = "s/fine";
+  for (auto& p : fine.points) {
+    p.value = 0;
+    p.verdict = "pass";
+  }
+  const std::string trends =
+      section(render_html_report(test::sample_run(), {fine, noisy_series()}, false), "trends");
+  EXPECT_LT(trends.find("transpose/naive?n=2048"), trends.find("s/fine"));
+  EXPECT_NE(trends.find("<figure id=\"trend-1\" class=\"failing\">"), std::string::npos);
+}
+
+TEST(html_report, links_a_case_to_its_plots) {
+  const std::string suites =
+      section(render_html_report(test::sample_run(), {noisy_series()}, false), "suites");
+  EXPECT_NE(suites.find("<a href=\"#trend-0\">duration_ns</a>"), std::string::npos) << suites;
+}
+
+TEST(html_report, needs_nothing_from_the_network) {
+  const std::string html = render_html_report(test::sample_run(), {noisy_series(), exact_series()}, false);
+  EXPECT_EQ(html.find("http://"), std::string::npos);
+  EXPECT_EQ(html.find("https://"), std::string::npos);
+  const std::regex external(R"((src|href)\s*=\s*["']?\s*(https?:)?//)", std::regex::icase);
+  EXPECT_FALSE(std::regex_search(html, external));
+  EXPECT_EQ(html.find("<link"), std::string::npos);
+  EXPECT_EQ(html.find("@import"), std::string::npos);
+  EXPECT_EQ(html.find("url("), std::string::npos);
+  EXPECT_EQ(html.find("<script src"), std::string::npos);
+}
+
+TEST(html_report, the_recorded_builtin_run_stays_small) {
+  // The whole built-in suite as recorded on the H200 (93 cases, 402 checks), with a plot for every total.
+  std::ifstream in(std::string(COUNTERGUARD_SOURCE_DIR) + "/harness/test/fixtures/h200_builtin/results.json");
+  const run_results results = nlohmann::json::parse(in).get<run_results>();
+  std::vector<metric_history> history;
+  for (const auto& c : results.cases) {
+    for (const auto& [metric, total] : c.totals) {
+      metric_history series;
+      series.instance = c.instance;
+      series.kernel = "total";
+      series.metric = metric;
+      series.cls = total.cls;
+      for (int run = 0; run < 10; ++run)
+        series.points.push_back(
+            point(std::string(8, static_cast<char>('a' + run)), total.value, total.value, total.value));
+      history.push_back(series);
+    }
+  }
+  const std::string without = render_html_report(results, {}, false);
+  const std::string with = render_html_report(results, history, false);
+  EXPECT_LT(without.size(), 400'000U);
+  EXPECT_LT(with.size(), 3'000'000U) << history.size() << " plots";
+}
+
+TEST(trend_plot, labels_runs_with_short_commit_hashes) {
+  const std::string svg = render_trend_plot_svg(noisy_series());
+  EXPECT_NE(svg.find(">aaaaaaa<"), std::string::npos);
+  EXPECT_NE(svg.find(">ccccccc<"), std::string::npos);
+  EXPECT_EQ(svg.find("aaaaaaa10"), std::string::npos);
+}
+
+TEST(trend_plot, a_noisy_series_is_a_line_over_its_band) {
+  const std::string svg = render_trend_plot_svg(noisy_series());
+  EXPECT_NE(svg.find("<svg class=\"cg-plot noisy\""), std::string::npos);
+  EXPECT_EQ(count(svg, "<path class=\"band\""), 1U);
+  const auto line = svg.find("<path class=\"line\" d=\"M");
+  ASSERT_NE(line, std::string::npos);
+  EXPECT_NE(svg.find('L', line), std::string::npos);
+  EXPECT_EQ(count(svg, "<circle"), 3U);
+  EXPECT_EQ(count(svg, "<circle class=\"pt bad\""), 1U);  // the regression
+}
+
+TEST(trend_plot, an_exact_series_is_a_step_plot) {
+  const std::string svg = render_trend_plot_svg(exact_series());
+  EXPECT_NE(svg.find("<svg class=\"cg-plot exact\""), std::string::npos);
+  const auto begin = svg.find("<path class=\"line\" d=\"");
+  ASSERT_NE(begin, std::string::npos);
+  const std::string d = svg.substr(begin, svg.find("\"/>", begin) - begin);
+  EXPECT_NE(d.find('H'), std::string::npos) << d;
+  EXPECT_NE(d.find('V'), std::string::npos) << d;
+  EXPECT_EQ(d.find('L'), std::string::npos) << d;
+}
+
+TEST(trend_plot, a_run_that_measured_nothing_leaves_a_gap) {
+  metric_history series = noisy_series();
+  series.points[1].value = std::numeric_limits<double>::quiet_NaN();
+  const std::string svg = render_trend_plot_svg(series);
+  const auto begin = svg.find("<path class=\"line\" d=\"");
+  const std::string d = svg.substr(begin, svg.find("\"/>", begin) - begin);
+  EXPECT_EQ(count(d, "M"), 2U) << d;
+  EXPECT_EQ(count(svg, "<circle"), 2U);
+  EXPECT_EQ(svg.find("nan"), std::string::npos);
+}
+
+TEST(trend_plot, runs_without_a_baseline_have_no_band) {
+  metric_history series = noisy_series();
+  series.points[1].band_low.reset();
+  series.points[1].band_high.reset();
+  EXPECT_EQ(count(render_trend_plot_svg(series), "<path class=\"band\""), 2U);
+  for (auto& p : series.points) {
+    p.band_low.reset();
+    p.band_high.reset();
+  }
+  EXPECT_EQ(count(render_trend_plot_svg(series), "<path class=\"band\""), 0U);
+}
+
+TEST(trend_plot, a_single_run_and_an_empty_history_still_draw) {
+  metric_history series = noisy_series();
+  series.points.resize(1);
+  EXPECT_EQ(count(render_trend_plot_svg(series), "<circle"), 1U);
+  series.points.clear();
+  const std::string empty = render_trend_plot_svg(series);
+  EXPECT_EQ(count(empty, "<circle"), 0U);
+  EXPECT_NE(empty.find("</svg>"), std::string::npos);
+}
+
+TEST(trend_plot, tick_labels_are_round_numbers) {
+  metric_history series = noisy_series();
+  series.points = {point("a", 0.1), point("b", 0.2), point("c", 0.3)};
+  const std::string svg = render_trend_plot_svg(series);
+  EXPECT_EQ(svg.find("0000000"), std::string::npos) << svg;  // no 0.30000000000000004
+  EXPECT_NE(svg.find(">0.2<"), std::string::npos) << svg;
+}
+
+}  // namespace
+}  // namespace counterguard
