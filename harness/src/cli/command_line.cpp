@@ -32,6 +32,7 @@ void add_reports(CLI::App& command, detail::report_options& reports, bool with_b
     command.add_flag("--no-baselines", reports.no_baselines, "check expectations only");
     command.add_flag("--strict", reports.strict,
                      "improvements beyond tolerance fail too (baselines are stale)");
+    command.add_option("--history", reports.history, "also record the results into this history database");
   }
 }
 
@@ -119,6 +120,7 @@ int run_command_line(int argc, char** argv) {
       ->add_option("--case-timeout", update.case_timeout_seconds, "seconds before a silent case is killed")
       ->check(CLI::PositiveNumber);
   update_command->add_option("--device", update.device, "CUDA device ordinal")->check(CLI::NonNegativeNumber);
+  update_command->add_option("--history", update.history, "also record every repetition into this history database");
 
   std::string chip = COUNTERGUARD_DEFAULT_CHIP;
   bool raw_metrics = false;
@@ -145,6 +147,9 @@ int run_command_line(int argc, char** argv) {
       "run each case's kernels once, verified, without profiling (for ncu, nsys, compute-sanitizer)");
   add_selection(*launch_command, launch_selection);
 
+  const detail::command_action history_action = detail::add_history_commands(app);
+  const detail::command_action compare_action = detail::add_compare_command(app);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -169,6 +174,10 @@ int run_command_line(int argc, char** argv) {
       return detail::run_kernels_list();
     if (*launch_command)
       return detail::run_launch(launch_selection);
+    for (const auto& action : {history_action, compare_action}) {
+      if (const std::optional<int> status = action())
+        return *status;
+    }
   } catch (const input_error& e) {
     return report_error("invalid input", e.what(), e.code());
   } catch (const environment_error& e) {
