@@ -46,8 +46,8 @@ int run_baseline_update(const baseline_update_options& options) {
 
   for (std::size_t r = 0; r < repetitions.size() && !options.history.empty(); ++r) {
     const std::string repetition = std::to_string(r + 1) + "/" + std::to_string(repetitions.size());
-    record_into_history(options.history, repetitions[r], "counterguard baseline update, repetition " + repetition,
-                        "repetition " + repetition);
+    record_into_history(options.history, repetitions[r],
+                        "counterguard baseline update, repetition " + repetition, "repetition " + repetition);
   }
 
   std::set<std::string> suites;

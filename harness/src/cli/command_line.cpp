@@ -120,7 +120,8 @@ int run_command_line(int argc, char** argv) {
       ->add_option("--case-timeout", update.case_timeout_seconds, "seconds before a silent case is killed")
       ->check(CLI::PositiveNumber);
   update_command->add_option("--device", update.device, "CUDA device ordinal")->check(CLI::NonNegativeNumber);
-  update_command->add_option("--history", update.history, "also record every repetition into this history database");
+  update_command->add_option("--history", update.history,
+                             "also record every repetition into this history database");
 
   std::string chip = COUNTERGUARD_DEFAULT_CHIP;
   bool raw_metrics = false;

@@ -36,7 +36,8 @@ struct compare_options {
 };
 
 bool all_of(const std::string& text, int (*predicate)(int)) {
-  return !text.empty() && std::all_of(text.begin(), text.end(), [&](unsigned char c) { return predicate(c) != 0; });
+  return !text.empty() &&
+         std::all_of(text.begin(), text.end(), [&](unsigned char c) { return predicate(c) != 0; });
 }
 
 comparison_side side_from_run(const history_store& store, const run_record& run) {
@@ -48,9 +49,11 @@ comparison_side side_from_run(const history_store& store, const run_record& run)
 }
 
 // A run named on the command line: "run:ID", a run id, or the start of a git commit (the latest run of it).
-comparison_side side_from_history(const history_store& store, const std::string& name, const std::string& gpu_key) {
-  const std::string valid = "give a results JSON file, run:ID, a run id or the start of a commit "
-                            "(`counterguard history list` shows them)";
+comparison_side side_from_history(const history_store& store, const std::string& name,
+                                  const std::string& gpu_key) {
+  const std::string valid =
+      "give a results JSON file, run:ID, a run id or the start of a commit "
+      "(`counterguard history list` shows them)";
   if (name.rfind("run:", 0) == 0) {
     const std::string digits = name.substr(4);
     const auto run = all_of(digits, ::isdigit) ? store.find_run(std::stoll(digits)) : std::nullopt;
@@ -87,26 +90,31 @@ comparison_side side_from_history(const history_store& store, const std::string&
     keys.insert(run.metadata.gpu_key);
   }
   if (commits.size() > 1) {
-    throw input_error({store.path()}, "",
-                      fmt::format("'{}' starts {} commits: {}", name, commits.size(), fmt::join(commits, ", ")),
-                      "give more of the commit");
+    throw input_error(
+        {store.path()}, "",
+        fmt::format("'{}' starts {} commits: {}", name, commits.size(), fmt::join(commits, ", ")),
+        "give more of the commit");
   }
   if (keys.size() > 1) {
-    throw input_error({store.path()}, "",
-                      fmt::format("commit '{}' was recorded on {} GPU keys: {}", name, keys.size(), fmt::join(keys, ", ")),
-                      "choose one with --gpu-key");
+    throw input_error(
+        {store.path()}, "",
+        fmt::format("commit '{}' was recorded on {} GPU keys: {}", name, keys.size(), fmt::join(keys, ", ")),
+        "choose one with --gpu-key");
   }
   const run_record& latest = by_commit.back();  // oldest first
   if (by_commit.size() > 1) {
-    std::fputs(fmt::format("counterguard: commit {} has {} runs; comparing the latest, run {} (run:ID names another)\n",
-                           name, by_commit.size(), latest.id)
-                   .c_str(),
-               stderr);
+    std::fputs(
+        fmt::format(
+            "counterguard: commit {} has {} runs; comparing the latest, run {} (run:ID names another)\n",
+            name, by_commit.size(), latest.id)
+            .c_str(),
+        stderr);
   }
   return side_from_run(store, latest);
 }
 
-comparison_side resolve_side(const std::string& name, const history_store* store, const std::string& gpu_key) {
+comparison_side resolve_side(const std::string& name, const history_store* store,
+                             const std::string& gpu_key) {
   if (std::filesystem::is_regular_file(name) || store == nullptr) {
     const run_results results = read_results_file(name);
     comparison_side side;
@@ -143,8 +151,8 @@ int compare(const compare_options& options) {
       if (side->history_run_id)
         window.excluded_runs.push_back(*side->history_run_id);
     }
-    history = [&store, window, key = b.values.metadata.gpu_key](const std::string& instance, const std::string& kernel,
-                                                                const std::string& metric) {
+    history = [&store, window, key = b.values.metadata.gpu_key](
+                  const std::string& instance, const std::string& kernel, const std::string& metric) {
       return store->recent_values(key, instance, kernel, metric, window);
     };
   }
@@ -168,13 +176,17 @@ int compare(const compare_options& options) {
 command_action add_compare_command(CLI::App& app) {
   auto options = std::make_shared<compare_options>();
   CLI::App* command = app.add_subcommand(
-      "compare", "two runs side by side, metric by metric: results JSON files, or runs of a --history database");
-  command->add_option("a", options->a, "the earlier run: a results JSON file, or (with --history) run:ID, a run "
-                                       "id or the start of a commit")
+      "compare",
+      "two runs side by side, metric by metric: results JSON files, or runs of a --history database");
+  command
+      ->add_option("a", options->a,
+                   "the earlier run: a results JSON file, or (with --history) run:ID, a run "
+                   "id or the start of a commit")
       ->required();
   command->add_option("b", options->b, "the later run, likewise")->required();
-  command->add_option("--history", options->history,
-                      "history database: names runs by id or commit, and gives noisy metrics a noise estimate");
+  command->add_option(
+      "--history", options->history,
+      "history database: names runs by id or commit, and gives noisy metrics a noise estimate");
   command->add_option("--gpu-key", options->gpu_key, "the GPU key whose runs a commit names");
   command->add_option("--markdown", options->markdown, "also write the comparison as Markdown here");
   command->add_option("--json", options->json, "also write every compared metric as JSON here");

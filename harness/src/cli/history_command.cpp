@@ -42,7 +42,8 @@ int import_files(const history_options& options) {
       const record_outcome outcome = store.record(results, {file, results_content_hash(results)});
       if (outcome.already_recorded) {
         ++known;
-        std::printf("%s: already recorded as run %lld\n", file.c_str(), static_cast<long long>(outcome.run_id));
+        std::printf("%s: already recorded as run %lld\n", file.c_str(),
+                    static_cast<long long>(outcome.run_id));
       } else {
         ++imported;
         std::printf("%s: recorded as run %lld (%zu cases, %s, commit %s)\n", file.c_str(),
@@ -72,7 +73,8 @@ int list_runs(const history_options& options) {
     return 0;
   }
   using row = std::array<std::string, 9>;
-  std::vector<row> rows{{"RUN", "STARTED", "COMMIT", "GPU KEY", "MODE", "CASES", "FAILED", "SKIPPED", "SOURCE"}};
+  std::vector<row> rows{
+      {"RUN", "STARTED", "COMMIT", "GPU KEY", "MODE", "CASES", "FAILED", "SKIPPED", "SOURCE"}};
   for (const auto& run : runs) {
     rows.push_back({std::to_string(run.id), run.metadata.started_at, run.metadata.git_commit.substr(0, 12),
                     run.metadata.gpu_key, run.metadata.mode, std::to_string(run.cases),
@@ -100,9 +102,11 @@ int list_runs(const history_options& options) {
 void record_into_history(const std::string& database, const run_results& results, const std::string& origin,
                          const std::string& distinguisher) {
   history_store store(database);
-  const record_outcome outcome = store.record(results, {origin, results_content_hash(results, distinguisher)});
-  say(fmt::format("{} run {} in the history {}", outcome.already_recorded ? "already recorded as" : "recorded as",
-                  outcome.run_id, database));
+  const record_outcome outcome =
+      store.record(results, {origin, results_content_hash(results, distinguisher)});
+  say(fmt::format("{} run {} in the history {}",
+                  outcome.already_recorded ? "already recorded as" : "recorded as", outcome.run_id,
+                  database));
 }
 
 command_action add_history_commands(CLI::App& app) {
@@ -111,7 +115,8 @@ command_action add_history_commands(CLI::App& app) {
   history->require_subcommand(1);
 
   CLI::App* import = history->add_subcommand("import", "record results JSON files (e.g. CI artifacts)");
-  import->add_option("--history", options->database, "the history database (created when missing)")->required();
+  import->add_option("--history", options->database, "the history database (created when missing)")
+      ->required();
   import->add_option("files", options->files, "results JSON files written by --json")->required();
 
   CLI::App* list = history->add_subcommand("list", "the recorded runs, oldest first");

@@ -61,7 +61,8 @@ std::string finding_text(const metric_change& change) {
   return "unchanged";
 }
 
-std::vector<const metric_change*> shown(const run_comparison& comparison, const comparison_report_options& options) {
+std::vector<const metric_change*> shown(const run_comparison& comparison,
+                                        const comparison_report_options& options) {
   std::vector<const metric_change*> rows;
   for (const auto& change : comparison.metrics) {
     if (options.show_unchanged || change.finding != change_finding::unchanged)
@@ -70,12 +71,13 @@ std::vector<const metric_change*> shown(const run_comparison& comparison, const 
   return rows;
 }
 
-std::string side_line(const std::string& name, const std::string& label, const std::optional<std::int64_t>& run_id,
-                      const run_metadata& m) {
+std::string side_line(const std::string& name, const std::string& label,
+                      const std::optional<std::int64_t>& run_id, const run_metadata& m) {
   std::string text = name + ": " + label;
   if (run_id && label != "run " + std::to_string(*run_id))
     text += " (run " + std::to_string(*run_id) + ")";
-  text += "  commit " + short_commit(m.git_commit) + ", " + m.gpu_key + ", " + m.mode + ", started " + m.started_at;
+  text += "  commit " + short_commit(m.git_commit) + ", " + m.gpu_key + ", " + m.mode + ", started " +
+          m.started_at;
   return text;
 }
 
@@ -83,7 +85,8 @@ std::string noise_line(const run_comparison& comparison) {
   if (!comparison.history_consulted)
     return "noise: no history given: changed noisy metrics have no noise estimate (--history DB gives one)";
   return fmt::format(
-      "noise: robust z of each noisy change against B's GPU key's earlier values in the history; |z| >= {} is a "
+      "noise: robust z of each noisy change against B's GPU key's earlier values in the history; |z| >= {} "
+      "is a "
       "likely change",
       format_value(comparison.z_threshold));
 }
@@ -124,7 +127,8 @@ json side_json(const std::string& label, const std::optional<std::int64_t>& run_
 
 std::string comparison_summary_line(const run_comparison& c) {
   std::string line = fmt::format(
-      "{} metrics compared: {} unchanged, {} changed (exact/static), {} within noise, {} likely changes, {} without "
+      "{} metrics compared: {} unchanged, {} changed (exact/static), {} within noise, {} likely changes, {} "
+      "without "
       "noise estimate, {} only in A, {} only in B",
       c.metrics.size(), c.count(change_finding::unchanged), c.count(change_finding::changed),
       c.count(change_finding::within_noise), c.count(change_finding::likely_change),
@@ -135,7 +139,8 @@ std::string comparison_summary_line(const run_comparison& c) {
   return line;
 }
 
-std::string render_comparison_console(const run_comparison& comparison, const comparison_report_options& options) {
+std::string render_comparison_console(const run_comparison& comparison,
+                                      const comparison_report_options& options) {
   std::string text = side_line("A", comparison.a_label, comparison.a_run_id, comparison.a_metadata) + "\n" +
                      side_line("B", comparison.b_label, comparison.b_run_id, comparison.b_metadata) + "\n" +
                      noise_line(comparison) + "\n";
@@ -172,19 +177,23 @@ std::string render_comparison_console(const run_comparison& comparison, const co
   return text;
 }
 
-std::string render_comparison_markdown(const run_comparison& comparison, const comparison_report_options& options) {
-  std::string text = "## counterguard compare\n\n| | results | commit | GPU key | mode | started |\n|---|---|---|---|---|---|\n";
+std::string render_comparison_markdown(const run_comparison& comparison,
+                                       const comparison_report_options& options) {
+  std::string text =
+      "## counterguard compare\n\n| | results | commit | GPU key | mode | started "
+      "|\n|---|---|---|---|---|---|\n";
   const auto side = [&](const char* name, const std::string& label, const run_metadata& m) {
-    text += fmt::format("| {} | `{}` | `{}` | {} | {} | {} |\n", name, cell(label), short_commit(m.git_commit),
-                        cell(m.gpu_key), cell(m.mode), cell(m.started_at));
+    text += fmt::format("| {} | `{}` | `{}` | {} | {} | {} |\n", name, cell(label),
+                        short_commit(m.git_commit), cell(m.gpu_key), cell(m.mode), cell(m.started_at));
   };
   side("A", comparison.a_label, comparison.a_metadata);
   side("B", comparison.b_label, comparison.b_metadata);
   text += "\n" + noise_line(comparison) + "\n\n**" + comparison_summary_line(comparison) + "**\n";
   const auto rows = shown(comparison, options);
   if (!rows.empty()) {
-    text += "\n| case | kernel | metric | class | A | B | delta | rel | finding |\n"
-            "|---|---|---|---|---:|---:|---:|---:|---|\n";
+    text +=
+        "\n| case | kernel | metric | class | A | B | delta | rel | finding |\n"
+        "|---|---|---|---|---:|---:|---:|---:|---|\n";
     for (const auto* change : rows) {
       text += fmt::format("| `{}` | `{}` | `{}` | {} | {} | {} | {} | {} | {} |\n", cell(change->instance),
                           cell(change->kernel), cell(change->metric), to_string(change->cls),
@@ -230,8 +239,8 @@ json comparison_json(const run_comparison& c) {
     status_changes.push_back({{"instance", s.instance}, {"a", to_string(s.a)}, {"b", to_string(s.b)}});
   json summary{{"metrics", c.metrics.size()}, {"flagged", c.flagged()}};
   for (auto finding : {change_finding::unchanged, change_finding::changed, change_finding::within_noise,
-                       change_finding::likely_change, change_finding::no_noise_estimate, change_finding::only_in_a,
-                       change_finding::only_in_b}) {
+                       change_finding::likely_change, change_finding::no_noise_estimate,
+                       change_finding::only_in_a, change_finding::only_in_b}) {
     summary[to_string(finding)] = c.count(finding);
   }
   summary["cases_only_in_a"] = c.cases_only_in_a.size();

@@ -53,8 +53,8 @@ metric_class parse_class(const std::string& text) {
 
 // How much a verdict matters, for the one verdict a history point shows.
 int severity(const std::string& verdict) {
-  static const std::map<std::string, int> order{{"pass", 0},        {"new_metric", 1}, {"improvement", 2},
-                                                {"missing", 3},     {"regression", 4}, {"fail", 5}};
+  static const std::map<std::string, int> order{{"pass", 0},    {"new_metric", 1}, {"improvement", 2},
+                                                {"missing", 3}, {"regression", 4}, {"fail", 5}};
   const auto found = order.find(verdict);
   return found == order.end() ? 0 : found->second;
 }
@@ -62,7 +62,8 @@ int severity(const std::string& verdict) {
 // The runs columns that make up run_metadata and run_record, in this order.
 constexpr const char* run_columns =
     "r.id, r.gpu_key, r.chip, r.gpu_name, r.sm_count, r.compute_capability, r.driver_version, "
-    "r.cuda_runtime_version, r.cupti_version, r.sm_clock_mhz, r.memory_clock_mhz, r.git_commit, r.started_at, "
+    "r.cuda_runtime_version, r.cupti_version, r.sm_clock_mhz, r.memory_clock_mhz, r.git_commit, "
+    "r.started_at, "
     "r.mode, r.command_line, r.counterguard_version, r.source, r.content_hash, r.recorded_at";
 
 run_record read_run(const sqlite_statement& s) {
@@ -135,7 +136,8 @@ std::int64_t insert_run(sqlite_database& db, const run_metadata& m, const histor
 // conditions on c.instance / m.kernel_key / m.metric bound from ?3 on.
 std::string ranked_values_sql(const std::string& filter) {
   return "WITH ranked AS (SELECT r.id AS run_id, r.git_commit, r.started_at, c.id AS case_id, c.instance, "
-         "m.kernel_key, m.metric, m.value, m.class, row_number() OVER (PARTITION BY c.instance, m.kernel_key, "
+         "m.kernel_key, m.metric, m.value, m.class, row_number() OVER (PARTITION BY c.instance, "
+         "m.kernel_key, "
          "m.metric ORDER BY r.started_at DESC, r.id DESC) AS age FROM runs r JOIN cases c ON c.run_id = r.id "
          "JOIN metrics m ON m.case_id = c.id WHERE r.gpu_key = ?1" +
          filter + "), chosen AS (SELECT * FROM ranked WHERE ?2 < 0 OR age <= ?2) ";
@@ -158,8 +160,8 @@ struct point_checks {
 };
 
 std::vector<metric_history> query_series(const sqlite_database& db, const std::string& gpu_key,
-                                         const std::string& filter, const std::vector<std::string>& filter_values,
-                                         std::size_t last_n) {
+                                         const std::string& filter,
+                                         const std::vector<std::string>& filter_values, std::size_t last_n) {
   const std::string with = ranked_values_sql(filter);
   const auto bind_all = [&](sqlite_statement& s) {
     s.bind(1, gpu_key).bind(2, limit_of(last_n));
@@ -189,11 +191,11 @@ std::vector<metric_history> query_series(const sqlite_database& db, const std::s
   }
 
   std::vector<metric_history> series;
-  sqlite_statement s = db.prepare(with +
-                                  "SELECT run_id, git_commit, started_at, case_id, instance, kernel_key, metric, "
-                                  "value, class FROM chosen ORDER BY instance, kernel_key = '" +
-                                  std::string(baseline_total_key) +
-                                  "' DESC, kernel_key, metric, started_at, run_id");
+  sqlite_statement s =
+      db.prepare(with +
+                 "SELECT run_id, git_commit, started_at, case_id, instance, kernel_key, metric, "
+                 "value, class FROM chosen ORDER BY instance, kernel_key = '" +
+                 std::string(baseline_total_key) + "' DESC, kernel_key, metric, started_at, run_id");
   bind_all(s);
   while (s.step()) {
     const std::string instance = s.text(4);
@@ -256,12 +258,14 @@ record_outcome history_store::record(const run_results& results, const history_s
   const run_values values = values_of(results);
 
   sqlite_statement insert_case = m_db->prepare(
-      "INSERT INTO cases (run_id, instance, suite, case_name, kernel, status, status_reason, verified, seconds, "
+      "INSERT INTO cases (run_id, instance, suite, case_name, kernel, status, status_reason, verified, "
+      "seconds, "
       "passes) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)");
   sqlite_statement insert_metric = m_db->prepare(
       "INSERT INTO metrics (case_id, kernel_key, metric, value, class) VALUES (?1, ?2, ?3, ?4, ?5)");
   sqlite_statement insert_check = m_db->prepare(
-      "INSERT INTO checks (case_id, metric, kernel, origin, expected, measured, baseline, band_low, band_high, "
+      "INSERT INTO checks (case_id, metric, kernel, origin, expected, measured, baseline, band_low, "
+      "band_high, "
       "verdict, failing, message) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)");
   for (std::size_t i = 0; i < results.cases.size(); ++i) {
     const case_result& c = results.cases[i];
@@ -317,11 +321,11 @@ record_outcome history_store::record(const run_results& results, const history_s
 }
 
 std::vector<run_record> history_store::runs(const run_filter& filter) const {
-  sqlite_statement s = m_db->prepare(
-      std::string("SELECT ") + run_columns + run_count_columns +
-      " FROM runs r LEFT JOIN cases c ON c.run_id = r.id WHERE (?1 = '' OR r.gpu_key = ?1) AND "
-      "(?2 = '' OR substr(lower(r.git_commit), 1, length(?2)) = ?2) GROUP BY r.id "
-      "ORDER BY r.started_at DESC, r.id DESC LIMIT ?3");
+  sqlite_statement s =
+      m_db->prepare(std::string("SELECT ") + run_columns + run_count_columns +
+                    " FROM runs r LEFT JOIN cases c ON c.run_id = r.id WHERE (?1 = '' OR r.gpu_key = ?1) AND "
+                    "(?2 = '' OR substr(lower(r.git_commit), 1, length(?2)) = ?2) GROUP BY r.id "
+                    "ORDER BY r.started_at DESC, r.id DESC LIMIT ?3");
   s.bind(1, filter.gpu_key).bind(2, lower(filter.commit_prefix)).bind(3, limit_of(filter.last_n));
   std::vector<run_record> runs;
   while (s.step()) {
@@ -333,8 +337,9 @@ std::vector<run_record> history_store::runs(const run_filter& filter) const {
 }
 
 std::optional<run_record> history_store::find_run(std::int64_t id) const {
-  sqlite_statement s = m_db->prepare(std::string("SELECT ") + run_columns + run_count_columns +
-                                     " FROM runs r LEFT JOIN cases c ON c.run_id = r.id WHERE r.id = ?1 GROUP BY r.id");
+  sqlite_statement s =
+      m_db->prepare(std::string("SELECT ") + run_columns + run_count_columns +
+                    " FROM runs r LEFT JOIN cases c ON c.run_id = r.id WHERE r.id = ?1 GROUP BY r.id");
   s.bind(1, id);
   if (!s.step())
     return std::nullopt;
@@ -354,11 +359,13 @@ std::optional<run_record> history_store::find_run_by_content(const std::string& 
 run_values history_store::load_values(std::int64_t run_id) const {
   const std::optional<run_record> run = find_run(run_id);
   if (!run)
-    throw input_error({m_path}, "", "no run " + std::to_string(run_id), "`counterguard history list` shows them");
+    throw input_error({m_path}, "", "no run " + std::to_string(run_id),
+                      "`counterguard history list` shows them");
   run_values values;
   values.metadata = run->metadata;
   std::map<std::int64_t, std::size_t> index;  // case id -> position in values.cases
-  sqlite_statement cases = m_db->prepare("SELECT id, instance, suite, status FROM cases WHERE run_id = ?1 ORDER BY id");
+  sqlite_statement cases =
+      m_db->prepare("SELECT id, instance, suite, status FROM cases WHERE run_id = ?1 ORDER BY id");
   cases.bind(1, run_id);
   while (cases.step()) {
     case_values c;
@@ -369,18 +376,21 @@ run_values history_store::load_values(std::int64_t run_id) const {
     values.cases.push_back(std::move(c));
   }
   sqlite_statement metrics = m_db->prepare(
-      "SELECT m.case_id, m.kernel_key, m.metric, m.value, m.class FROM metrics m JOIN cases c ON m.case_id = c.id "
+      "SELECT m.case_id, m.kernel_key, m.metric, m.value, m.class FROM metrics m JOIN cases c ON m.case_id = "
+      "c.id "
       "WHERE c.run_id = ?1");
   metrics.bind(1, run_id);
   while (metrics.step()) {
     case_values& c = values.cases.at(index.at(metrics.integer(0)));
-    c.kernels[metrics.text(1)][metrics.text(2)] = metric_reading{metrics.number(3), parse_class(metrics.text(4))};
+    c.kernels[metrics.text(1)][metrics.text(2)] =
+        metric_reading{metrics.number(3), parse_class(metrics.text(4))};
   }
   return values;
 }
 
 metric_history history_store::series(const std::string& gpu_key, const std::string& instance,
-                                     const std::string& kernel, const std::string& metric, std::size_t last_n) const {
+                                     const std::string& kernel, const std::string& metric,
+                                     std::size_t last_n) const {
   std::vector<metric_history> found =
       query_series(*m_db, gpu_key, " AND c.instance = ?3 AND m.kernel_key = ?4 AND m.metric = ?5",
                    {instance, kernel, metric}, last_n);
@@ -414,7 +424,8 @@ std::vector<double> history_store::recent_values(const std::string& gpu_key, con
     excluded += (excluded.empty() ? "" : ", ") + std::to_string(id);
   sqlite_statement s = m_db->prepare(
       "SELECT m.value FROM runs r JOIN cases c ON c.run_id = r.id JOIN metrics m ON m.case_id = c.id "
-      "WHERE r.gpu_key = ?1 AND c.instance = ?2 AND m.kernel_key = ?3 AND m.metric = ?4 AND m.value IS NOT NULL "
+      "WHERE r.gpu_key = ?1 AND c.instance = ?2 AND m.kernel_key = ?3 AND m.metric = ?4 AND m.value IS NOT "
+      "NULL "
       "AND (?5 = '' OR r.started_at < ?5)" +
       (excluded.empty() ? std::string() : " AND r.id NOT IN (" + excluded + ")") +
       " ORDER BY r.started_at DESC, r.id DESC LIMIT ?6");

@@ -22,7 +22,8 @@ double median_of(std::vector<double> values) {
 
 std::optional<robust_spread> estimate_spread(const std::vector<double>& values, std::size_t minimum_samples) {
   std::vector<double> finite;
-  std::copy_if(values.begin(), values.end(), std::back_inserter(finite), [](double v) { return std::isfinite(v); });
+  std::copy_if(values.begin(), values.end(), std::back_inserter(finite),
+               [](double v) { return std::isfinite(v); });
   if (finite.empty() || finite.size() < minimum_samples)
     return std::nullopt;
   robust_spread spread;

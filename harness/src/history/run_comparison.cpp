@@ -38,7 +38,8 @@ std::vector<std::string> kernel_keys(const case_values* a, const case_values* b)
       keys.insert(key);
   }
   std::vector<std::string> ordered(keys.begin(), keys.end());
-  std::stable_partition(ordered.begin(), ordered.end(), [](const std::string& k) { return k == baseline_total_key; });
+  std::stable_partition(ordered.begin(), ordered.end(),
+                        [](const std::string& k) { return k == baseline_total_key; });
   return ordered;
 }
 
@@ -108,8 +109,8 @@ const char* to_string(change_finding finding) {
 }
 
 std::size_t run_comparison::count(change_finding finding) const {
-  return static_cast<std::size_t>(
-      std::count_if(metrics.begin(), metrics.end(), [&](const metric_change& m) { return m.finding == finding; }));
+  return static_cast<std::size_t>(std::count_if(
+      metrics.begin(), metrics.end(), [&](const metric_change& m) { return m.finding == finding; }));
 }
 
 std::size_t run_comparison::flagged() const {

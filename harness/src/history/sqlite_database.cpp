@@ -37,7 +37,8 @@ void sqlite_database::execute(const std::string& sql) {
 
 sqlite_statement sqlite_database::prepare(const std::string& sql) const {
   sqlite3_stmt* statement = nullptr;
-  const int status = sqlite3_prepare_v2(m_handle, sql.c_str(), static_cast<int>(sql.size()), &statement, nullptr);
+  const int status =
+      sqlite3_prepare_v2(m_handle, sql.c_str(), static_cast<int>(sql.size()), &statement, nullptr);
   if (status != SQLITE_OK) {
     sqlite3_finalize(statement);
     fail(status, "preparing '" + sql.substr(0, 60) + "'");
@@ -50,22 +51,24 @@ std::int64_t sqlite_database::last_insert_id() const {
 }
 
 void sqlite_database::fail(int status, const std::string& doing) const {
-  const std::string reason =
-      m_handle != nullptr && sqlite3_extended_errcode(m_handle) == status ? sqlite3_errmsg(m_handle)
-                                                                           : sqlite3_errstr(status);
+  const std::string reason = m_handle != nullptr && sqlite3_extended_errcode(m_handle) == status
+                                 ? sqlite3_errmsg(m_handle)
+                                 : sqlite3_errstr(status);
   switch (status & 0xff) {
     case SQLITE_NOTADB:
       throw input_error({m_path}, "", "not a counterguard history database: " + reason,
                         "give a file written by `--history`, or a new file name");
     case SQLITE_CORRUPT:
-      throw input_error({m_path}, "", "the history database is corrupt (" + reason + ") while " + doing,
-                        "restore it from a backup or start a new file; `sqlite3 FILE .recover` may save the rest");
+      throw input_error(
+          {m_path}, "", "the history database is corrupt (" + reason + ") while " + doing,
+          "restore it from a backup or start a new file; `sqlite3 FILE .recover` may save the rest");
     case SQLITE_CANTOPEN:
     case SQLITE_READONLY:
     case SQLITE_PERM:
     case SQLITE_AUTH:
-      throw input_error({m_path}, "", "cannot write the history database: " + reason,
-                        "the file and its folder must be writable (SQLite adds -wal and -shm files beside it)");
+      throw input_error(
+          {m_path}, "", "cannot write the history database: " + reason,
+          "the file and its folder must be writable (SQLite adds -wal and -shm files beside it)");
     case SQLITE_BUSY:
     case SQLITE_LOCKED:
       throw error(exit_code::environment,
@@ -90,7 +93,9 @@ sqlite_statement::~sqlite_statement() {
 }
 
 sqlite_statement::sqlite_statement(sqlite_statement&& other) noexcept
-    : m_db(other.m_db), m_statement(std::exchange(other.m_statement, nullptr)), m_sql(std::move(other.m_sql)) {}
+    : m_db(other.m_db),
+      m_statement(std::exchange(other.m_statement, nullptr)),
+      m_sql(std::move(other.m_sql)) {}
 
 sqlite_statement& sqlite_statement::bind(int index, const std::string& text) {
   // SQLITE_TRANSIENT: SQLite copies the text, so a temporary may be bound.
@@ -152,7 +157,8 @@ std::string sqlite_statement::text(int column) const {
   const unsigned char* text = sqlite3_column_text(m_statement, column);
   if (text == nullptr)
     return {};
-  return {reinterpret_cast<const char*>(text), static_cast<std::size_t>(sqlite3_column_bytes(m_statement, column))};
+  return {reinterpret_cast<const char*>(text),
+          static_cast<std::size_t>(sqlite3_column_bytes(m_statement, column))};
 }
 
 std::int64_t sqlite_statement::integer(int column) const {

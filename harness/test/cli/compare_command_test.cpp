@@ -35,11 +35,12 @@ void set_metric(run_results& results, const std::string& instance, const std::st
 }
 
 // The recording as a later run at `commit` (40 hex digits) on `day`, with the noisy counter at `noisy`.
-std::string write_run(const scratch_directory& dir, const std::string& name, const std::string& commit, int day,
-                      double noisy, double exact = 4063232) {
+std::string write_run(const scratch_directory& dir, const std::string& name, const std::string& commit,
+                      int day, double noisy, double exact = 4063232) {
   run_results results = recording();
   results.metadata.git_commit = commit;
-  results.metadata.started_at = "2026-12-" + std::string(day < 10 ? "0" : "") + std::to_string(day) + "T00:00:00Z";
+  results.metadata.started_at =
+      "2026-12-" + std::string(day < 10 ? "0" : "") + std::to_string(day) + "T00:00:00Z";
   set_metric(results, noisy_case, "shared_store_bank_conflicts_hw", noisy);
   set_metric(results, exact_case, "shared_store_bank_conflicts", exact);
   const std::string path = (dir.path() / name).string();
@@ -52,7 +53,8 @@ std::string commit_of(char digit) {
 }
 
 TEST(compare_command, identical_results_have_no_change_and_exit_0_even_with_fail_on_change) {
-  const command_result r = run_counterguard("compare " + recorded_results + " " + recorded_results + " --fail-on-change");
+  const command_result r =
+      run_counterguard("compare " + recorded_results + " " + recorded_results + " --fail-on-change");
   EXPECT_EQ(r.status, 0) << r.output;
   EXPECT_TRUE(contains(r.output, "0 changed (exact/static), 0 within noise, 0 likely changes")) << r.output;
 }
@@ -67,10 +69,11 @@ TEST(compare_command, an_exact_change_is_flagged_and_fails_only_with_fail_on_cha
 
   const auto md = dir.path() / "compare.md";
   const auto json = dir.path() / "compare.json";
-  r = run_counterguard("compare " + recorded_results + " " + b + " --fail-on-change --markdown " + md.string() +
-                       " --json " + json.string());
+  r = run_counterguard("compare " + recorded_results + " " + b + " --fail-on-change --markdown " +
+                       md.string() + " --json " + json.string());
   EXPECT_EQ(r.status, 1) << r.output;
-  EXPECT_TRUE(contains(read_text(md), "| `" + exact_case + "` | `total` | `shared_store_bank_conflicts` | exact"));
+  EXPECT_TRUE(
+      contains(read_text(md), "| `" + exact_case + "` | `total` | `shared_store_bank_conflicts` | exact"));
   const nlohmann::json j = nlohmann::json::parse(read_text(json));
   EXPECT_EQ(j["summary"]["changed"], 2);
   EXPECT_EQ(j["summary"]["flagged"], 2);
@@ -88,13 +91,15 @@ TEST(compare_command, a_noisy_change_without_history_has_no_noise_estimate_and_d
 
 TEST(compare_command, a_missing_or_malformed_file_is_an_input_error_naming_it) {
   scratch_directory dir;
-  command_result r = run_counterguard("compare " + recorded_results + " " + (dir.path() / "absent.json").string());
+  command_result r =
+      run_counterguard("compare " + recorded_results + " " + (dir.path() / "absent.json").string());
   EXPECT_EQ(r.status, 2) << r.output;
   EXPECT_TRUE(contains(r.output, "absent.json: cannot read the results file")) << r.output;
   const auto bad = dir.write("bad.json", "{\"schema_version\": 9}");
   r = run_counterguard("compare " + bad.string() + " " + recorded_results);
   EXPECT_EQ(r.status, 2) << r.output;
-  EXPECT_TRUE(contains(r.output, bad.string() + ": field 'schema_version': unsupported version 9")) << r.output;
+  EXPECT_TRUE(contains(r.output, bad.string() + ": field 'schema_version': unsupported version 9"))
+      << r.output;
 }
 
 // A history of five runs in which the noisy counter moved by tens of counts, then B at another commit.
@@ -103,8 +108,8 @@ std::string history_with_noise(const scratch_directory& dir, double b_noisy) {
   const double earlier[] = {5203, 5240, 5190, 5260, 5215};
   std::string files;
   for (int i = 0; i < 5; ++i) {
-    files += " " + write_run(dir, "run" + std::to_string(i) + ".json", commit_of(static_cast<char>('1' + i)), i + 1,
-                             earlier[i]);
+    files += " " + write_run(dir, "run" + std::to_string(i) + ".json", commit_of(static_cast<char>('1' + i)),
+                             i + 1, earlier[i]);
   }
   files += " " + write_run(dir, "b.json", commit_of('b'), 9, b_noisy);
   const command_result r = run_counterguard("history import --history " + db + files);

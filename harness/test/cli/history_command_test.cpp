@@ -17,14 +17,16 @@ TEST(history_command, import_then_list_shows_the_run_and_a_second_import_changes
   const std::string db = (dir.path() / "history.db").string();
   command_result r = run_counterguard("history import --history " + db + " " + recorded_results);
   ASSERT_EQ(r.status, 0) << r.output;
-  EXPECT_TRUE(contains(r.output, recorded_results + ": recorded as run 1 (93 cases, GH100-132sm-cuda13, commit "
-                                                    "6955cc2194e6)"))
+  EXPECT_TRUE(contains(r.output, recorded_results +
+                                     ": recorded as run 1 (93 cases, GH100-132sm-cuda13, commit "
+                                     "6955cc2194e6)"))
       << r.output;
 
   r = run_counterguard("history list --history " + db);
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_TRUE(contains(r.output, "RUN  STARTED")) << r.output;
-  EXPECT_TRUE(contains(r.output, "1    2026-11-30T03:22:42Z  6955cc2194e6  GH100-132sm-cuda13  run   93")) << r.output;
+  EXPECT_TRUE(contains(r.output, "1    2026-11-30T03:22:42Z  6955cc2194e6  GH100-132sm-cuda13  run   93"))
+      << r.output;
 
   r = run_counterguard("history import --history " + db + " " + recorded_results);
   EXPECT_EQ(r.status, 0) << r.output;
@@ -72,9 +74,10 @@ TEST(history_command, evaluate_records_its_results_which_then_import_as_the_same
   scratch_directory dir;
   const std::string db = (dir.path() / "history.db").string();
   const std::string json = (dir.path() / "results.json").string();
-  command_result r = run_counterguard("evaluate harness/test/fixtures/h200_builtin --cases cases --filter 'transpose/*' "
-                                      "--no-baselines --quiet --json " +
-                                      json + " --history " + db);
+  command_result r = run_counterguard(
+      "evaluate harness/test/fixtures/h200_builtin --cases cases --filter 'transpose/*' "
+      "--no-baselines --quiet --json " +
+      json + " --history " + db);
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_TRUE(contains(r.output, "recorded as run 1 in the history " + db)) << r.output;
   r = run_counterguard("history import --history " + db + " " + json);

@@ -10,15 +10,16 @@
 
 namespace counterguard::test {
 
-inline const std::string exact_case = "transpose/smem_unpadded?n=2048";      // shared_store_bank_conflicts
-inline const std::string slight_case = "transpose/smem_padded?n=2048";       // _hw: 5669 -> 5700
-inline const std::string great_case = "transpose/smem_swizzled?n=2048";      // _hw: 5203 -> 40000
-inline const std::string dropped_case = "occupancy/block_32";                // not in B
-inline const std::string failing_case = "coalescing/strided?stride=2";  // passed -> failed in B
-inline const std::string thinned_case = "atomics/warp_shuffle?block=512";    // B lost global_atomic_requests
+inline const std::string exact_case = "transpose/smem_unpadded?n=2048";    // shared_store_bank_conflicts
+inline const std::string slight_case = "transpose/smem_padded?n=2048";     // _hw: 5669 -> 5700
+inline const std::string great_case = "transpose/smem_swizzled?n=2048";    // _hw: 5203 -> 40000
+inline const std::string dropped_case = "occupancy/block_32";              // not in B
+inline const std::string failing_case = "coalescing/strided?stride=2";     // passed -> failed in B
+inline const std::string thinned_case = "atomics/warp_shuffle?block=512";  // B lost global_atomic_requests
 
 // Sets a metric of a case in its totals and in every launch that measured it.
-inline void set_metric(run_results& results, const std::string& instance, const std::string& metric, double value) {
+inline void set_metric(run_results& results, const std::string& instance, const std::string& metric,
+                       double value) {
   for (auto& c : results.cases) {
     if (c.instance != instance)
       continue;

@@ -77,8 +77,8 @@ INSERT INTO checks VALUES (1, 1, 'shared_store_bank_conflicts_hw', '', 'baseline
   ASSERT_EQ(runs.size(), 1U);
   EXPECT_EQ(runs[0].id, 7);
   EXPECT_EQ(runs[0].metadata.git_commit, "abcdef0123456789abcdef0123456789abcdef01");
-  const metric_history h =
-      store.series("GH100-132sm-cuda13", "transpose/smem_padded?n=2048", "total", "shared_store_bank_conflicts_hw", 0);
+  const metric_history h = store.series("GH100-132sm-cuda13", "transpose/smem_padded?n=2048", "total",
+                                        "shared_store_bank_conflicts_hw", 0);
   ASSERT_EQ(h.points.size(), 1U);
   EXPECT_EQ(h.points[0].value, 5669);
   EXPECT_EQ(h.points[0].band_low, 5000);
@@ -99,7 +99,8 @@ TEST(history_schema, a_database_from_a_newer_counterguard_is_refused_with_both_v
   const std::string message = error_of(dir.file("future.db"));
   EXPECT_NE(message.find("future.db"), std::string::npos) << message;
   EXPECT_NE(message.find("newer counterguard"), std::string::npos) << message;
-  EXPECT_NE(message.find("version " + std::to_string(history_schema_version + 1)), std::string::npos) << message;
+  EXPECT_NE(message.find("version " + std::to_string(history_schema_version + 1)), std::string::npos)
+      << message;
 }
 
 TEST(history_schema, an_sqlite_database_of_another_program_is_refused_and_left_alone) {
@@ -116,8 +117,8 @@ TEST(history_schema, an_sqlite_database_of_another_program_is_refused_and_left_a
 
 TEST(history_schema, a_file_that_is_not_a_database_is_refused_naming_it) {
   scratch_directory dir;
-  std::ofstream(dir.file("notes.db")) << "these are my notes, not a database; they are long enough to have a header"
-                                      << std::string(200, '.');
+  std::ofstream(dir.file("notes.db"))
+      << "these are my notes, not a database; they are long enough to have a header" << std::string(200, '.');
   const std::string message = error_of(dir.file("notes.db"));
   EXPECT_NE(message.find("notes.db"), std::string::npos) << message;
   EXPECT_NE(message.find("not a counterguard history database"), std::string::npos) << message;

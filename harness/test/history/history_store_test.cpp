@@ -31,7 +31,8 @@ history_source source_of(const run_results& results, const std::string& origin =
 // bank-conflict counter at `noisy_value`.
 run_results later_run(int day, double noisy_value) {
   run_results results = recorded_h200_results();
-  results.metadata.started_at = "2026-12-" + std::string(day < 10 ? "0" : "") + std::to_string(day) + "T00:00:00Z";
+  results.metadata.started_at =
+      "2026-12-" + std::string(day < 10 ? "0" : "") + std::to_string(day) + "T00:00:00Z";
   results.metadata.git_commit = std::string(39, 'a') + std::to_string(day % 10);
   for (auto& c : results.cases) {
     if (c.instance == padded)
@@ -206,13 +207,15 @@ TEST(history_store, recent_values_skip_unmeasured_runs_and_respect_the_window) {
     ids.push_back(store.record(results, source_of(results)).run_id);
   }
   const std::string key = recorded_h200_results().metadata.gpu_key;
-  EXPECT_EQ(store.recent_values(key, padded, "total", noisy_metric, 0), (std::vector<double>{5601, 5602, 5604, 5605}));
+  EXPECT_EQ(store.recent_values(key, padded, "total", noisy_metric, 0),
+            (std::vector<double>{5601, 5602, 5604, 5605}));
   EXPECT_EQ(store.recent_values(key, padded, "total", noisy_metric, 2), (std::vector<double>{5604, 5605}));
   value_window window;
   window.last_n = 10;
   window.started_before = "2026-12-05T00:00:00Z";
   window.excluded_runs = {ids[0]};
-  EXPECT_EQ(store.recent_values(key, padded, "total", noisy_metric, window), (std::vector<double>{5602, 5604}));
+  EXPECT_EQ(store.recent_values(key, padded, "total", noisy_metric, window),
+            (std::vector<double>{5602, 5604}));
   EXPECT_TRUE(store.recent_values("another-gpu", padded, "total", noisy_metric, 0).empty());
 }
 
@@ -274,7 +277,8 @@ TEST(history_store, two_processes_recording_into_one_new_file_lose_nothing) {
         history_store store(path);  // both create the schema of the same new file
         for (int i = 0; i < runs_per_process; ++i) {
           run_results run = results;
-          run.metadata.started_at = "2026-12-0" + std::to_string(process + 1) + "T00:00:0" + std::to_string(i) + "Z";
+          run.metadata.started_at =
+              "2026-12-0" + std::to_string(process + 1) + "T00:00:0" + std::to_string(i) + "Z";
           store.record(run, source_of(run));
         }
       } catch (const std::exception& e) {

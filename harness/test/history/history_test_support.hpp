@@ -15,8 +15,8 @@ namespace counterguard::test {
 
 // The results of `counterguard run cases/` on an H200 (harness/test/fixtures/h200_builtin).
 inline run_results recorded_h200_results() {
-  static const run_results results =
-      read_results_file(std::string(COUNTERGUARD_SOURCE_DIR) + "/harness/test/fixtures/h200_builtin/results.json");
+  static const run_results results = read_results_file(std::string(COUNTERGUARD_SOURCE_DIR) +
+                                                       "/harness/test/fixtures/h200_builtin/results.json");
   return results;
 }
 

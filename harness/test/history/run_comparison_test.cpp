@@ -13,8 +13,9 @@ namespace counterguard::test {
 namespace {
 
 TEST(run_comparison, identical_runs_have_no_change) {
-  const run_comparison c = compare_runs(side("a", recorded_h200_results()), side("b", recorded_h200_results()),
-                                        earlier_values, comparison_options{});
+  const run_comparison c =
+      compare_runs(side("a", recorded_h200_results()), side("b", recorded_h200_results()), earlier_values,
+                   comparison_options{});
   EXPECT_GT(c.metrics.size(), 700U);
   EXPECT_EQ(c.count(change_finding::unchanged), c.metrics.size());
   EXPECT_EQ(c.flagged(), 0U);
@@ -66,7 +67,8 @@ TEST(run_comparison, without_enough_history_a_noisy_change_has_no_noise_estimate
   EXPECT_FALSE(without.history_consulted);
 
   run_results b = edited_h200_results();
-  set_metric(b, exact_case, "shared_store_bank_conflicts_hw", 4083000);  // earlier_values has two values of it
+  set_metric(b, exact_case, "shared_store_bank_conflicts_hw",
+             4083000);  // earlier_values has two values of it
   const run_comparison short_history =
       compare_runs(side("a", recorded_h200_results()), side("b", b), earlier_values, comparison_options{});
   const metric_change* hw = find_change(short_history, exact_case, "total", "shared_store_bank_conflicts_hw");
@@ -89,8 +91,8 @@ TEST(run_comparison, cases_and_metrics_on_one_side_only_are_listed) {
   EXPECT_EQ(c.status_changes[0].instance, failing_case);
   EXPECT_EQ(c.status_changes[0].b, case_status::failed);
 
-  const run_comparison reversed = compare_runs(side("b", edited_h200_results()), side("a", recorded_h200_results()),
-                                               {}, comparison_options{});
+  const run_comparison reversed = compare_runs(side("b", edited_h200_results()),
+                                               side("a", recorded_h200_results()), {}, comparison_options{});
   EXPECT_EQ(reversed.cases_only_in_b, std::vector<std::string>{dropped_case});
   EXPECT_EQ(find_change(reversed, thinned_case, "total", "global_atomic_requests")->finding,
             change_finding::only_in_b);
@@ -126,7 +128,8 @@ TEST(run_comparison, the_noise_of_a_recorded_history_judges_a_noisy_change) {
   const run_results b = edited_h200_results();
   value_window window;
   window.started_before = b.metadata.started_at;
-  const noise_history history = [&](const std::string& instance, const std::string& kernel, const std::string& metric) {
+  const noise_history history = [&](const std::string& instance, const std::string& kernel,
+                                    const std::string& metric) {
     return store.recent_values(b.metadata.gpu_key, instance, kernel, metric, window);
   };
   const run_comparison c =

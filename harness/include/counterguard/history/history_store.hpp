@@ -53,8 +53,8 @@ struct record_outcome {
 // Which earlier values recent_values() returns.
 struct value_window {
   std::size_t last_n = 20;
-  std::string started_before;                // ISO 8601: only runs that started earlier; empty: any
-  std::vector<std::int64_t> excluded_runs;   // e.g. the two runs being compared
+  std::string started_before;               // ISO 8601: only runs that started earlier; empty: any
+  std::vector<std::int64_t> excluded_runs;  // e.g. the two runs being compared
 };
 
 // The run history in one SQLite file: every recorded run with its cases, metric values (case totals and per
@@ -65,8 +65,8 @@ struct value_window {
 class history_store {
  public:
   enum class open_mode {
-    create,         // create the file (and its schema) when missing
-    must_exist,     // a missing file is an input_error
+    create,      // create the file (and its schema) when missing
+    must_exist,  // a missing file is an input_error
   };
 
   explicit history_store(const std::string& path, open_mode mode = open_mode::create,

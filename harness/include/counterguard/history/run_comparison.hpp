@@ -34,7 +34,7 @@ struct metric_change {
   std::optional<double> delta;     // b - a
   std::optional<double> relative;  // delta / |a|, when a != 0
   change_finding finding = change_finding::unchanged;
-  std::size_t noise_samples = 0;     // earlier values the noise estimate used (0: none consulted)
+  std::size_t noise_samples = 0;      // earlier values the noise estimate used (0: none consulted)
   std::optional<double> noise_sigma;  // robust sigma of those values
   std::optional<double> z;            // change_z_score(delta, sigma) (may be infinite)
 
@@ -46,7 +46,7 @@ struct metric_change {
 
 // One side of a comparison: what the console shows as "A" or "B".
 struct comparison_side {
-  std::string label;                      // the file path, or "run 12" from the history
+  std::string label;  // the file path, or "run 12" from the history
   std::optional<std::int64_t> history_run_id;
   run_values values;
 };
@@ -58,15 +58,14 @@ struct case_status_change {
 };
 
 struct comparison_options {
-  double z_threshold = 3.5;          // |z| >= this: likely change
+  double z_threshold = 3.5;  // |z| >= this: likely change
   std::size_t minimum_noise_samples = 3;
 };
 
 // The earlier values of one metric (instance, kernel key, metric) that its noise is estimated from;
 // empty when there is no history.
-using noise_history =
-    std::function<std::vector<double>(const std::string& instance, const std::string& kernel,
-                                      const std::string& metric)>;
+using noise_history = std::function<std::vector<double>(
+    const std::string& instance, const std::string& kernel, const std::string& metric)>;
 
 struct run_comparison {
   std::string a_label;
