@@ -9,7 +9,8 @@
 
 namespace counterguard::detail {
 
-sqlite_database::sqlite_database(const std::string& path, bool create, int busy_timeout_ms) : m_path(path) {
+sqlite_database::sqlite_database(const std::string& path, bool create, int busy_timeout_ms)
+    : m_path(path), m_busy_timeout_ms(busy_timeout_ms) {
   const int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
   const int status = sqlite3_open_v2(path.c_str(), &m_handle, flags, nullptr);
   if (status != SQLITE_OK) {
@@ -28,11 +29,16 @@ sqlite_database::~sqlite_database() {
 }
 
 void sqlite_database::execute(const std::string& sql) {
+  const int status = try_execute(sql);
+  if (status != SQLITE_OK)
+    fail(status, "executing '" + sql.substr(0, 60) + "'");
+}
+
+int sqlite_database::try_execute(const std::string& sql) {
   char* message = nullptr;
   const int status = sqlite3_exec(m_handle, sql.c_str(), nullptr, nullptr, &message);
   sqlite3_free(message);  // the same text as sqlite3_errmsg, which fail() reads
-  if (status != SQLITE_OK)
-    fail(status, "executing '" + sql.substr(0, 60) + "'");
+  return status;
 }
 
 sqlite_statement sqlite_database::prepare(const std::string& sql) const {

@@ -26,6 +26,9 @@ class sqlite_database {
 
   // Runs SQL that returns no rows (one or more statements).
   void execute(const std::string& sql);
+  // The same, returning SQLite's result code instead of throwing (for callers that retry on SQLITE_BUSY).
+  [[nodiscard]] int try_execute(const std::string& sql);
+  [[nodiscard]] int busy_timeout_ms() const { return m_busy_timeout_ms; }
   [[nodiscard]] sqlite_statement prepare(const std::string& sql) const;
   [[nodiscard]] std::int64_t last_insert_id() const;
 
@@ -34,6 +37,7 @@ class sqlite_database {
 
  private:
   std::string m_path;
+  int m_busy_timeout_ms = 0;
   sqlite3* m_handle = nullptr;
 };
 
