@@ -56,7 +56,8 @@ comparison_side side_from_history(const history_store& store, const std::string&
       "(`counterguard history list` shows them)";
   if (name.rfind("run:", 0) == 0) {
     const std::string digits = name.substr(4);
-    const auto run = all_of(digits, ::isdigit) ? store.find_run(std::stoll(digits)) : std::nullopt;
+    const auto run =
+        all_of(digits, ::isdigit) && digits.size() < 12 ? store.find_run(std::stoll(digits)) : std::nullopt;
     if (!run)
       throw input_error({store.path()}, "", "no run '" + name + "' recorded", valid);
     return side_from_run(store, *run);
