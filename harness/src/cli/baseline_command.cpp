@@ -99,6 +99,12 @@ int run_baseline_update(const baseline_update_options& options) {
     if (bounded != summary)
       write_file_atomically(full_path, summary);
   }
+  // After the baselines are saved: a history that cannot be written does not cost the refresh.
+  for (std::size_t r = 0; r < repetitions.size() && !options.history.empty(); ++r) {
+    const std::string repetition = std::to_string(r + 1) + "/" + std::to_string(repetitions.size());
+    record_into_history(options.history, repetitions[r],
+                        "counterguard baseline update, repetition " + repetition, "repetition " + repetition);
+  }
   return 0;
 }
 

@@ -46,6 +46,7 @@ void add_reports(CLI::App& command, detail::report_options& reports, bool with_b
         ->check(CLI::Range(1e-15, 0.49));
     command.add_flag("--strict", reports.strict,
                      "improvements beyond tolerance fail too (baselines are stale)");
+    command.add_option("--history", reports.history, "also record the results into this history database");
   }
 }
 
@@ -148,6 +149,8 @@ int run_command_line(int argc, char** argv) {
                    "seconds to wait while another counterguard or profiler holds the GPU")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
+  update_command->add_option("--history", update.history,
+                             "also record every repetition into this history database");
 
   std::string chip = COUNTERGUARD_DEFAULT_CHIP;
   bool raw_metrics = false;
@@ -173,6 +176,9 @@ int run_command_line(int argc, char** argv) {
       "launch",
       "run each case's kernels once, verified, without profiling (for ncu, nsys, compute-sanitizer)");
   add_selection(*launch_command, launch_selection);
+
+  const detail::command_action history_action = detail::add_history_commands(app);
+  const detail::command_action compare_action = detail::add_compare_command(app);
 
   try {
     app.parse(argc, argv);
@@ -202,6 +208,10 @@ int run_command_line(int argc, char** argv) {
       return detail::run_kernels_list();
     if (*launch_command)
       return detail::run_launch(launch_selection);
+    for (const auto& action : {history_action, compare_action}) {
+      if (const std::optional<int> status = action())
+        return *status;
+    }
   } catch (const interrupted_error& e) {
     std::fputs(fmt::format("counterguard: {}; stopped the GPU worker, wrote no results\n", e.what()).c_str(),
                stderr);

@@ -1,6 +1,8 @@
 #pragma once
 // The subcommands of the command line; each returns the process exit status (docs/cli.md).
 
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -9,6 +11,10 @@
 #include "counterguard/core/markdown_budget.hpp"
 #include "counterguard/model/case_instance.hpp"
 #include "counterguard/results/run_results.hpp"
+
+namespace CLI {
+class App;
+}
 
 namespace counterguard::detail {
 
@@ -31,6 +37,7 @@ struct report_options {
   double false_alarm_rate = default_false_alarm_rate;  // per noisy baseline check
   bool strict = false;
   bool quiet = false;
+  std::string history;  // record the results into this history database (docs/history.md)
 };
 
 struct run_options {
@@ -64,6 +71,7 @@ struct baseline_update_options {
   double wait_for_gpu_seconds = 600.0;
   int device = 0;
   std::string command_line;
+  std::string history;  // record every repetition into this history database
 };
 
 int run_static(const selection_options& selection, const report_options& reports,
@@ -76,6 +84,17 @@ int run_metrics_validate(const selection_options& selection);
 int run_kernels_list();
 int run_worker(const std::string& request_file);
 int run_launch(const selection_options& selection);
+
+// Commands that register themselves: each returns what to do once the command line is parsed, which is the
+// exit status when its command was chosen and std::nullopt otherwise.
+using command_action = std::function<std::optional<int>()>;
+command_action add_history_commands(CLI::App& app);  // history import | list (history_command.cpp)
+command_action add_compare_command(CLI::App& app);   // compare (compare_command.cpp)
+
+// Records `results` into the history database at `database` (created when missing) and says so on stderr.
+// `distinguisher` separates runs whose results are identical by design (baseline update repetitions).
+void record_into_history(const std::string& database, const run_results& results, const std::string& origin,
+                         const std::string& distinguisher = {});
 
 // Loads, expands and filters the selected suites; validates raw CUPTI metric names for the chip.
 [[nodiscard]] std::vector<case_instance> select_instances(const selection_options& selection);

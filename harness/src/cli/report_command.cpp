@@ -68,6 +68,8 @@ int judge_and_report(run_results& results, const report_options& reports) {
   for (auto& c : results.cases)
     settle_case_status(c, reports.strict);
   write_reports(results, reports);
+  if (!reports.history.empty())
+    record_into_history(reports.history, results, "counterguard " + results.metadata.mode);
   return static_cast<int>(decide_exit_code(results, reports.strict));
 }
 
