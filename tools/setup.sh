@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(cmake ninja-build g++ libyaml-cpp-dev libgtest-dev libcli11-dev nlohmann-json3-dev libfmt-dev
-          libmuparser-dev zlib1g-dev python3)
+          libmuparser-dev zlib1g-dev liblz4-dev libzstd-dev python3)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
