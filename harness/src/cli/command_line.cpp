@@ -93,7 +93,9 @@ int run_command_line(int argc, char** argv) {
                    "instead of the cases: print the resources of every kernel in this compiled program, "
                    "library, .cubin or .fatbin (repeatable; --json writes them)")
       ->excludes(static_command->get_option("paths"))
-      ->excludes(static_command->get_option("--filter"));
+      ->excludes(static_command->get_option("--filter"))
+      ->excludes(static_command->get_option("--junit"))
+      ->excludes(static_command->get_option("--markdown"));
 
   detail::evaluate_options evaluate;
   evaluate.command_line = command_line;

@@ -83,8 +83,8 @@ binary_resources read_binary_resources(const std::string& path) {
   }
   for (const auto& entry : entries) {
     const std::string id = std::to_string(entry.architecture) + entry.architecture_suffix();
-    if (entry.kind != fatbin_entry_kind::cubin &&
-        std::find(compiled.begin(), compiled.end(), id) == compiled.end() &&
+    const bool source = entry.kind == fatbin_entry_kind::ptx || entry.kind == fatbin_entry_kind::lto_ir;
+    if (source && std::find(compiled.begin(), compiled.end(), id) == compiled.end() &&
         std::find(out.uncompiled_architectures.begin(), out.uncompiled_architectures.end(),
                   entry.architecture_name()) == out.uncompiled_architectures.end()) {
       out.uncompiled_architectures.push_back(entry.architecture_name());

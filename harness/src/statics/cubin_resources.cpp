@@ -248,6 +248,8 @@ std::vector<kernel_resources> read_cubin_resources(const binary_view& bytes,
       k.flags = producer->code_generation_flags();
     k.registers =
         static_cast<int>(registers != attributes.registers.end() ? registers->second : legacy_registers);
+    // Without EIATTR_NUM_BARRIERS, older cubins keep the count in the .text section's flags (nvlink 13.0
+    // says it moves "barcount ... from section flags"); bits 20-24 is where, unverified with such a cubin.
     k.barriers = own.barriers ? *own.barriers : static_cast<int>((text.flags >> 20) & 0x1f);
     k.stack_frame_bytes = frame_bytes;
     k.static_shared_bytes = own.shared_bytes - std::min(own.shared_bytes, reserved);
