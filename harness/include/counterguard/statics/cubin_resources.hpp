@@ -13,8 +13,9 @@ namespace counterguard {
 //   registers      EIATTR_REGCOUNT (module .nv.info, keyed by the kernel's symbol index)
 //   stack frame    EIATTR_FRAME_SIZE (likewise)
 //   barriers       EIATTR_NUM_BARRIERS (.nv.info.<kernel>), else bits 20-24 of the .text section's flags
-//   static shared  size of .nv.shared.<kernel>, less the 1 KiB the linker puts first for the system on
-//                  sm_90 and later (a linked cubin that declares .nv.reservedSmem.offset0)
+//   static shared  size of .nv.shared.<kernel>, less the 1 KiB reserved for the system at its start on
+//                  sm_90 and later (a linked cubin with a .nv.reservedSmem* or __nv_reservedSMEM* symbol;
+//                  cuobjdump's SHARED includes it: it differed by exactly 1024 for every such kernel)
 //   constant       sizes of .nv.constant<N>.<kernel>, N > 0 (bank 0 holds the parameters and driver
 //                  constants; module-wide __constant__ data in .nv.constant3 belongs to no one kernel)
 //   spills         the annotated spill instructions (see src/statics/detail/spill_instructions.hpp);
