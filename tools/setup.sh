@@ -6,7 +6,8 @@
 set -euo pipefail
 
 packages=(cmake ninja-build g++ libyaml-cpp-dev libgtest-dev libcli11-dev nlohmann-json3-dev libfmt-dev
-          libmuparser-dev zlib1g-dev libboost-dev libsqlite3-dev libssl-dev python3)
+          libmuparser-dev zlib1g-dev libboost-dev libsqlite3-dev libssl-dev liblz4-dev
+          libzstd-dev python3)
 for argument in "$@"; do
   case "$argument" in
     --browser) packages+=(chromium) ;;

@@ -107,6 +107,15 @@ int run_command_line(int argc, char** argv) {
   CLI::App* static_command = app.add_subcommand("static", "compiler resource checks (no GPU needed)");
   add_selection(*static_command, static_selection);
   add_reports(*static_command, static_reports, false);
+  std::vector<std::string> static_binaries;
+  static_command
+      ->add_option("--binary", static_binaries,
+                   "instead of the cases: print the resources of every kernel in this compiled program, "
+                   "library, .cubin or .fatbin (repeatable; --json writes them)")
+      ->excludes(static_command->get_option("paths"))
+      ->excludes(static_command->get_option("--filter"))
+      ->excludes(static_command->get_option("--junit"))
+      ->excludes(static_command->get_option("--markdown"));
 
   detail::evaluate_options evaluate;
   evaluate.command_line = command_line;
@@ -192,6 +201,9 @@ int run_command_line(int argc, char** argv) {
       const interruption_guard interruptions;
       return detail::run_profiling(run);
     }
+    if (*static_command && !static_binaries.empty())
+      return detail::run_static_binary(
+          {static_binaries, static_reports.json, static_reports.quiet, command_line});
     if (*static_command)
       return detail::run_static(static_selection, static_reports, command_line);
     if (*evaluate_command)

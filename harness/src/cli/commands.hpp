@@ -74,8 +74,17 @@ struct baseline_update_options {
   std::string history;  // record every repetition into this history database
 };
 
+// `static --binary`: the kernels' resources read from compiled programs, libraries, cubins or fat binaries.
+struct static_binary_options {
+  std::vector<std::string> binaries;
+  std::string json;
+  bool quiet = false;
+  std::string command_line;
+};
+
 int run_static(const selection_options& selection, const report_options& reports,
                const std::string& command_line);
+int run_static_binary(const static_binary_options& options);
 int run_profiling(const run_options& options);
 int run_evaluate(const evaluate_options& options);
 int run_baseline_update(const baseline_update_options& options);

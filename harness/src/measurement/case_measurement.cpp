@@ -26,6 +26,11 @@ double static_value(const kernel_resources& r, const std::string& field) {
   throw internal_error("unknown compiler resource field '" + field + "'");
 }
 
+// Spill bytes a binary does not record are unknown: the metric stays unmeasured instead of reading 0.
+bool has_static_value(const kernel_resources& r, const std::string& field) {
+  return r.spill_bytes_known || (field != "spill_store_bytes" && field != "spill_load_bytes");
+}
+
 double launch_value(const profiled_launch& l, const std::string& field) {
   if (field == "registers")
     return l.registers_per_thread;
@@ -93,7 +98,8 @@ void fill_measurements(case_result& result, const metric_plan& plan,
           kernel.metrics[m.name] = evaluate_derived_metric(m, *raw);
       } else if (m.source == metric_source::launch) {
         kernel.metrics[m.name] = launch_value(launch, m.formula);
-      } else if (m.source == metric_source::compiler && compiled != nullptr) {
+      } else if (m.source == metric_source::compiler && compiled != nullptr &&
+                 has_static_value(*compiled, m.formula)) {
         kernel.metrics[m.name] = static_value(*compiled, m.formula);
       }
     }
@@ -131,7 +137,7 @@ void fill_static_measurements(case_result& result, const metric_plan& plan,
     if (const kernel_resources* compiled = find_kernel_resources(resources, device_functions[i])) {
       kernel.mangled = compiled->mangled;
       for (const auto& m : plan.metrics) {
-        if (m.source == metric_source::compiler)
+        if (m.source == metric_source::compiler && has_static_value(*compiled, m.formula))
           kernel.metrics[m.name] = static_value(*compiled, m.formula);
       }
     }

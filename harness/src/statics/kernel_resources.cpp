@@ -19,12 +19,14 @@ std::vector<kernel_resources> parse_resource_report(const std::string& report,
   static const std::regex shared(R"((\d+) bytes smem)");
   static const std::regex constant(R"((\d+) bytes cmem\[([1-9]\d*)\])");
   static const std::regex flag(R"(^# flag: (.*)$)");
+  static const std::regex properties(R"(Function properties for '?([^':\s]+)'?)");
 
   std::vector<kernel_resources> kernels;
   std::vector<std::string> flags;
   std::istringstream lines(report);
   std::string line;
   std::smatch match;
+  std::string properties_of;  // the function the next stack-frame line describes (a callee's comes too)
   while (std::getline(lines, line)) {
     if (std::regex_search(line, match, flag)) {
       flags.push_back(match[1]);
@@ -38,7 +40,11 @@ std::vector<kernel_resources> parse_resource_report(const std::string& report,
       kernels.push_back(std::move(kernel));
     } else if (kernels.empty()) {
       continue;
+    } else if (std::regex_search(line, match, properties)) {
+      properties_of = match[1];
     } else if (std::regex_search(line, match, frame)) {
+      if (properties_of != kernels.back().mangled)
+        continue;  // a non-inlined device function's frame and spills are its own
       kernels.back().stack_frame_bytes = std::stoul(match[1]);
       kernels.back().spill_store_bytes = std::stoul(match[2]);
       kernels.back().spill_load_bytes = std::stoul(match[3]);

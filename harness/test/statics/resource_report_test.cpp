@@ -48,6 +48,24 @@ TEST(resource_report, keeps_the_code_generation_flags_of_the_translation_unit) {
   EXPECT_EQ(k.flags[0], "-maxrregcount=32");
 }
 
+TEST(resource_report, a_non_inlined_callees_frame_and_spills_stay_out_of_its_callers) {
+  // Verbatim nvcc 13.0 output for a kernel that calls a __noinline__ function: ptxas reports the callee
+  // after the caller's register line.
+  const auto kernels =
+      parse_resource_report(R"(ptxas info    : Compiling entry function '_Z5outerPKjPji' for 'sm_90'
+ptxas info    : Function properties for _Z5outerPKjPji
+    880 bytes stack frame, 980 bytes spill stores, 1188 bytes spill loads
+ptxas info    : Used 32 registers, used 0 barriers, 880 bytes cumulative stack size
+ptxas info    : Function properties for _Z5heavyPKjPjii
+    0 bytes stack frame, 1032 bytes spill stores, 1232 bytes spill loads
+)",
+                            "t.cu");
+  ASSERT_EQ(kernels.size(), 1U);
+  EXPECT_EQ(kernels[0].stack_frame_bytes, 880U);
+  EXPECT_EQ(kernels[0].spill_store_bytes, 980U);
+  EXPECT_EQ(kernels[0].spill_load_bytes, 1188U);
+}
+
 TEST(resource_report, ignores_text_that_is_not_a_report) {
   EXPECT_TRUE(parse_resource_report("warning: something\nnvcc fatal\n", "t.cu").empty());
 }

@@ -18,6 +18,7 @@ struct kernel_resources {
   std::size_t stack_frame_bytes = 0;
   std::size_t spill_store_bytes = 0;
   std::size_t spill_load_bytes = 0;
+  bool spill_bytes_known = true;  // false: the binary does not say (both spill fields are then meaningless)
   std::size_t static_shared_bytes = 0;
   std::size_t constant_bytes = 0;  // user constant banks the report names (cmem[N], N > 0)
 };
