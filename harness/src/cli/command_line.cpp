@@ -64,6 +64,12 @@ int report_error(const char* kind, const std::string& message, exit_code code) {
 
 }  // namespace
 
+namespace detail {
+void add_report_options(CLI::App& command, report_options& reports, bool with_baselines) {
+  add_reports(command, reports, with_baselines);
+}
+}  // namespace detail
+
 int run_command_line(int argc, char** argv) {
   // The hidden worker mode: started by `run` for each batch of cases (runner/isolated_runner.hpp).
   if (argc == 3 && std::string(argv[1]) == "__worker") {
@@ -177,6 +183,7 @@ int run_command_line(int argc, char** argv) {
   CLI::App* validate_command =
       metrics_command->add_subcommand("validate", "check every metric the cases name");
   add_selection(*validate_command, validate_selection);
+  validate_selection.allow_program_cases = true;  // program suites name metrics too
 
   CLI::App* kernels_command = app.add_subcommand("kernels", "list the registered kernel variants");
 
@@ -188,6 +195,7 @@ int run_command_line(int argc, char** argv) {
 
   const detail::command_action history_action = detail::add_history_commands(app);
   const detail::command_action compare_action = detail::add_compare_command(app);
+  const detail::command_action exec_action = detail::add_exec_command(app);
 
   try {
     app.parse(argc, argv);
@@ -220,7 +228,7 @@ int run_command_line(int argc, char** argv) {
       return detail::run_kernels_list();
     if (*launch_command)
       return detail::run_launch(launch_selection);
-    for (const auto& action : {history_action, compare_action}) {
+    for (const auto& action : {history_action, compare_action, exec_action}) {
       if (const std::optional<int> status = action())
         return *status;
     }

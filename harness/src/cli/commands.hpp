@@ -23,6 +23,9 @@ struct selection_options {
   std::vector<std::string> paths{"cases"};
   std::string filter;
   std::string chip = COUNTERGUARD_DEFAULT_CHIP;  // raw CUPTI metric names are validated for this chip
+  // Whether cases that select launches of a program (`select:`, for `exec`) may be among them; commands that
+  // run registered variants refuse them with a message that says to use `exec`.
+  bool allow_program_cases = false;
 };
 
 // Where results go besides the console.
@@ -99,6 +102,14 @@ int run_launch(const selection_options& selection);
 using command_action = std::function<std::optional<int>()>;
 command_action add_history_commands(CLI::App& app);  // history import | list (history_command.cpp)
 command_action add_compare_command(CLI::App& app);   // compare (compare_command.cpp)
+command_action add_exec_command(CLI::App& app);      // exec (exec_command.cpp)
+
+// `evaluate DIR` for a directory recorded by `counterguard exec` (exec_command.cpp).
+int run_exec_evaluate(const evaluate_options& options);
+
+// The report options (--json, --junit, --markdown, --html, --quiet and, with baselines, --baseline-dir,
+// --no-baselines, --false-alarm-rate, --strict, --history) on a command.
+void add_report_options(CLI::App& command, report_options& reports, bool with_baselines);
 
 // Records `results` into the history database at `database` (created when missing) and says so on stderr.
 // `distinguisher` separates runs whose results are identical by design (baseline update repetitions).

@@ -1,11 +1,14 @@
 #include "commands.hpp"
 #include "counterguard/core/error.hpp"
+#include "counterguard/exec/exec_recording.hpp"
 #include "counterguard/measurement/recorded_run.hpp"
 
 namespace counterguard::detail {
 
 int run_evaluate(const evaluate_options& options) {
   const std::filesystem::path directory(options.directory);
+  if (is_exec_recording(directory))
+    return run_exec_evaluate(options);
   const recorded_run recording = load_recorded_run(directory);
   selection_options selection = options.selection;
   if (selection.paths.empty())

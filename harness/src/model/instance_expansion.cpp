@@ -180,6 +180,11 @@ std::vector<case_instance> expand_instances(const suite& s, const kernel_catalog
   std::vector<case_instance> instances;
   for (std::size_t index = 0; index < s.cases.size(); ++index) {
     const case_spec& spec = s.cases[index];
+    if (spec.select) {  // a case of an unmodified program: one instance, no parameters
+      instances.push_back(make_instance(s, spec, {}, metrics));
+      instances.back().select = spec.select;
+      continue;
+    }
     const kernel_signature* kernel = kernels.find_signature(spec.kernel);
     if (kernel == nullptr) {
       throw input_error(spec.where, "kernel",

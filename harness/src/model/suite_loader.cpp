@@ -12,6 +12,7 @@
 #include "counterguard/core/name_suggestions.hpp"
 #include "counterguard/core/yaml_reader.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"
+#include "counterguard/model/launch_selector_parser.hpp"
 #include "detail/yaml_values.hpp"
 
 namespace counterguard {
@@ -276,11 +277,41 @@ suite_defaults read_defaults(const load_context& context, const YAML::Node& node
   return defaults;
 }
 
+// A case of an unmodified program (`counterguard exec`): `select:` says which launches it measures, in place
+// of a registered kernel with parameters, axes and a launch configuration.
+case_spec read_selecting_case(const load_context& context, const std::vector<yaml_entry>& entries,
+                              const std::string& field, const yaml_entry& select, case_spec result) {
+  const yaml_reader& reader = context.reader;
+  for (const char* registered_only : {"kernel", "parameters", "axes", "launch"}) {
+    if (const yaml_entry* entry = find_entry(entries, registered_only)) {
+      reader.fail(entry->key_node, field_at(field, entry->key),
+                  "'" + entry->key + "' belongs to registered kernel variants, this case has 'select'",
+                  "a case either names a registered kernel (kernel:, for `counterguard run`) or selects "
+                  "launches of a program (select:, for `counterguard exec`)");
+    }
+  }
+  result.select = read_launch_selector(reader, select.value, field_at(field, "select"));
+  for (const yaml_entry& entry : entries) {
+    const std::string entry_field = field_at(field, entry.key);
+    if (entry.key == "description") {
+      result.description = reader.scalar(entry.value, entry_field, "a description");
+    } else if (entry.key == "skip") {
+      result.skip_reason = reader.scalar(entry.value, entry_field, "the reason the case is skipped");
+      if (result.skip_reason->empty())
+        reader.fail(entry.value, entry_field, "the skip reason is empty", "say why");
+    } else if (entry.key == "expect") {
+      for (const yaml_entry& metric : reader.map_entries(entry.value, entry_field))
+        result.expectations.push_back(read_expectation(context, metric, field_at(entry_field, metric.key)));
+    }
+  }
+  return result;
+}
+
 case_spec read_case(const load_context& context, const YAML::Node& node, const std::string& field,
                     suite_defaults& defaults) {
   const yaml_reader& reader = context.reader;
   const std::vector<yaml_entry> entries = reader.map_entries(
-      node, field, {"name", "kernel", "description", "parameters", "axes", "launch", "skip", "expect"});
+      node, field, {"name", "kernel", "select", "description", "parameters", "axes", "launch", "skip", "expect"});
   case_spec result;
   result.where = reader.where(node);
 
@@ -293,10 +324,12 @@ case_spec read_case(const load_context& context, const YAML::Node& node, const s
                 name_charset);
   }
 
+  if (const yaml_entry* select = find_entry(entries, "select"))
+    return read_selecting_case(context, entries, field, *select, std::move(result));
   const yaml_entry* kernel_entry = find_entry(entries, "kernel");
   if (kernel_entry == nullptr) {
     reader.fail(node, field_at(field, "kernel"), "missing required field 'kernel'",
-                "add kernel: <registered kernel name>");
+                "add kernel: <registered kernel name>, or select: <launches> for `counterguard exec`");
   }
   result.kernel = reader.scalar(kernel_entry->value, field_at(field, "kernel"), "a kernel name");
   const kernel_signature* kernel = context.kernels.find_signature(result.kernel);
@@ -473,6 +506,8 @@ suite read_suite(const load_context& context, const YAML::Node& root) {
       continue;
     std::vector<std::string> names;
     for (const case_spec& spec : result.cases) {
+      if (spec.select)
+        continue;
       for (const auto& declared : context.kernels.find_signature(spec.kernel)->parameters) {
         if (std::find(names.begin(), names.end(), declared.name) == names.end())
           names.push_back(declared.name);

@@ -6,6 +6,7 @@
 
 #include "counterguard/core/source_location.hpp"
 #include "counterguard/model/expectation.hpp"
+#include "counterguard/model/launch_selector.hpp"
 #include "counterguard/model/launch_spec.hpp"
 #include "counterguard/model/parameter_value.hpp"
 
@@ -17,6 +18,7 @@ struct case_instance {
   std::string case_name;
   std::string name;  // "transpose/smem?pad=1,n=2048" (axes in declared order), or "suite/case" without axes
   std::string kernel;
+  std::optional<launch_selector> select;  // a case of an unmodified program (`counterguard exec`)
   parameter_list parameters;  // all of them, axis values included, kernel defaults filled in
   resolved_launch launch;
   std::vector<resolved_expectation> expectations;

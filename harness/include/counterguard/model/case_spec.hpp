@@ -6,6 +6,7 @@
 
 #include "counterguard/core/source_location.hpp"
 #include "counterguard/model/expectation.hpp"
+#include "counterguard/model/launch_selector.hpp"
 #include "counterguard/model/launch_spec.hpp"
 #include "counterguard/model/parameter_value.hpp"
 
@@ -21,7 +22,10 @@ struct axis {
 // One named kernel variant with its launch, parameters and expectations, as written in a suite.
 struct case_spec {
   std::string name;
-  std::string kernel;  // a name in the kernel registry, e.g. "transpose/smem"
+  std::string kernel;  // a name in the kernel registry, e.g. "transpose/smem"; empty with `select`
+  // Instead of a registered variant: which launches of an unmodified program the case measures
+  // (`counterguard exec`, docs/exec.md). Such a case has no parameters, axes or launch.
+  std::optional<launch_selector> select;
   std::string description;
   parameter_list parameters;  // fixed values (suite defaults, then the case's own)
   std::vector<axis> axes;     // in declared order

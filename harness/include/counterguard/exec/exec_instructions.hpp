@@ -1,0 +1,33 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "counterguard/model/launch_selector.hpp"
+
+namespace counterguard {
+
+// The environment variable that names the instructions file for the injection library.
+inline constexpr const char* exec_instructions_variable = "COUNTERGUARD_EXEC_INSTRUCTIONS";
+
+// One case the injection library profiles launches for.
+struct exec_case_request {
+  std::string name;  // the case instance, "suite/case"
+  launch_selector selector;
+  std::vector<std::string> raw_metrics;  // the CUPTI metrics to collect; empty: launch attributes only
+};
+
+// What `counterguard exec` tells the injection library loaded into every process of the program: where to
+// record, and which launches to profile with which counters (docs/exec.md).
+struct exec_instructions {
+  static constexpr int schema_version = 1;
+  std::string output_directory;  // processes record into <output_directory>/processes/<pid>-<start>/
+  std::vector<exec_case_request> cases;
+};
+
+// Writes the instructions file atomically.
+void save_exec_instructions(const std::string& path, const exec_instructions& instructions);
+// Reads it back; a missing or malformed file is an input_error naming the file and the field.
+[[nodiscard]] exec_instructions load_exec_instructions(const std::string& path);
+
+}  // namespace counterguard

@@ -1,0 +1,99 @@
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "counterguard/core/error.hpp"
+#include "counterguard/evaluator/counter_data_archive.hpp"
+#include "counterguard/exec/exec_instructions.hpp"
+#include "counterguard/exec/process_record.hpp"
+#include "counterguard/exec/program_outcome.hpp"
+#include "counterguard/model/case_instance.hpp"
+#include "counterguard/results/run_results.hpp"
+#include "counterguard/statics/kernel_resources.hpp"
+
+namespace counterguard {
+
+// What `counterguard exec` records (into --save-counter-data DIR, or a temporary directory), evaluable on any
+// machine with `counterguard evaluate DIR`:
+//   DIR/exec.json                           the run: suites, cases given on the command line, the program's
+//                                           outcome, the results
+//   DIR/instructions.json                   what the injection library was told (exec_instructions)
+//   DIR/resources.json                      compiler resources of the kernels in the program's binaries
+//   DIR/processes/<pid>-<start>/process.json   one per process that loaded the injection (process_record)
+//   DIR/processes/<pid>-<start>/NNNN/          one counter-data archive per profiled launch, written as the
+//                                              launch completes; its metadata names the cases it serves
+
+// A profiled launch (or, in recordings made from `run` archives, a case's launches) with its counter data.
+struct recorded_launch {
+  std::vector<std::string> cases;  // the case instances it was profiled for
+  archived_case data;              // its launches, one per range of the image
+  double seconds = 0.0;            // time spent profiling it
+  // Whether the launch attributes (registers, occupancy, ...) could be read: a runtime launch through a host
+  // stub, with no driver launch under it, has none, and its "launch" metrics stay unmeasured.
+  bool attributes_known = true;
+};
+
+struct recorded_process {
+  std::filesystem::path folder;
+  process_record record;
+  std::vector<recorded_launch> launches;  // in the order they were profiled
+};
+
+// The parent's part of the recording.
+struct exec_envelope {
+  std::vector<std::string> suite_paths;
+  std::vector<exec_case_request> command_line_cases;  // selected with --kernel-name / --nvtx-include
+  std::vector<std::string> extra_metrics;             // --metric
+  program_outcome program;
+  bool allow_program_failure = false;
+  run_results results;
+};
+
+inline constexpr const char* exec_envelope_file = "exec.json";
+inline constexpr const char* exec_instructions_file = "instructions.json";
+
+// The folder a process records into: DIR/processes/<pid>-<started_ns>.
+[[nodiscard]] std::filesystem::path process_folder(const std::filesystem::path& directory,
+                                                   const process_identity& process);
+// Writes a profiled launch as archive number `index` of the process folder.
+void save_recorded_launch(const std::filesystem::path& process_folder, int index, const std::string& chip,
+                          const recorded_launch& launch);
+
+// Every process folder under DIR/processes, ordered by start, with its launches. A process whose record is
+// missing (it died before writing one) is skipped; a malformed one is an input_error naming the file.
+[[nodiscard]] std::vector<recorded_process> load_recorded_processes(const std::filesystem::path& directory);
+
+// Whether DIR holds an exec recording (its exec.json).
+[[nodiscard]] bool is_exec_recording(const std::filesystem::path& directory);
+void save_exec_envelope(const std::filesystem::path& directory, const exec_envelope& envelope);
+[[nodiscard]] exec_envelope load_exec_envelope(const std::filesystem::path& directory);
+
+void save_recorded_resources(const std::filesystem::path& directory, const std::vector<kernel_resources>& resources);
+// Empty when the recording has no resources.json.
+[[nodiscard]] std::vector<kernel_resources> load_recorded_resources(const std::filesystem::path& directory);
+
+// The cases measured from a recording, through the one measurement path (measure_case_parts).
+struct exec_evaluation {
+  std::vector<case_result> results;
+  std::vector<case_instance> instances;  // parallel to results: per process, named with its label
+  std::optional<run_metadata> device;    // GPU fields of the first process that profiled
+  std::optional<environment_problem> environment;  // a process could not profile at all
+  std::string environment_message;
+};
+
+// One result per case and process that profiled launches for it ("suite/case?rank=1" when several did), a
+// failed result naming the kernels the program launched for a case that selected none, an error result for
+// a case whose launches could not be profiled. Skipped cases stay skipped. Expectations are not checked here.
+[[nodiscard]] exec_evaluation evaluate_exec_recording(const std::vector<recorded_process>& processes,
+                                                      const std::vector<case_instance>& instances,
+                                                      const std::vector<std::string>& extra_metrics,
+                                                      const std::vector<kernel_resources>& resources);
+
+// The message for a case that selected nothing: the selector, and what the program launched.
+[[nodiscard]] std::string describe_empty_selection(const case_instance& instance,
+                                                   const std::vector<recorded_process>& processes);
+
+}  // namespace counterguard

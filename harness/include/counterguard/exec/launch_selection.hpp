@@ -1,0 +1,40 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "counterguard/exec/exec_instructions.hpp"
+
+namespace counterguard {
+
+// Decides, launch by launch in one process, which cases profile it: a case whose selector matches counts the
+// launch as its next match (ordinal 0, 1, ...) and profiles it when the ordinal is past `launch_skip` and
+// within the profiled limit. A launch no case wants runs unprofiled. Not thread-safe: the caller serialises.
+class launch_selection {
+ public:
+  launch_selection(std::vector<exec_case_request> cases, const process_identity& process);
+
+  struct decision {
+    std::vector<std::size_t> cases;       // indices of the cases that profile this launch
+    std::vector<std::int64_t> ordinals;   // its match ordinal in each of them
+    std::vector<std::string> raw_metrics; // the union of their counters, sorted, each once
+    [[nodiscard]] bool profiled() const { return !cases.empty(); }
+  };
+  [[nodiscard]] decision decide(const kernel_names& names, const nvtx_context& context);
+
+  [[nodiscard]] const std::vector<exec_case_request>& cases() const { return m_cases; }
+  // Matching launches seen so far by case `index`, and how many of them were profiled.
+  [[nodiscard]] std::int64_t matches(std::size_t index) const { return m_matches.at(index); }
+  [[nodiscard]] std::int64_t profiled(std::size_t index) const { return m_profiled.at(index); }
+  // Whether this process can profile anything (a case applies to it).
+  [[nodiscard]] bool any_case_applies() const;
+
+ private:
+  std::vector<exec_case_request> m_cases;
+  std::vector<bool> m_applies;  // per case: its process selector matches this process
+  std::vector<std::int64_t> m_matches;
+  std::vector<std::int64_t> m_profiled;
+};
+
+}  // namespace counterguard

@@ -1,0 +1,61 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "counterguard/core/error.hpp"
+#include "counterguard/model/process_identity.hpp"
+#include "counterguard/results/run_results.hpp"
+
+namespace counterguard {
+
+// A kernel a process launched, selected or not (the "selected nothing" message lists them).
+struct seen_kernel {
+  std::string function;  // demangled, without parameters
+  std::string mangled;
+  std::int64_t launches = 0;
+  std::vector<std::string> nvtx;  // the distinct NVTX contexts it was launched in (the first few)
+};
+
+// How far a case got in this process.
+struct case_progress {
+  std::string name;
+  bool applies = true;          // its process selector matches this process
+  std::int64_t matches = 0;     // launches that matched its selector
+  std::int64_t profiled = 0;    // of those, profiled
+  std::vector<std::string> errors;  // profiling failures of its launches (each fails the case)
+};
+
+// What one process of a program run under `counterguard exec` recorded about itself, in
+// <recording>/processes/<pid>-<start>/process.json: who it was, its GPU, every kernel it launched and each
+// case's progress. Rewritten as things happen (atomically) and a last time at exit, so a crash leaves the
+// state of its last profiled launch.
+struct process_record {
+  static constexpr int schema_version = 1;
+  static constexpr std::size_t max_nvtx_contexts_per_kernel = 8;
+
+  process_identity process;
+  std::optional<run_metadata> device;  // GPU fields only: the device of the first profiled launch
+  std::int64_t launches = 0;           // every kernel launch of the process
+  std::vector<seen_kernel> kernels;    // in first-launch order
+  std::vector<case_progress> cases;    // in the instructions' order
+  std::optional<environment_problem> environment;  // set when this process could not profile at all
+  std::string environment_message;
+  bool finished = false;  // the process reached exit() (false: it crashed or was killed)
+};
+
+// Records one launch of `function` (`mangled`) in the NVTX context described by `nvtx`.
+void note_launch(process_record& record, const std::string& function, const std::string& mangled,
+                 const std::string& nvtx);
+
+void save_process_record(const std::string& path, const process_record& record);
+// A missing or malformed file is an input_error naming it and the field.
+[[nodiscard]] process_record load_process_record(const std::string& path);
+
+// The name environment problems have in process records ("insufficient_privileges", ...) and back.
+[[nodiscard]] const char* environment_problem_name(environment_problem problem);
+[[nodiscard]] std::optional<environment_problem> environment_problem_from_name(const std::string& name);
+
+}  // namespace counterguard

@@ -1,0 +1,59 @@
+#include "counterguard/exec/exec_instructions.hpp"
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "counterguard/core/atomic_file.hpp"
+#include "counterguard/core/error.hpp"
+#include "counterguard/core/json_reader.hpp"
+
+namespace counterguard {
+
+void save_exec_instructions(const std::string& path, const exec_instructions& instructions) {
+  nlohmann::json cases = nlohmann::json::array();
+  for (const auto& c : instructions.cases) {
+    cases.push_back({{"name", c.name},
+                     {"selector", launch_selector_to_json(c.selector)},
+                     {"raw_metrics", c.raw_metrics}});
+  }
+  const nlohmann::json document{{"schema_version", exec_instructions::schema_version},
+                                {"output_directory", instructions.output_directory},
+                                {"cases", std::move(cases)}};
+  write_file_atomically(path, document.dump(2) + "\n");
+}
+
+exec_instructions load_exec_instructions(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    throw input_error({path}, "", "cannot read the exec instructions file",
+                      "it is written by `counterguard exec`; run the program through it");
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  const json_reader reader(path);
+  const nlohmann::json document = reader.parse(text.str());
+  reader.require_object(document, "");
+  const std::int64_t version = reader.integer(document, "", "schema_version", 0, 1000000);
+  if (version != exec_instructions::schema_version) {
+    reader.fail("schema_version", "is " + std::to_string(version),
+                "this counterguard reads version " + std::to_string(exec_instructions::schema_version) +
+                    " (the injection library and the counterguard that wrote the file differ)");
+  }
+  exec_instructions instructions;
+  instructions.output_directory = reader.string(document, "", "output_directory");
+  const nlohmann::json& cases = reader.array(document, "", "cases");
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const std::string field = index_at("cases", i);
+    reader.require_object(cases[i], field);
+    exec_case_request request;
+    request.name = reader.string(cases[i], field, "name");
+    request.selector =
+        launch_selector_from_json(reader.member(cases[i], field, "selector"), path, field_at(field, "selector"));
+    request.raw_metrics = reader.strings(cases[i], field, "raw_metrics");
+    instructions.cases.push_back(std::move(request));
+  }
+  return instructions;
+}
+
+}  // namespace counterguard

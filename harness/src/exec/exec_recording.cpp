@@ -1,0 +1,395 @@
+#include "counterguard/exec/exec_recording.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <tuple>
+
+#include "counterguard/core/atomic_file.hpp"
+#include "counterguard/core/json_reader.hpp"
+#include "counterguard/exec/process_labels.hpp"
+#include "counterguard/measurement/case_result_factory.hpp"
+#include "counterguard/measurement/measure_case_parts.hpp"
+#include "counterguard/metrics/metric_catalog.hpp"
+
+namespace counterguard {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+constexpr const char* processes_folder = "processes";
+constexpr const char* process_file = "process.json";
+constexpr const char* resources_file = "resources.json";
+constexpr std::size_t listed_kernels = 12;
+
+std::string read_text(const fs::path& path, const std::string& what) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw input_error({path.string()}, "", "cannot read the " + what, "record it again with `counterguard exec`");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+bool is_archive_folder(const fs::directory_entry& item) {
+  const std::string name = item.path().filename().string();
+  return item.is_directory() && !name.empty() &&
+         std::all_of(name.begin(), name.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+recorded_launch load_recorded_launch(const fs::path& folder) {
+  counter_data_archive archive = load_counter_data_archive(folder);
+  const std::string manifest = (folder / "manifest.json").string();
+  const json_reader reader(manifest);
+  if (archive.cases.size() != 1)
+    reader.fail("cases", "holds " + std::to_string(archive.cases.size()) + " entries", "one per launch archive");
+  recorded_launch launch;
+  launch.data = std::move(archive.cases.front());
+  if (reader.optional_member(archive.metadata, "metadata", "cases") != nullptr)
+    launch.cases = reader.strings(archive.metadata, "metadata", "cases");
+  else
+    launch.cases = {launch.data.name};
+  if (const json* seconds = reader.optional_member(archive.metadata, "metadata", "seconds"))
+    launch.seconds = reader.number_or_nan(*seconds, "metadata.seconds");
+  if (reader.optional_member(archive.metadata, "metadata", "attributes_known") != nullptr)
+    launch.attributes_known = reader.boolean(archive.metadata, "metadata", "attributes_known");
+  return launch;
+}
+
+json resources_to_json(const std::vector<kernel_resources>& resources) {
+  json kernels = json::array();
+  for (const auto& k : resources) {
+    kernels.push_back({{"mangled", k.mangled},
+                       {"function", k.function},
+                       {"architecture", k.architecture},
+                       {"translation_unit", k.translation_unit},
+                       {"flags", k.flags},
+                       {"registers", k.registers},
+                       {"barriers", k.barriers},
+                       {"stack_frame_bytes", k.stack_frame_bytes},
+                       {"spill_store_bytes", k.spill_store_bytes},
+                       {"spill_load_bytes", k.spill_load_bytes},
+                       {"spill_bytes_known", k.spill_bytes_known},
+                       {"static_shared_bytes", k.static_shared_bytes},
+                       {"constant_bytes", k.constant_bytes}});
+  }
+  return kernels;
+}
+
+std::size_t size_field(const json_reader& reader, const json& item, const std::string& field, const char* key) {
+  return static_cast<std::size_t>(reader.integer(item, field, key, 0, INT64_MAX));
+}
+
+// The kernels the program launched, over every process, the most launched first.
+std::string kernels_seen(const std::vector<recorded_process>& processes) {
+  std::map<std::string, std::pair<std::int64_t, std::set<std::string>>> kernels;
+  for (const auto& process : processes) {
+    for (const auto& kernel : process.record.kernels) {
+      auto& [launches, nvtx] = kernels[kernel.function];
+      launches += kernel.launches;
+      nvtx.insert(kernel.nvtx.begin(), kernel.nvtx.end());
+    }
+  }
+  std::vector<std::pair<std::string, std::pair<std::int64_t, std::set<std::string>>>> sorted(kernels.begin(),
+                                                                                             kernels.end());
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const auto& a, const auto& b) { return a.second.first > b.second.first; });
+  std::string text;
+  for (std::size_t i = 0; i < sorted.size() && i < listed_kernels; ++i) {
+    const auto& [function, seen] = sorted[i];
+    std::string nvtx;
+    for (const auto& context : seen.second) {
+      if (context != "(none)")
+        nvtx += (nvtx.empty() ? "" : ", ") + context;
+    }
+    text += fmt::format("{}'{}' ({} launch{}{})", i == 0 ? "" : ", ", function, seen.first,
+                        seen.first == 1 ? "" : "es", nvtx.empty() ? "" : "; NVTX " + nvtx);
+  }
+  if (sorted.size() > listed_kernels)
+    text += fmt::format(" and {} more", sorted.size() - listed_kernels);
+  return text;
+}
+
+const case_progress* progress_of(const process_record& record, const std::string& name) {
+  for (const auto& progress : record.cases) {
+    if (progress.name == name)
+      return &progress;
+  }
+  return nullptr;
+}
+
+std::string selector_text(const case_instance& instance) {
+  return instance.select ? instance.select->describe() : "NVTX '" + instance.name + "'";
+}
+
+}  // namespace
+
+fs::path process_folder(const fs::path& directory, const process_identity& process) {
+  return directory / processes_folder / (std::to_string(process.pid) + "-" + std::to_string(process.started_ns));
+}
+
+void save_recorded_launch(const fs::path& folder, int index, const std::string& chip, const recorded_launch& launch) {
+  counter_data_archive archive;
+  archive.chip = chip;
+  archive.metadata =
+      json{{"cases", launch.cases}, {"seconds", launch.seconds}, {"attributes_known", launch.attributes_known}};
+  archive.cases.push_back(launch.data);
+  std::array<char, 16> name{};
+  std::snprintf(name.data(), name.size(), "%04d", index);
+  save_counter_data_archive(folder / name.data(), archive);
+}
+
+std::vector<recorded_process> load_recorded_processes(const fs::path& directory) {
+  std::vector<recorded_process> processes;
+  const fs::path root = directory / processes_folder;
+  std::error_code status;
+  if (!fs::is_directory(root, status))
+    return processes;
+  for (const auto& item : fs::directory_iterator(root)) {
+    if (!item.is_directory() || !fs::exists(item.path() / process_file))
+      continue;  // a process that died before it wrote anything
+    recorded_process process;
+    process.folder = item.path();
+    process.record = load_process_record((item.path() / process_file).string());
+    std::vector<fs::path> archives;
+    for (const auto& entry : fs::directory_iterator(item.path())) {
+      if (is_archive_folder(entry) && fs::exists(entry.path() / "manifest.json"))
+        archives.push_back(entry.path());  // without a manifest: killed while writing it
+    }
+    std::sort(archives.begin(), archives.end());
+    for (const auto& archive : archives)
+      process.launches.push_back(load_recorded_launch(archive));
+    processes.push_back(std::move(process));
+  }
+  std::sort(processes.begin(), processes.end(), [](const recorded_process& a, const recorded_process& b) {
+    return std::tie(a.record.process.started_ns, a.record.process.pid) <
+           std::tie(b.record.process.started_ns, b.record.process.pid);
+  });
+  return processes;
+}
+
+bool is_exec_recording(const fs::path& directory) {
+  std::error_code status;
+  return fs::is_regular_file(directory / exec_envelope_file, status);
+}
+
+void save_exec_envelope(const fs::path& directory, const exec_envelope& envelope) {
+  json cases = json::array();
+  for (const auto& c : envelope.command_line_cases)
+    cases.push_back({{"name", c.name}, {"selector", launch_selector_to_json(c.selector)}});
+  const json document{{"suite_paths", envelope.suite_paths},
+                      {"command_line_cases", std::move(cases)},
+                      {"extra_metrics", envelope.extra_metrics},
+                      {"program", program_outcome_to_json(envelope.program)},
+                      {"allow_program_failure", envelope.allow_program_failure},
+                      {"results", envelope.results}};
+  write_file_atomically((directory / exec_envelope_file).string(), document.dump(2) + "\n");
+}
+
+exec_envelope load_exec_envelope(const fs::path& directory) {
+  const fs::path path = directory / exec_envelope_file;
+  const json_reader reader(path.string());
+  const json document = reader.parse(read_text(path, "exec recording"));
+  reader.require_object(document, "");
+  exec_envelope envelope;
+  envelope.suite_paths = reader.strings(document, "", "suite_paths");
+  const json& cases = reader.array(document, "", "command_line_cases");
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const std::string field = index_at("command_line_cases", i);
+    reader.require_object(cases[i], field);
+    exec_case_request request;
+    request.name = reader.string(cases[i], field, "name");
+    request.selector = launch_selector_from_json(reader.member(cases[i], field, "selector"), path.string(),
+                                                 field_at(field, "selector"));
+    envelope.command_line_cases.push_back(std::move(request));
+  }
+  envelope.extra_metrics = reader.strings(document, "", "extra_metrics");
+  envelope.program = program_outcome_from_json(reader.member(document, "", "program"), path.string(), "program");
+  envelope.allow_program_failure = reader.boolean(document, "", "allow_program_failure");
+  envelope.results = read_run_results(reader.object(document, "", "results"), path.string());
+  return envelope;
+}
+
+void save_recorded_resources(const fs::path& directory, const std::vector<kernel_resources>& resources) {
+  write_file_atomically((directory / resources_file).string(),
+                        json{{"kernels", resources_to_json(resources)}}.dump(2) + "\n");
+}
+
+std::vector<kernel_resources> load_recorded_resources(const fs::path& directory) {
+  std::vector<kernel_resources> resources;
+  const fs::path path = directory / resources_file;
+  std::error_code status;
+  if (!fs::exists(path, status))
+    return resources;
+  const json_reader reader(path.string());
+  const json document = reader.parse(read_text(path, "resource file"));
+  reader.require_object(document, "");
+  const json& kernels = reader.array(document, "", "kernels");
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    const std::string field = index_at("kernels", i);
+    const json& item = kernels[i];
+    reader.require_object(item, field);
+    kernel_resources k;
+    k.mangled = reader.string(item, field, "mangled");
+    k.function = reader.string(item, field, "function");
+    k.architecture = reader.string(item, field, "architecture");
+    k.translation_unit = reader.string(item, field, "translation_unit");
+    k.flags = reader.strings(item, field, "flags");
+    k.registers = static_cast<int>(reader.integer(item, field, "registers", 0, 65536));
+    k.barriers = static_cast<int>(reader.integer(item, field, "barriers", 0, 65536));
+    k.stack_frame_bytes = size_field(reader, item, field, "stack_frame_bytes");
+    k.spill_store_bytes = size_field(reader, item, field, "spill_store_bytes");
+    k.spill_load_bytes = size_field(reader, item, field, "spill_load_bytes");
+    k.spill_bytes_known = reader.boolean(item, field, "spill_bytes_known");
+    k.static_shared_bytes = size_field(reader, item, field, "static_shared_bytes");
+    k.constant_bytes = size_field(reader, item, field, "constant_bytes");
+    resources.push_back(std::move(k));
+  }
+  return resources;
+}
+
+std::string describe_empty_selection(const case_instance& instance, const std::vector<recorded_process>& processes) {
+  const std::string selected = "selected no kernel launch (" + selector_text(instance) + ")";
+  if (processes.empty()) {
+    return selected +
+           ": no process of the program loaded the injection library (it made no CUDA call, or it is statically "
+           "linked against the CUDA driver or setuid, which the injection cannot enter)";
+  }
+  std::int64_t matched = 0;
+  bool applies = false;
+  std::string process_list;
+  for (const auto& process : processes) {
+    process_list += (process_list.empty() ? "" : ", ") + describe_process(process.record.process);
+    if (const case_progress* progress = progress_of(process.record, instance.name)) {
+      matched += progress->matches;
+      applies = applies || progress->applies;
+    }
+  }
+  if (!applies)
+    return selected + ": no process matched its process selector; the processes were " + process_list;
+  if (matched > 0 && instance.select) {
+    return selected + ": " + std::to_string(matched) + " launch" + (matched == 1 ? "" : "es") +
+           " matched, fewer than the " + std::to_string(instance.select->launch_skip) +
+           " the selector skips (launch ordinals count from 0 in each process)";
+  }
+  std::int64_t launches = 0;
+  for (const auto& process : processes)
+    launches += process.record.launches;
+  if (launches == 0)
+    return selected + ": the program launched no kernel in a process with the injection (" + process_list + ")";
+  return selected + "; the program launched " + kernels_seen(processes);
+}
+
+exec_evaluation evaluate_exec_recording(const std::vector<recorded_process>& processes,
+                                        const std::vector<case_instance>& instances,
+                                        const std::vector<std::string>& extra_metrics,
+                                        const std::vector<kernel_resources>& resources) {
+  exec_evaluation evaluation;
+  for (const auto& process : processes) {
+    if (!evaluation.device && process.record.device)
+      evaluation.device = process.record.device;
+    if (!evaluation.environment && process.record.environment) {
+      evaluation.environment = process.record.environment;
+      evaluation.environment_message =
+          describe_process(process.record.process) + ": " + process.record.environment_message;
+    }
+  }
+  const metric_catalog& catalog = metric_catalog::builtin();
+  for (const auto& instance : instances) {
+    if (instance.skip_reason) {
+      case_result skipped = make_case_result(instance);
+      skipped.status = case_status::skipped;
+      skipped.status_reason = *instance.skip_reason;
+      evaluation.results.push_back(std::move(skipped));
+      evaluation.instances.push_back(instance);
+      continue;
+    }
+    // The processes that profiled (or tried to profile) a launch for this case.
+    struct observed {
+      const recorded_process* process;
+      std::vector<const recorded_launch*> launches;
+      std::vector<std::string> errors;
+    };
+    std::vector<observed> seen;
+    for (const auto& process : processes) {
+      observed entry{&process, {}, {}};
+      for (const auto& launch : process.launches) {
+        if (std::find(launch.cases.begin(), launch.cases.end(), instance.name) != launch.cases.end())
+          entry.launches.push_back(&launch);
+      }
+      if (const case_progress* progress = progress_of(process.record, instance.name))
+        entry.errors = progress->errors;
+      if (!entry.launches.empty() || !entry.errors.empty())
+        seen.push_back(std::move(entry));
+    }
+    if (seen.empty()) {
+      case_result failed = make_case_result(instance);
+      failed.status = case_status::failed;
+      failed.status_reason = describe_empty_selection(instance, processes);
+      evaluation.results.push_back(std::move(failed));
+      evaluation.instances.push_back(instance);
+      continue;
+    }
+    std::vector<process_identity> identities;
+    for (const auto& entry : seen)
+      identities.push_back(entry.process->record.process);
+    const std::vector<process_label> labels = label_processes(identities);
+    for (std::size_t p = 0; p < seen.size(); ++p) {
+      case_instance labelled = instance;
+      labelled.name += labels[p].suffix();
+      for (const auto& [key, value] : labels[p].parameters)
+        labelled.parameters.emplace_back(key, parameter_value(value));
+      case_result result = make_case_result(labelled);
+      if (result.kernel.empty())
+        result.kernel = selector_text(instance);
+      if (!seen[p].errors.empty()) {
+        result.status = case_status::error;
+        std::string reasons;
+        for (const auto& error : seen[p].errors)
+          reasons += (reasons.empty() ? "" : "; ") + error;
+        result.status_reason = "profiling failed in " + describe_process(seen[p].process->record.process) + ": " +
+                               reasons;
+      } else {
+        std::vector<case_observation> parts;
+        double seconds = 0.0;
+        bool attributes_known = true;
+        for (const recorded_launch* launch : seen[p].launches) {
+          attributes_known = attributes_known && launch->attributes_known;
+          case_observation part;
+          part.launches = launch->data.launches;
+          part.image = launch->data.image;
+          part.raw_metrics = launch->data.raw_metrics;
+          part.passes = launch->data.passes;
+          parts.push_back(std::move(part));
+          seconds += launch->seconds;
+        }
+        // Launch indices count within the case: renumber the launches of the parts in order.
+        int index = 0;
+        for (auto& part : parts) {
+          for (auto& launch : part.launches)
+            launch.range_index = index++;
+        }
+        metric_plan plan = plan_metrics(instance, catalog, extra_metrics);
+        if (!attributes_known) {  // unmeasured rather than read as 0
+          plan.metrics.erase(std::remove_if(plan.metrics.begin(), plan.metrics.end(),
+                                            [](const metric_definition& m) { return m.source == metric_source::launch; }),
+                             plan.metrics.end());
+        }
+        measure_case_parts(result, plan, parts, resources);
+        result.seconds = seconds;
+      }
+      evaluation.results.push_back(std::move(result));
+      evaluation.instances.push_back(std::move(labelled));
+    }
+  }
+  return evaluation;
+}
+
+}  // namespace counterguard

@@ -1,0 +1,40 @@
+#include "counterguard/exec/launch_selection.hpp"
+
+#include <algorithm>
+#include <set>
+
+namespace counterguard {
+
+launch_selection::launch_selection(std::vector<exec_case_request> cases, const process_identity& process)
+    : m_cases(std::move(cases)),
+      m_applies(m_cases.size()),
+      m_matches(m_cases.size(), 0),
+      m_profiled(m_cases.size(), 0) {
+  for (std::size_t i = 0; i < m_cases.size(); ++i)
+    m_applies[i] = m_cases[i].selector.process.matches(process);
+}
+
+bool launch_selection::any_case_applies() const {
+  return std::find(m_applies.begin(), m_applies.end(), true) != m_applies.end();
+}
+
+launch_selection::decision launch_selection::decide(const kernel_names& names, const nvtx_context& context) {
+  decision result;
+  std::set<std::string> raw;
+  for (std::size_t i = 0; i < m_cases.size(); ++i) {
+    const launch_selector& selector = m_cases[i].selector;
+    if (!m_applies[i] || !selector.matches(names, context))
+      continue;
+    const std::int64_t ordinal = m_matches[i]++;
+    if (ordinal < selector.launch_skip || m_profiled[i] >= selector.profiled_limit())
+      continue;
+    ++m_profiled[i];
+    result.cases.push_back(i);
+    result.ordinals.push_back(ordinal);
+    raw.insert(m_cases[i].raw_metrics.begin(), m_cases[i].raw_metrics.end());
+  }
+  result.raw_metrics.assign(raw.begin(), raw.end());
+  return result;
+}
+
+}  // namespace counterguard

@@ -1,0 +1,73 @@
+#pragma once
+
+#include <cuda.h>
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "counterguard/cupti/counter_data_image.hpp"
+#include "counterguard/results/run_results.hpp"
+
+struct CUpti_RangeProfiler_Object;
+
+namespace counterguard::injection {
+
+// What profiling one launch produced.
+struct launch_capture {
+  counter_data_image image;  // one range
+  int passes = 0;
+  int dropped_ranges = 0;
+};
+
+// The CUPTI Range Profiler on one CUDA context of a program under `counterguard exec`, driven launch by launch
+// from the launch callbacks: begin() before a selected launch, end() after it (auto range, kernel replay: the
+// launch is replayed once per pass with device memory restored, so a non-idempotent kernel stays correct).
+// Uses the driver API only: the program brings its own CUDA runtime. Not thread-safe: the caller serialises.
+class context_profiler {
+ public:
+  // Checks that the context's device can be profiled and enables the range profiler on it. Throws
+  // environment_error when it cannot (privileges, another profiler, unsupported device) and api_error.
+  explicit context_profiler(CUcontext context);
+  ~context_profiler();
+  context_profiler(const context_profiler&) = delete;
+  context_profiler& operator=(const context_profiler&) = delete;
+
+  // The device, as results metadata describes it (GPU fields only).
+  [[nodiscard]] const run_metadata& device() const { return m_device; }
+  [[nodiscard]] CUdevice cu_device() const { return m_cu_device; }
+  [[nodiscard]] int max_threads_per_sm() const { return m_max_threads_per_sm; }
+
+  // Starts collecting `raw_metrics` for the next launch on this context.
+  void begin(const std::vector<std::string>& raw_metrics);
+  // After the launch returned: stops, decodes and returns its counters. Throws api_error when the launch
+  // left no range (it failed) or kernel replay did not finish in one launch.
+  [[nodiscard]] launch_capture end();
+  // Stops a begun collection without decoding (the caller is failing); never throws.
+  void abandon() noexcept;
+  // Disables the range profiler (before the context goes away); never throws.
+  void release() noexcept;
+
+ private:
+  struct configuration;
+  const configuration& configuration_for(const std::vector<std::string>& metrics);
+
+  CUcontext m_context = nullptr;
+  CUdevice m_cu_device = 0;
+  int m_max_threads_per_sm = 0;
+  run_metadata m_device;
+  std::vector<std::uint8_t> m_counter_availability;
+  CUpti_RangeProfiler_Object* m_profiler = nullptr;
+  std::map<std::vector<std::string>, std::unique_ptr<configuration>> m_configurations;
+  const configuration* m_applied = nullptr;
+  const configuration* m_current = nullptr;  // begun, not ended
+  std::vector<std::uint8_t> m_image;
+  bool m_started = false;
+};
+
+// cuptiProfilerInitialize, once per process (the first context_profiler calls it); deinitialize at teardown.
+void initialize_profiler_api();
+void deinitialize_profiler_api() noexcept;
+
+}  // namespace counterguard::injection

@@ -1,0 +1,210 @@
+#include "injection_session.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "counterguard/core/error.hpp"
+#include "counterguard/exec/exec_recording.hpp"
+
+namespace counterguard::injection {
+namespace {
+
+// A context the driver still knows (at exit, CUDA may have torn the primary context down already).
+bool context_alive(CUcontext context) {
+  unsigned version = 0;
+  return cuCtxGetApiVersion(context, &version) == CUDA_SUCCESS;
+}
+
+std::string launch_name(const pending_launch& pending) {
+  return "kernel '" + pending.function + "'";
+}
+
+}  // namespace
+
+injection_session::injection_session(exec_instructions instructions, process_identity identity)
+    : m_folder(process_folder(instructions.output_directory, identity)),
+      m_selection(instructions.cases, identity) {
+  m_record.process = std::move(identity);
+  for (std::size_t i = 0; i < instructions.cases.size(); ++i) {
+    case_progress progress;
+    progress.name = instructions.cases[i].name;
+    progress.applies = instructions.cases[i].selector.process.matches(m_record.process);
+    m_record.cases.push_back(std::move(progress));
+  }
+  m_any_case = m_selection.any_case_applies();
+  std::filesystem::create_directories(m_folder);
+  save_record();
+}
+
+const kernel_names& injection_session::names_for(const std::string& symbol) {
+  const auto found = m_names.find(symbol);
+  if (found != m_names.end())
+    return found->second;
+  return m_names.emplace(symbol, names_of_kernel(symbol)).first->second;
+}
+
+context_profiler* injection_session::profiler_for(CUcontext context) {
+  const auto found = m_profilers.find(context);
+  if (found != m_profilers.end())
+    return found->second.get();
+  auto profiler = std::make_unique<context_profiler>(context);
+  if (!m_record.device)
+    m_record.device = profiler->device();
+  return m_profilers.emplace(context, std::move(profiler)).first->second.get();
+}
+
+void injection_session::fail_cases(const launch_selection::decision& decision, const std::string& problem) {
+  for (const std::size_t index : decision.cases)
+    m_record.cases.at(index).errors.push_back(problem);
+}
+
+void injection_session::save_record() {
+  for (std::size_t i = 0; i < m_record.cases.size(); ++i) {
+    m_record.cases[i].matches = m_selection.matches(i);
+    m_record.cases[i].profiled = m_selection.profiled(i);
+  }
+  try {
+    save_process_record((m_folder / "process.json").string(), m_record);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "counterguard injection (pid %lld): %s\n", static_cast<long long>(m_record.process.pid),
+                 e.what());
+  }
+}
+
+void injection_session::launch_entered(pending_launch& pending, CUcontext context, const intercepted_launch& launch,
+                                       const nvtx_context& nvtx) {
+  pending = pending_launch{};
+  {
+    const std::lock_guard<std::mutex> lock(m_state);
+    const kernel_names& names = names_for(launch.symbol);
+    const auto seen = std::find_if(m_record.kernels.begin(), m_record.kernels.end(),
+                                   [&](const seen_kernel& kernel) { return kernel.mangled == names.mangled; });
+    const bool new_kernel = seen == m_record.kernels.end();
+    const bool contexts_full = !new_kernel && seen->nvtx.size() >= process_record::max_nvtx_contexts_per_kernel;
+    note_launch(m_record, names.function, names.mangled, contexts_full ? std::string() : nvtx.describe());
+    pending.decision = m_selection.decide(names, nvtx);
+    pending.function = names.function;
+    pending.mangled = names.mangled;
+    if (new_kernel)
+      save_record();
+  }
+  if (!m_any_case)
+    return;  // nothing is profiled in this process: no gate to pass
+  pending.active = true;
+  pending.context = context;
+  pending.launch = launch;
+  pending.started = std::chrono::steady_clock::now();
+  if (!pending.decision.profiled() || m_disabled) {
+    pending.decision = {};
+    m_gate.lock_shared();
+    return;
+  }
+  m_gate.lock();
+  pending.exclusive = true;
+  const std::lock_guard<std::mutex> lock(m_state);
+  try {
+    context_profiler* profiler = profiler_for(context);
+    if (!pending.decision.raw_metrics.empty()) {
+      profiler->begin(pending.decision.raw_metrics);
+      pending.profiling = true;
+    }
+  } catch (const environment_error& e) {
+    m_disabled = true;
+    m_record.environment = e.problem();
+    m_record.environment_message = e.what();
+    save_record();
+  } catch (const std::exception& e) {
+    fail_cases(pending.decision, launch_name(pending) + ": " + e.what());
+    save_record();
+  }
+}
+
+void injection_session::nested_launch(pending_launch& pending, const intercepted_launch& launch) {
+  if (pending.active && pending.launch.function == nullptr && launch.function != nullptr)
+    pending.launch.function = launch.function;
+}
+
+void injection_session::launch_exited(pending_launch& pending) {
+  if (!pending.active)
+    return;
+  if (!pending.exclusive) {
+    m_gate.unlock_shared();
+    pending = pending_launch{};
+    return;
+  }
+  {
+    const std::lock_guard<std::mutex> lock(m_state);
+    const auto profiler = m_profilers.find(pending.context);
+    if (m_disabled || profiler == m_profilers.end()) {
+      // The profiler could not be set up; the reason is recorded already.
+    } else {
+      recorded_launch record;
+      record.cases = {};
+      for (const std::size_t index : pending.decision.cases)
+        record.cases.push_back(m_selection.cases().at(index).name);
+      profiled_launch& launch = record.data.launches.emplace_back();
+      launch.range_index = 0;
+      launch.range_name = "0";
+      launch.mangled = pending.mangled;
+      launch.function = pending.function;
+      launch.grid = pending.launch.grid;
+      launch.block = pending.launch.block;
+      launch.cluster = pending.launch.cluster;
+      launch.dynamic_shared_bytes = pending.launch.dynamic_shared_bytes;
+      record.attributes_known = read_launch_attributes(pending.launch, profiler->second->cu_device(),
+                                                       profiler->second->max_threads_per_sm(), launch);
+      try {
+        if (pending.profiling) {
+          pending.profiling = false;
+          launch_capture capture = profiler->second->end();
+          record.data.image = std::move(capture.image);
+          record.data.passes = capture.passes;
+          record.data.dropped_ranges = capture.dropped_ranges;
+          record.data.raw_metrics = pending.decision.raw_metrics;
+        } else {
+          record.data.image.chip = profiler->second->device().chip;
+        }
+        record.data.name = record.cases.empty() ? std::string() : record.cases.front();
+        record.seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - pending.started).count();
+        save_recorded_launch(m_folder, m_next_archive++, profiler->second->device().chip, record);
+      } catch (const std::exception& e) {
+        profiler->second->abandon();
+        fail_cases(pending.decision, launch_name(pending) + ": " + e.what());
+      }
+      save_record();
+    }
+  }
+  m_gate.unlock();
+  pending = pending_launch{};
+}
+
+void injection_session::context_destroying(CUcontext context) {
+  const std::lock_guard<std::mutex> lock(m_state);
+  const auto found = m_profilers.find(context);
+  if (found != m_profilers.end()) {
+    found->second->release();
+    m_profilers.erase(found);
+  }
+}
+
+void injection_session::finish() {
+  if (static_cast<std::int64_t>(::getpid()) != m_record.process.pid)
+    return;  // a forked child that inherited this session: the record belongs to its parent
+  const std::lock_guard<std::mutex> lock(m_state);
+  bool all_released = true;
+  for (auto& [context, profiler] : m_profilers) {
+    if (context_alive(context))
+      profiler->release();
+    else
+      all_released = false;  // CUDA tore the context down; the driver dropped its profiler with it
+  }
+  if (all_released)
+    deinitialize_profiler_api();
+  m_record.finished = true;
+  save_record();
+}
+
+}  // namespace counterguard::injection

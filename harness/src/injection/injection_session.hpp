@@ -1,0 +1,75 @@
+#pragma once
+
+#include <cuda.h>
+
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <shared_mutex>
+#include <string>
+#include <unordered_map>
+
+#include "context_profiler.hpp"
+#include "counterguard/exec/exec_instructions.hpp"
+#include "counterguard/exec/launch_selection.hpp"
+#include "counterguard/exec/process_record.hpp"
+#include "launch_inspection.hpp"
+
+namespace counterguard::injection {
+
+// One launch between its API's entry and exit callbacks, on one thread.
+struct pending_launch {
+  bool active = false;
+  bool exclusive = false;  // holds the launch gate exclusively (it is profiled)
+  bool profiling = false;  // the range profiler was started for it
+  CUcontext context = nullptr;
+  intercepted_launch launch;
+  std::string function;
+  std::string mangled;
+  std::string nvtx;
+  launch_selection::decision decision;
+  std::chrono::steady_clock::time_point started;
+};
+
+// What the injection library does in one process: counts every kernel launch, profiles the ones the
+// instructions select (one at a time: other threads' launches wait at the gate while a selected launch is
+// profiled, so they neither land in its range nor run unprofiled inside it) and records the process, its
+// kernels and each profiled launch into the recording directory as they happen.
+class injection_session {
+ public:
+  injection_session(exec_instructions instructions, process_identity identity);
+
+  [[nodiscard]] const process_identity& identity() const { return m_record.process; }
+
+  void launch_entered(pending_launch& pending, CUcontext context, const intercepted_launch& launch,
+                      const nvtx_context& nvtx);
+  // A driver launch under a claimed runtime launch: it names the function, for the launch attributes.
+  void nested_launch(pending_launch& pending, const intercepted_launch& launch);
+  void launch_exited(pending_launch& pending);
+  // The context is about to be destroyed: its range profiler goes first.
+  void context_destroying(CUcontext context);
+  // At exit: releases the profilers of live contexts and writes the record a last time.
+  void finish();
+
+ private:
+  [[nodiscard]] const kernel_names& names_for(const std::string& symbol);
+  context_profiler* profiler_for(CUcontext context);
+  void fail_cases(const launch_selection::decision& decision, const std::string& problem);
+  void save_record();
+
+  std::mutex m_state;
+  std::shared_mutex m_gate;
+  std::filesystem::path m_folder;
+  launch_selection m_selection;
+  process_record m_record;
+  std::unordered_map<std::string, kernel_names> m_names;
+  std::map<CUcontext, std::unique_ptr<context_profiler>> m_profilers;
+  std::atomic<bool> m_disabled{false};  // an environment problem stops all profiling in this process
+  bool m_any_case = false;             // a case applies to this process: launches may be profiled
+  int m_next_archive = 0;
+};
+
+}  // namespace counterguard::injection

@@ -1,0 +1,273 @@
+// Launch callbacks' parameters: the structs of generated_cuda_meta.h (driver, mirrored below) and
+// generated_cuda_runtime_api_meta.h (runtime). CUDA 13's <<<>>> goes through __cudaLaunchKernel(cudaKernel_t,
+// grid, block, args, smem, stream), for which CUPTI publishes no struct; it is mirrored as in
+// profiler/launch_recorder.cpp. NOT verified on a GPU: which of the runtime and driver callbacks fire for one
+// launch (both are handled, the outermost claims it), and cudaKernel_t used as a CUkernel.
+#include "launch_inspection.hpp"
+
+#include <cuda_runtime_api.h>
+#include <cupti_driver_cbid.h>
+#include <cupti_runtime_cbid.h>
+#include <generated_cuda_runtime_api_meta.h>
+
+namespace counterguard::injection {
+namespace {
+
+struct internal_launch_kernel_params {
+  cudaKernel_t kernel;
+  dim3 gridDim;
+  dim3 blockDim;
+  void** args;
+  size_t sharedMem;
+  cudaStream_t stream;
+};
+
+// The driver launch callbacks' parameters, as generated_cuda_meta.h declares them (that header needs the
+// driver's internal API-version macros, so the three structs are mirrored here; cuLaunchKernel_ptsz and the
+// other _ptsz variants share these layouts).
+struct driver_launch_params {
+  CUfunction f;
+  unsigned int gridDimX;
+  unsigned int gridDimY;
+  unsigned int gridDimZ;
+  unsigned int blockDimX;
+  unsigned int blockDimY;
+  unsigned int blockDimZ;
+  unsigned int sharedMemBytes;
+  CUstream hStream;
+  void** kernelParams;
+};
+struct driver_launch_ex_params {
+  const CUlaunchConfig* config;
+  CUfunction f;
+  void** kernelParams;
+  void** extra;
+};
+
+constexpr CUpti_CallbackId k_runtime[] = {
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000,
+    CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000,
+    CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000,
+};
+
+constexpr CUpti_CallbackId k_driver[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
+};
+
+std::array<unsigned, 3> dims(const dim3& d) {
+  return {d.x, d.y, d.z};
+}
+
+template <typename Params>
+void runtime_classic(const void* raw, intercepted_launch& launch) {
+  const auto* p = static_cast<const Params*>(raw);
+  launch.runtime_kernel = p->func;
+  launch.grid = dims(p->gridDim);
+  launch.block = dims(p->blockDim);
+  launch.dynamic_shared_bytes = p->sharedMem;
+}
+
+template <typename Params>
+void runtime_extended(const void* raw, intercepted_launch& launch) {
+  const auto* p = static_cast<const Params*>(raw);
+  launch.runtime_kernel = p->func;
+  if (p->config == nullptr)
+    return;
+  launch.grid = dims(p->config->gridDim);
+  launch.block = dims(p->config->blockDim);
+  launch.dynamic_shared_bytes = p->config->dynamicSmemBytes;
+  for (unsigned i = 0; i < p->config->numAttrs && p->config->attrs != nullptr; ++i) {
+    if (p->config->attrs[i].id == cudaLaunchAttributeClusterDimension) {
+      const auto& c = p->config->attrs[i].val.clusterDim;
+      launch.cluster = {c.x, c.y, c.z};
+    }
+  }
+}
+
+template <typename Params>
+void driver_classic(const void* raw, intercepted_launch& launch) {
+  const auto* p = static_cast<const Params*>(raw);
+  launch.function = p->f;
+  launch.grid = {p->gridDimX, p->gridDimY, p->gridDimZ};
+  launch.block = {p->blockDimX, p->blockDimY, p->blockDimZ};
+  launch.dynamic_shared_bytes = p->sharedMemBytes;
+}
+
+template <typename Params>
+void driver_extended(const void* raw, intercepted_launch& launch) {
+  const auto* p = static_cast<const Params*>(raw);
+  launch.function = p->f;
+  if (p->config == nullptr)
+    return;
+  const CUlaunchConfig& c = *p->config;
+  launch.grid = {c.gridDimX, c.gridDimY, c.gridDimZ};
+  launch.block = {c.blockDimX, c.blockDimY, c.blockDimZ};
+  launch.dynamic_shared_bytes = c.sharedMemBytes;
+  for (unsigned i = 0; i < c.numAttrs && c.attrs != nullptr; ++i) {
+    if (c.attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) {
+      const auto& d = c.attrs[i].value.clusterDim;
+      launch.cluster = {d.x, d.y, d.z};
+    }
+  }
+}
+
+int function_attribute(CUfunction_attribute which, CUfunction function, CUkernel kernel, CUdevice device,
+                       bool& ok) {
+  int value = 0;
+  if (function != nullptr && cuFuncGetAttribute(&value, which, function) == CUDA_SUCCESS)
+    return value;
+  if (kernel != nullptr && cuKernelGetAttribute(&value, which, kernel, device) == CUDA_SUCCESS)
+    return value;
+  ok = false;
+  return 0;
+}
+
+}  // namespace
+
+const CUpti_CallbackId* runtime_launch_callbacks(std::size_t& count) {
+  count = sizeof(k_runtime) / sizeof(k_runtime[0]);
+  return k_runtime;
+}
+
+const CUpti_CallbackId* driver_launch_callbacks(std::size_t& count) {
+  count = sizeof(k_driver) / sizeof(k_driver[0]);
+  return k_driver;
+}
+
+bool read_launch(CUpti_CallbackDomain domain, CUpti_CallbackId id, const CUpti_CallbackData& data,
+                 intercepted_launch& launch) {
+  const void* p = data.functionParams;
+  if (p == nullptr)
+    return false;
+  if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
+    switch (id) {
+      case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000:
+        runtime_classic<cudaLaunchKernel_v7000_params>(p, launch);
+        break;
+      case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000:
+        runtime_classic<cudaLaunchKernel_ptsz_v7000_params>(p, launch);
+        break;
+      case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000:
+        runtime_classic<cudaLaunchCooperativeKernel_v9000_params>(p, launch);
+        break;
+      case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000:
+        runtime_classic<cudaLaunchCooperativeKernel_ptsz_v9000_params>(p, launch);
+        break;
+      case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060:
+        runtime_extended<cudaLaunchKernelExC_v11060_params>(p, launch);
+        break;
+      case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060:
+        runtime_extended<cudaLaunchKernelExC_ptsz_v11060_params>(p, launch);
+        break;
+      case CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000:
+      case CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000: {
+        const auto* internal = static_cast<const internal_launch_kernel_params*>(p);
+        launch.runtime_kernel = reinterpret_cast<const void*>(internal->kernel);
+        launch.runtime_kernel_is_handle = true;
+        launch.grid = dims(internal->gridDim);
+        launch.block = dims(internal->blockDim);
+        launch.dynamic_shared_bytes = internal->sharedMem;
+        break;
+      }
+      default:
+        return false;
+    }
+  } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
+    switch (id) {
+      case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+        driver_classic<driver_launch_params>(p, launch);
+        break;
+      case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
+        driver_classic<driver_launch_params>(p, launch);
+        break;
+      case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+        driver_classic<driver_launch_params>(p, launch);
+        break;
+      case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
+        driver_classic<driver_launch_params>(p, launch);
+        break;
+      case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
+        driver_extended<driver_launch_ex_params>(p, launch);
+        break;
+      case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
+        driver_extended<driver_launch_ex_params>(p, launch);
+        break;
+      default:
+        return false;
+    }
+  } else {
+    return false;
+  }
+  if (data.symbolName != nullptr) {
+    launch.symbol = data.symbolName;
+  } else if (launch.function != nullptr) {
+    const char* name = nullptr;
+    if (cuFuncGetName(&name, launch.function) == CUDA_SUCCESS && name != nullptr)
+      launch.symbol = name;
+  }
+  return true;
+}
+
+bool read_launch_attributes(const intercepted_launch& intercepted, CUdevice device, int max_threads_per_sm,
+                            profiled_launch& launch) {
+  CUfunction function = intercepted.function;
+  // cuLaunchKernel also takes a CUkernel cast to CUfunction; __cudaLaunchKernel's cudaKernel_t is a CUkernel.
+  CUkernel kernel = intercepted.runtime_kernel_is_handle
+                        ? reinterpret_cast<CUkernel>(const_cast<void*>(intercepted.runtime_kernel))
+                        : reinterpret_cast<CUkernel>(intercepted.function);
+  if (function == nullptr && kernel != nullptr) {
+    CUfunction loaded = nullptr;
+    if (cuKernelGetFunction(&loaded, kernel) == CUDA_SUCCESS)
+      function = loaded;
+  }
+  if (function == nullptr && kernel == nullptr)
+    return false;
+  bool ok = true;
+  launch.registers_per_thread = function_attribute(CU_FUNC_ATTRIBUTE_NUM_REGS, function, kernel, device, ok);
+  launch.local_bytes_per_thread = static_cast<std::size_t>(
+      function_attribute(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, function, kernel, device, ok));
+  launch.static_shared_bytes = static_cast<std::size_t>(
+      function_attribute(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, function, kernel, device, ok));
+  launch.constant_bytes = static_cast<std::size_t>(
+      function_attribute(CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES, function, kernel, device, ok));
+  if (!ok)
+    return false;
+  if (launch.cluster == std::array<unsigned, 3>{0, 0, 0}) {
+    bool cluster_ok = true;
+    const int width = function_attribute(CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH, function, kernel, device, cluster_ok);
+    if (cluster_ok && width > 0) {
+      launch.cluster = {
+          static_cast<unsigned>(width),
+          static_cast<unsigned>(
+              function_attribute(CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT, function, kernel, device, cluster_ok)),
+          static_cast<unsigned>(
+              function_attribute(CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH, function, kernel, device, cluster_ok))};
+    }
+  }
+  const unsigned threads = launch.block[0] * launch.block[1] * launch.block[2];
+  int blocks_per_sm = 0;
+  if (function == nullptr ||
+      cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, function, static_cast<int>(threads),
+                                                  launch.dynamic_shared_bytes) != CUDA_SUCCESS) {
+    return false;
+  }
+  if (max_threads_per_sm >= 32) {
+    // Whole warps: a partial warp occupies a full warp slot (as profiler/launch_recorder.cpp computes it).
+    const double warps_per_block = static_cast<double>((threads + 31) / 32);  // NOLINT(bugprone-integer-division)
+    const double warp_slots = static_cast<double>(max_threads_per_sm / 32);    // NOLINT(bugprone-integer-division)
+    launch.theoretical_occupancy_pct = blocks_per_sm * warps_per_block / warp_slots * 100.0;
+  }
+  return true;
+}
+
+}  // namespace counterguard::injection

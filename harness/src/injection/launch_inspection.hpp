@@ -1,0 +1,40 @@
+#pragma once
+
+#include <cuda.h>
+#include <cupti_callbacks.h>
+
+#include <array>
+#include <cstddef>
+#include <string>
+
+#include "counterguard/profiler/profiled_launch.hpp"
+
+namespace counterguard::injection {
+
+// A kernel launch as one launch API callback (runtime or driver) describes it at its entry.
+struct intercepted_launch {
+  std::string symbol;               // the kernel's (mangled) name
+  CUfunction function = nullptr;    // driver launches: the function (or a CUkernel cast to it)
+  const void* runtime_kernel = nullptr;  // runtime launches: a host stub or a cudaKernel_t
+  bool runtime_kernel_is_handle = false;  // runtime_kernel is a cudaKernel_t (__cudaLaunchKernel)
+  std::array<unsigned, 3> grid{1, 1, 1};
+  std::array<unsigned, 3> block{1, 1, 1};
+  std::array<unsigned, 3> cluster{0, 0, 0};
+  std::size_t dynamic_shared_bytes = 0;
+};
+
+// The launch callbacks to enable, per domain.
+[[nodiscard]] const CUpti_CallbackId* runtime_launch_callbacks(std::size_t& count);
+[[nodiscard]] const CUpti_CallbackId* driver_launch_callbacks(std::size_t& count);
+
+// Reads a launch callback's parameters; false when the callback is not a kernel launch this reads.
+[[nodiscard]] bool read_launch(CUpti_CallbackDomain domain, CUpti_CallbackId id, const CUpti_CallbackData& data,
+                               intercepted_launch& launch);
+
+// Fills the "launch" attributes of `launch` (registers, local, static shared and constant bytes, required
+// cluster, theoretical occupancy) from the function on `device`; false when the function cannot be queried
+// (a runtime launch through a host stub without a driver launch under it).
+bool read_launch_attributes(const intercepted_launch& intercepted, CUdevice device, int max_threads_per_sm,
+                            profiled_launch& launch);
+
+}  // namespace counterguard::injection
