@@ -118,10 +118,14 @@ int run_command_line(int argc, char** argv) {
       ->add_option("--binary", static_binaries,
                    "instead of the cases: print the resources of every kernel in this compiled program, "
                    "library, .cubin or .fatbin (repeatable; --json writes them)")
-      ->excludes(static_command->get_option("paths"))
-      ->excludes(static_command->get_option("--filter"))
-      ->excludes(static_command->get_option("--junit"))
-      ->excludes(static_command->get_option("--markdown"));
+      ->excludes(static_command->get_option("paths"));
+  detail::selection_options static_binary_cases;
+  static_binary_cases.paths.clear();
+  static_command
+      ->add_option("--cases", static_binary_cases.paths,
+                   "with --binary: check the static expectations of these suites' cases against the binary's "
+                   "kernels (docs/exec.md)")
+      ->needs(static_command->get_option("--binary"));
 
   detail::evaluate_options evaluate;
   evaluate.command_line = command_line;
@@ -209,9 +213,17 @@ int run_command_line(int argc, char** argv) {
       const interruption_guard interruptions;
       return detail::run_profiling(run);
     }
-    if (*static_command && !static_binaries.empty())
-      return detail::run_static_binary(
-          {static_binaries, static_reports.json, static_reports.quiet, command_line});
+    if (*static_command && !static_binaries.empty()) {
+      static_binary_cases.filter = static_selection.filter;
+      static_binary_cases.chip = static_selection.chip;
+      if (static_binary_cases.paths.empty() && (!static_reports.junit.empty() || !static_reports.markdown.empty() ||
+                                                !static_selection.filter.empty())) {
+        throw input_error({}, "--binary", "--junit, --markdown and --filter report on cases",
+                          "add --cases F.yaml to check the binary's kernels against a suite");
+      }
+      return detail::run_static_binary({static_binaries, static_reports.json, static_reports.quiet, command_line,
+                                        static_binary_cases, static_reports});
+    }
     if (*static_command)
       return detail::run_static(static_selection, static_reports, command_line);
     if (*evaluate_command)

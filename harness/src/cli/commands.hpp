@@ -83,6 +83,10 @@ struct static_binary_options {
   std::string json;
   bool quiet = false;
   std::string command_line;
+  // With --cases: the static expectations of these suites' cases checked against the binaries' kernels
+  // (static_binary_checks.hpp), reported with `reports` (its json stays the binaries' JSON above).
+  selection_options cases;
+  report_options reports;
 };
 
 int run_static(const selection_options& selection, const report_options& reports,

@@ -28,6 +28,7 @@
 #include "counterguard/runner/interruption.hpp"
 #include "counterguard/runner/program_supervisor.hpp"
 #include "counterguard/statics/binary_resources.hpp"
+#include "static_binary_checks.hpp"
 
 namespace counterguard::detail {
 namespace {
@@ -405,6 +406,7 @@ int run_exec(const exec_options& options) {
     save_exec_envelope(recording.path(), envelope);
   }
   check_all_expectations(results, checked);
+  print_selection_failures(results);
   return judge_and_report(results, options.reports);
 }
 
@@ -431,6 +433,7 @@ int run_exec_evaluate(const evaluate_options& options) {
   run_results results =
       assemble_results(evaluation, envelope.program, envelope.allow_program_failure, metadata, checked);
   check_all_expectations(results, checked);
+  print_selection_failures(results);
   return judge_and_report(results, options.reports);
 }
 

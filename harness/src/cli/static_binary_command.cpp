@@ -11,6 +11,7 @@
 #include "commands.hpp"
 #include "counterguard/core/atomic_file.hpp"
 #include "counterguard/statics/binary_resources.hpp"
+#include "static_binary_checks.hpp"
 
 namespace counterguard::detail {
 namespace {
@@ -108,8 +109,9 @@ int run_static_binary(const static_binary_options& options) {
     read.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     reads.push_back(std::move(read));
   }
+  const bool checking = !options.cases.paths.empty();
   for (const auto& read : reads) {
-    if (options.quiet) {
+    if (options.quiet || checking) {
       std::fputs(fmt::format("{}: {} kernels in {} cubins\n", read.resources.path,
                              read.resources.kernels.size(), read.resources.cubins)
                      .c_str(),
@@ -127,7 +129,20 @@ int run_static_binary(const static_binary_options& options) {
                                      {"binaries", binaries}};
     write_file_atomically(options.json, document.dump(2) + "\n");
   }
-  return 0;
+  if (!checking)
+    return 0;
+  selection_options selection = options.cases;
+  selection.allow_program_cases = true;
+  std::vector<binary_resources> binaries;
+  for (const auto& read : reads)
+    binaries.push_back(read.resources);
+  run_results results = static_binary_results(binaries, select_instances(selection), options.command_line);
+  report_options reports = options.reports;
+  reports.json.clear();  // --json is the binaries' resources
+  reports.no_baselines = true;
+  reports.quiet = options.quiet;
+  print_selection_failures(results);
+  return judge_and_report(results, reports);
 }
 
 }  // namespace counterguard::detail

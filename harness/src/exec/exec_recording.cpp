@@ -287,6 +287,23 @@ std::string describe_empty_selection(const case_instance& instance, const std::v
   return selected + "; the program launched " + kernels_seen(processes);
 }
 
+check_outcome empty_selection_check(const case_instance& instance, const std::string& metric,
+                                    const std::string& message) {
+  check_outcome check;
+  check.metric = metric;
+  check.origin = "selection";
+  check.expected = ">= 1";
+  check.measured = 0.0;
+  check.verdict = check_verdict::fail;
+  check.failing = true;
+  check.message = instance.name + ": " + message;
+  if (instance.select && !instance.select->where.file.empty())
+    check.source = instance.select->where;
+  else if (!instance.where.file.empty())
+    check.source = instance.where;
+  return check;
+}
+
 exec_evaluation evaluate_exec_recording(const std::vector<recorded_process>& processes,
                                         const std::vector<case_instance>& instances,
                                         const std::vector<std::string>& extra_metrics,
@@ -331,8 +348,10 @@ exec_evaluation evaluate_exec_recording(const std::vector<recorded_process>& pro
     }
     if (seen.empty()) {
       case_result failed = make_case_result(instance);
-      failed.status = case_status::failed;
-      failed.status_reason = describe_empty_selection(instance, processes);
+      if (failed.kernel.empty())
+        failed.kernel = selector_text(instance);
+      failed.checks.push_back(
+          empty_selection_check(instance, "selected_launches", describe_empty_selection(instance, processes)));
       evaluation.results.push_back(std::move(failed));
       evaluation.instances.push_back(instance);
       continue;

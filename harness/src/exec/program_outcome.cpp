@@ -65,17 +65,25 @@ case_result program_case_result(const program_outcome& outcome, bool failure_all
     command += (command.empty() ? "" : " ") + argument;
   result.kernel = command;
   result.seconds = outcome.seconds;
-  if (outcome.succeeded()) {
-    result.status = case_status::passed;
-    result.status_reason = "the program " + outcome.describe();
-  } else if (failure_allowed) {
-    result.status = case_status::passed;
-    result.status_reason = "the program " + outcome.describe() + " (allowed by --allow-program-failure)";
-  } else {
-    result.status = case_status::failed;
-    result.status_reason = "the program " + outcome.describe() +
-                           (outcome.timed_out ? "" : "; --allow-program-failure accepts a failing program");
-  }
+  result.status = case_status::passed;
+  // The outcome is a check, so that the checker settles the case like any other and every reporter shows it.
+  check_outcome check;
+  check.metric = "exit_status";
+  check.origin = "program";
+  check.expected = failure_allowed ? "any (--allow-program-failure)" : "== 0";
+  if (outcome.exit_status)
+    check.measured = *outcome.exit_status;
+  else if (outcome.signal)
+    check.measured = 128 + *outcome.signal;  // as a shell reports it
+  const bool ok = outcome.succeeded() || failure_allowed;
+  check.verdict = ok ? check_verdict::pass : check_verdict::fail;
+  check.failing = !ok;
+  check.message = "the program " + outcome.describe();
+  if (!outcome.succeeded())
+    check.message += failure_allowed ? " (allowed by --allow-program-failure)"
+                     : outcome.timed_out ? ""
+                                         : "; --allow-program-failure accepts a failing program";
+  result.checks.push_back(std::move(check));
   return result;
 }
 

@@ -89,12 +89,13 @@ bool process_selector::matches(const process_identity& process) const {
   return true;
 }
 
+bool launch_selector::matches_kernel(const kernel_names& names) const {
+  return !kernel || kernel->matches(names.base) || kernel->matches(names.function) ||
+         kernel->matches(names.demangled) || kernel->matches(names.mangled);
+}
+
 bool launch_selector::matches(const kernel_names& names, const nvtx_context& context) const {
-  if (kernel && !kernel->matches(names.base) && !kernel->matches(names.function) &&
-      !kernel->matches(names.demangled) && !kernel->matches(names.mangled)) {
-    return false;
-  }
-  return !nvtx || nvtx->matches(context);
+  return matches_kernel(names) && (!nvtx || nvtx->matches(context));
 }
 
 std::int64_t launch_selector::profiled_limit() const {

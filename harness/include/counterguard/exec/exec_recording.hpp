@@ -96,4 +96,9 @@ struct exec_evaluation {
 [[nodiscard]] std::string describe_empty_selection(const case_instance& instance,
                                                    const std::vector<recorded_process>& processes);
 
+// The failing check of a case that selected nothing (metric `metric`, origin "selection", expected ">= 1",
+// measured 0), at the case's `select:` in its suite file.
+[[nodiscard]] check_outcome empty_selection_check(const case_instance& instance, const std::string& metric,
+                                                  const std::string& message);
+
 }  // namespace counterguard

@@ -54,6 +54,8 @@ struct launch_selector {
 
   // Whether a launch with these names and NVTX context matches (ordinals aside).
   [[nodiscard]] bool matches(const kernel_names& names, const nvtx_context& context) const;
+  // Whether the kernel pattern matches any of the names (true without one): the part a binary can check.
+  [[nodiscard]] bool matches_kernel(const kernel_names& names) const;
   // How many matches, counted from the first one after the skipped ones, are profiled.
   [[nodiscard]] std::int64_t profiled_limit() const;
   // "kernel 'reduce*' inside NVTX 'step', launch 3": how reports name the selection.
