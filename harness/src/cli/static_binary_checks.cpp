@@ -96,7 +96,7 @@ run_results static_binary_results(const std::vector<binary_resources>& binaries,
     for (const auto& [architecture, kernels] : by_architecture) {
       case_instance labelled = instance;
       if (by_architecture.size() > 1) {
-        labelled.name += "?arch=" + architecture;
+        labelled.name += (instance.name.find('?') == std::string::npos ? "?arch=" : ",arch=") + architecture;
         labelled.parameters.emplace_back("arch", parameter_value(architecture));
       }
       case_result measured = make_case_result(labelled);

@@ -267,10 +267,10 @@ std::string describe_empty_selection(const case_instance& instance, const std::v
   std::string process_list;
   for (const auto& process : processes) {
     process_list += (process_list.empty() ? "" : ", ") + describe_process(process.record.process);
-    if (const case_progress* progress = progress_of(process.record, instance.name)) {
+    const case_progress* progress = progress_of(process.record, instance.name);
+    applies = applies || progress == nullptr || progress->applies;  // no entry: the record cannot say it did not
+    if (progress != nullptr)
       matched += progress->matches;
-      applies = applies || progress->applies;
-    }
   }
   if (!applies)
     return selected + ": no process matched its process selector; the processes were " + process_list;
@@ -362,7 +362,7 @@ exec_evaluation evaluate_exec_recording(const std::vector<recorded_process>& pro
     const std::vector<process_label> labels = label_processes(identities);
     for (std::size_t p = 0; p < seen.size(); ++p) {
       case_instance labelled = instance;
-      labelled.name += labels[p].suffix();
+      labelled.name = labels[p].applied_to(instance.name);
       for (const auto& [key, value] : labels[p].parameters)
         labelled.parameters.emplace_back(key, parameter_value(value));
       case_result result = make_case_result(labelled);

@@ -32,6 +32,13 @@ std::string process_label::suffix() const {
   return text;
 }
 
+std::string process_label::applied_to(const std::string& name) const {
+  std::string text = suffix();
+  if (!text.empty() && name.find('?') != std::string::npos)
+    text[0] = ',';
+  return name + text;
+}
+
 std::vector<process_label> label_processes(const std::vector<process_identity>& processes) {
   std::vector<process_label> labels(processes.size());
   std::map<std::int64_t, int> rank_users;

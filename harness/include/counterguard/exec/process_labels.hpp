@@ -16,6 +16,8 @@ struct process_label {
   std::vector<std::pair<std::string, std::string>> parameters;  // ("rank", "1"), ("process", "app.2")
   // "?rank=1" or "" when the label is empty; appended to the instance name.
   [[nodiscard]] std::string suffix() const;
+  // The instance name with the label: "s/c?rank=1", or "s/c?n=2,rank=1" when the name has parameters.
+  [[nodiscard]] std::string applied_to(const std::string& name) const;
 };
 
 // One label per process, in the order given; different processes always get different labels.
