@@ -14,7 +14,10 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <map>
+#include <sstream>
 #include <thread>
 
 #include "counterguard/core/error.hpp"
@@ -64,8 +67,32 @@ int exit_descriptor(pid_t pid) {
 #endif
 }
 
+// Whether a process of the group still runs. Zombies do not count: they hold no GPU, and one reparented to a
+// PID 1 that does not reap (a container's) would otherwise look alive forever.
 bool group_alive(pid_t group) {
-  return ::kill(-group, 0) == 0;
+  if (::kill(-group, 0) != 0)
+    return false;
+  std::error_code status;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc", status)) {
+    const std::string name = entry.path().filename().string();
+    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos)
+      continue;
+    std::ifstream in(entry.path() / "stat");
+    std::string text;
+    std::getline(in, text);
+    // pid (comm) state ppid pgrp ...: the command may hold spaces and parentheses, so parse after the last ')'.
+    const std::size_t close = text.rfind(')');
+    if (close == std::string::npos)
+      continue;
+    std::istringstream fields(text.substr(close + 1));
+    char state = 0;
+    long parent = 0;
+    long process_group = 0;
+    fields >> state >> parent >> process_group;
+    if (process_group == group && state != 'Z' && state != 'X')
+      return true;
+  }
+  return false;
 }
 
 // SIGTERM to the group, up to `grace` for it to go, then SIGKILL; reaps `leader` if still unreaped.
