@@ -207,7 +207,7 @@ program_outcome run_program(const program_launch& launch) {
       reaped = true;
       break;
     }
-    if (interruption_guard::pending_signal() != 0) {
+    if (interruption_guard::wake_descriptor() >= 0 && interruption_guard::pending_signal() != 0) {
       stop_group(pid, launch.leftover_grace_seconds, false, &status);
       if (exited_fd >= 0)
         ::close(exited_fd);
