@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
+#include <vector>
 
 #include "commands.hpp"
 #include "counterguard/build_info.hpp"
@@ -202,7 +203,10 @@ int run_command_line(int argc, char** argv) {
   const detail::command_action exec_action = detail::add_exec_command(app);
 
   try {
-    app.parse(argc, argv);
+    // `exec ... -- program args`: what follows "--" is the program's, never parsed as counterguard's options.
+    std::vector<char*> arguments(argv, argv + argc);
+    detail::take_exec_program(arguments);
+    app.parse(static_cast<int>(arguments.size()), arguments.data());
   } catch (const CLI::ParseError& e) {
     const int status = app.exit(e);
     return status == 0 ? 0 : static_cast<int>(exit_code::invalid_input);

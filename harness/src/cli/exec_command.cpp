@@ -19,6 +19,8 @@
 
 #include "commands.hpp"
 #include "counterguard/core/error.hpp"
+#include "counterguard/core/name_suggestions.hpp"
+#include "counterguard/cupti/metric_name_validator.hpp"
 #include "counterguard/exec/exec_recording.hpp"
 #include "counterguard/measurement/metric_plan.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"
@@ -68,6 +70,12 @@ std::string own_command_line() {
   while (!text.empty() && text.back() == ' ')
     text.pop_back();
   return text;
+}
+
+// The program and its arguments, split off the command line before CLI11 parses it (take_exec_program).
+std::vector<std::string>& program_arguments() {
+  static std::vector<std::string> arguments;
+  return arguments;
 }
 
 case_instance program_instance() {
@@ -157,6 +165,30 @@ std::vector<exec_case_request> command_line_cases(const exec_options& options) {
                       "docs/metrics.md work too), or give --cases with expectations");
   }
   return {exec_case_request{"exec/selection", selector_from_flags(flags), {}}};
+}
+
+// --metric names: an alias of docs/metrics.md, or a raw CUPTI name the chip has.
+void validate_extra_metrics(const std::vector<std::string>& names, const std::string& chip) {
+  const metric_catalog& catalog = metric_catalog::builtin();
+  std::unique_ptr<metric_name_validator> validator;
+  for (const auto& name : names) {
+    if (catalog.find_alias(name) != nullptr)
+      continue;
+    if (!metric_catalog::looks_like_raw_cupti_name(name)) {
+      throw input_error({}, "--metric", "unknown metric '" + name + "'",
+                        did_you_mean(name, catalog.closest_aliases(name)) +
+                            "a metric is an alias from docs/metrics.md or a raw CUPTI name such as "
+                            "'dram__bytes_read.sum'");
+    }
+    if (!validator)
+      validator = std::make_unique<metric_name_validator>(chip);
+    for (const auto& raw : catalog.resolve(name).raw_inputs) {
+      if (!validator->is_valid(raw)) {
+        throw input_error({}, "--metric", "no CUPTI metric '" + raw + "' on chip " + chip,
+                          "did you mean: " + comma_list(validator->suggestions(raw)));
+      }
+    }
+  }
 }
 
 bool is_file(const fs::path& path) {
@@ -347,8 +379,7 @@ int run_exec(const exec_options& options) {
   const std::vector<case_instance> instances = exec_instances(options.selection, flagged);
   if (instances.empty())
     throw input_error({}, "--filter", "no case instance matches '" + options.selection.filter + "'");
-  for (const auto& name : options.extra_metrics)
-    static_cast<void>(metric_catalog::builtin().resolve(name));  // an unknown metric stops the run here
+  validate_extra_metrics(options.extra_metrics, options.selection.chip);
   const std::vector<exec_case_request> requests = requests_for(instances, options.extra_metrics);
   if (resolve_program(options.program.front()).empty()) {
     throw input_error({}, "program", "cannot find an executable '" + options.program.front() + "'",
@@ -411,6 +442,17 @@ int run_exec(const exec_options& options) {
 }
 
 }  // namespace
+
+void take_exec_program(std::vector<char*>& arguments) {
+  if (arguments.size() < 2 || std::string(arguments[1]) != "exec")
+    return;
+  const auto separator = std::find_if(arguments.begin() + 2, arguments.end(),
+                                      [](const char* argument) { return std::string(argument) == "--"; });
+  if (separator == arguments.end())
+    return;
+  program_arguments().assign(separator + 1, arguments.end());
+  arguments.erase(separator, arguments.end());
+}
 
 int run_exec_evaluate(const evaluate_options& options) {
   const fs::path directory(options.directory);
@@ -478,10 +520,11 @@ command_action add_exec_command(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
   add_report_options(*command, options->reports, true);
-  command->add_option("program", options->program, "the program and its arguments, after '--'");
+  command->footer("The program and its arguments come last, after '--': counterguard exec --cases F.yaml -- ./app -x");
   return [options, command]() -> std::optional<int> {
     if (!*command)
       return std::nullopt;
+    options->program = program_arguments();
     options->command_line = own_command_line();
     const interruption_guard interruptions;
     return run_exec(*options);

@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <array>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -13,6 +15,7 @@
 
 #include "counterguard/core/atomic_file.hpp"
 #include "counterguard/core/json_reader.hpp"
+#include "counterguard/core/name_suggestions.hpp"
 #include "counterguard/exec/process_labels.hpp"
 #include "counterguard/measurement/case_result_factory.hpp"
 #include "counterguard/measurement/measure_case_parts.hpp"
@@ -28,6 +31,7 @@ constexpr const char* processes_folder = "processes";
 constexpr const char* process_file = "process.json";
 constexpr const char* resources_file = "resources.json";
 constexpr std::size_t listed_kernels = 12;
+constexpr std::size_t listed_contexts = 3;
 
 std::string read_text(const fs::path& path, const std::string& what) {
   std::ifstream in(path, std::ios::binary);
@@ -87,30 +91,79 @@ std::size_t size_field(const json_reader& reader, const json& item, const std::s
   return static_cast<std::size_t>(reader.integer(item, field, key, 0, INT64_MAX));
 }
 
-// The kernels the program launched, over every process, the most launched first.
-std::string kernels_seen(const std::vector<recorded_process>& processes) {
-  std::map<std::string, std::pair<std::int64_t, std::set<std::string>>> kernels;
+// A name or pattern in plain letters, to rank names by how close they come to a pattern.
+std::string letters(const std::string& text) {
+  std::string result;
+  for (const char c : text) {
+    if (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == ':' || c == '/' || c == ' ')
+      result += c;
+  }
+  return result;
+}
+
+std::size_t distance_to(const std::string& target, const std::string& name) {
+  return target.empty() ? 0 : edit_distance(target, letters(name));
+}
+
+// The kernels the program launched, over every process: those closest to the selector's kernel pattern first
+// (the most launched first without one), with the NVTX ranges they were launched in when the selector names
+// ranges (closest first).
+std::string kernels_seen(const std::vector<recorded_process>& processes, const case_instance& instance) {
+  struct kernel {
+    std::string function;
+    std::int64_t launches = 0;
+    std::set<std::string> nvtx;
+    std::size_t distance = 0;
+  };
+  std::map<std::string, kernel> kernels;
   for (const auto& process : processes) {
-    for (const auto& kernel : process.record.kernels) {
-      auto& [launches, nvtx] = kernels[kernel.function];
-      launches += kernel.launches;
-      nvtx.insert(kernel.nvtx.begin(), kernel.nvtx.end());
+    for (const auto& seen : process.record.kernels) {
+      kernel& k = kernels[seen.function];
+      k.function = seen.function;
+      k.launches += seen.launches;
+      k.nvtx.insert(seen.nvtx.begin(), seen.nvtx.end());
     }
   }
-  std::vector<std::pair<std::string, std::pair<std::int64_t, std::set<std::string>>>> sorted(kernels.begin(),
-                                                                                             kernels.end());
-  std::stable_sort(sorted.begin(), sorted.end(),
-                   [](const auto& a, const auto& b) { return a.second.first > b.second.first; });
-  std::string text;
-  for (std::size_t i = 0; i < sorted.size() && i < listed_kernels; ++i) {
-    const auto& [function, seen] = sorted[i];
-    std::string nvtx;
-    for (const auto& context : seen.second) {
-      if (context != "(none)")
-        nvtx += (nvtx.empty() ? "" : ", ") + context;
+  const std::optional<launch_selector>& selector = instance.select;
+  const std::string kernel_target = selector && selector->kernel ? letters(selector->kernel->text()) : "";
+  std::string nvtx_target;
+  if (selector && selector->nvtx) {
+    for (const auto& element : selector->nvtx->path)
+      nvtx_target += (nvtx_target.empty() ? "" : "/") + letters(element.text());
+  }
+  std::vector<kernel> sorted;
+  for (auto& [name, k] : kernels) {
+    if (!kernel_target.empty()) {
+      k.distance = std::min(distance_to(kernel_target, k.function),
+                            distance_to(kernel_target, names_of_kernel(k.function).base));
+    } else if (!nvtx_target.empty()) {
+      k.distance = std::numeric_limits<std::size_t>::max();
+      for (const auto& context : k.nvtx)
+        k.distance = std::min(k.distance, distance_to(nvtx_target, context));
     }
-    text += fmt::format("{}'{}' ({} launch{}{})", i == 0 ? "" : ", ", function, seen.first,
-                        seen.first == 1 ? "" : "es", nvtx.empty() ? "" : "; NVTX " + nvtx);
+    sorted.push_back(std::move(k));
+  }
+  std::stable_sort(sorted.begin(), sorted.end(), [](const kernel& a, const kernel& b) {
+    return std::tie(a.distance, b.launches) < std::tie(b.distance, a.launches);
+  });
+  std::string text = std::to_string(sorted.size()) + " kernel" + (sorted.size() == 1 ? "" : "s") +
+                     (kernel_target.empty() && nvtx_target.empty() ? ", the most launched first: "
+                                                                   : ", the closest to the selector first: ");
+  for (std::size_t i = 0; i < sorted.size() && i < listed_kernels; ++i) {
+    const kernel& k = sorted[i];
+    std::string nvtx;
+    if (!nvtx_target.empty()) {
+      std::vector<std::string> contexts(k.nvtx.begin(), k.nvtx.end());
+      std::stable_sort(contexts.begin(), contexts.end(), [&](const std::string& a, const std::string& b) {
+        return distance_to(nvtx_target, a) < distance_to(nvtx_target, b);
+      });
+      for (std::size_t c = 0; c < contexts.size() && c < listed_contexts; ++c)
+        nvtx += (nvtx.empty() ? "" : ", ") + contexts[c];
+      if (contexts.size() > listed_contexts)
+        nvtx += ", ...";
+    }
+    text += fmt::format("{}'{}' ({} launch{}{})", i == 0 ? "" : ", ", k.function, k.launches,
+                        k.launches == 1 ? "" : "es", nvtx.empty() ? "" : "; NVTX " + nvtx);
   }
   if (sorted.size() > listed_kernels)
     text += fmt::format(" and {} more", sorted.size() - listed_kernels);
@@ -284,7 +337,7 @@ std::string describe_empty_selection(const case_instance& instance, const std::v
     launches += process.record.launches;
   if (launches == 0)
     return selected + ": the program launched no kernel in a process with the injection (" + process_list + ")";
-  return selected + "; the program launched " + kernels_seen(processes);
+  return selected + "; the program launched " + kernels_seen(processes, instance);
 }
 
 check_outcome empty_selection_check(const case_instance& instance, const std::string& metric,
