@@ -5,6 +5,23 @@
 namespace counterguard {
 namespace {
 
+// "(anonymous namespace)::ns::reduce<256>" -> "reduce<256>": the name after the last "::" outside template
+// arguments and parentheses.
+std::string unqualified_name(const std::string& function) {
+  int depth = 0;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i + 1 < function.size(); ++i) {
+    const char c = function[i];
+    if (c == '<' || c == '(')
+      ++depth;
+    else if ((c == '>' || c == ')') && depth > 0)
+      --depth;
+    else if (depth == 0 && c == ':' && function[i + 1] == ':')
+      start = i + 2;
+  }
+  return function.substr(start);
+}
+
 // "ns::reduce<256>" -> "reduce": drops template arguments (balanced <...>) and every namespace or class.
 std::string base_name(const std::string& function) {
   std::string without_templates;
@@ -33,6 +50,7 @@ kernel_names names_of_kernel(const std::string& symbol) {
   names.mangled = symbol;
   names.demangled = demangle(symbol);
   names.function = strip_signature(names.demangled);
+  names.unqualified = unqualified_name(names.function);
   names.base = base_name(names.function);
   return names;
 }

@@ -90,8 +90,8 @@ bool process_selector::matches(const process_identity& process) const {
 }
 
 bool launch_selector::matches_kernel(const kernel_names& names) const {
-  return !kernel || kernel->matches(names.base) || kernel->matches(names.function) ||
-         kernel->matches(names.demangled) || kernel->matches(names.mangled);
+  return !kernel || kernel->matches(names.base) || kernel->matches(names.unqualified) ||
+         kernel->matches(names.function) || kernel->matches(names.demangled) || kernel->matches(names.mangled);
 }
 
 bool launch_selector::matches(const kernel_names& names, const nvtx_context& context) const {

@@ -40,6 +40,7 @@ launch_selector by_nvtx(std::vector<std::string> path, const std::string& domain
 TEST(kernel_names, a_mangled_symbol_answers_to_base_qualified_demangled_and_mangled_names) {
   const kernel_names names = names_of_kernel(reduce_symbol);
   EXPECT_EQ(names.base, "reduce");
+  EXPECT_EQ(names.unqualified, "reduce<256>");
   EXPECT_EQ(names.function, "ns::reduce<256>");
   EXPECT_EQ(names.demangled, "void ns::reduce<256>(float const*, float*, int)");
   EXPECT_EQ(names.mangled, reduce_symbol);
@@ -48,9 +49,18 @@ TEST(kernel_names, a_mangled_symbol_answers_to_base_qualified_demangled_and_mang
   EXPECT_EQ(c_name.function, "vecAdd");
 }
 
+TEST(kernel_names, an_anonymous_namespace_is_a_namespace_like_any_other) {
+  // (anonymous namespace)::transpose_tiled<32>(float const*, float*, int)
+  const kernel_names names = names_of_kernel("_ZN12_GLOBAL__N_115transpose_tiledILi32EEEvPKfPfi");
+  EXPECT_EQ(names.function, "(anonymous namespace)::transpose_tiled<32>");
+  EXPECT_EQ(names.unqualified, "transpose_tiled<32>");
+  EXPECT_EQ(names.base, "transpose_tiled");
+}
+
 TEST(launch_selector, a_glob_matches_any_of_the_names) {
   const kernel_names names = names_of_kernel(reduce_symbol);
-  for (const char* pattern : {"reduce", "red*", "ns::reduce<*>", "ns::*", "void ns::reduce<256>(*)", "_ZN2ns*"}) {
+  for (const char* pattern :
+       {"reduce", "reduce<256>", "red*", "ns::reduce<*>", "ns::*", "void ns::reduce<256>(*)", "_ZN2ns*"}) {
     EXPECT_TRUE(by_kernel(name_pattern::glob(pattern)).matches(names, {})) << pattern;
   }
   for (const char* pattern : {"reduc", "ns::reduce", "sum*", "*max*"})

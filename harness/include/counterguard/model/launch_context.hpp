@@ -10,7 +10,8 @@ struct kernel_names {
   std::string mangled;    // "_ZN2ns6reduceILi256EEvPKfPfi"
   std::string function;   // demangled, without return type and parameters: "ns::reduce<256>"
   std::string demangled;  // in full: "void ns::reduce<256>(float const*, float*, int)"
-  std::string base;       // without namespaces and template arguments: "reduce" (ncu's "function" name)
+  std::string unqualified;  // without namespaces, with template arguments: "reduce<256>"
+  std::string base;         // without namespaces and template arguments: "reduce" (ncu's "function" name)
 };
 // The names of a kernel from its symbol (a mangled C++ name, or a C name).
 [[nodiscard]] kernel_names names_of_kernel(const std::string& symbol);
