@@ -7,6 +7,12 @@ rm -rf .device
 mkdir -p .device/lib
 cp build/counterguard .device/
 cp -L build/lib/*.so* .device/lib/
+# `counterguard exec`: the injection library it loads into programs (found next to the binary) and the plain
+# CUDA application it is shown on (tools/exec_evidence.sh).
+cp build/libcounterguard_injection.so .device/
+if [[ -x build/tools/exec_demo/exec_demo ]]; then
+  cp build/tools/exec_demo/exec_demo .device/
+fi
 # The planted-regression binary (cmake -DCOUNTERGUARD_PLANT_REGISTER_LIMIT=32 in build-planted), if built.
 if [[ -x build-planted/counterguard ]]; then
   mkdir -p .device/planted/lib

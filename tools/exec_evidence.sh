@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# Runs on the GPU host: the evidence for `counterguard exec` (docs/exec.md), written under $OUT and packed into
+# $OUT/exec_evidence.tar.gz. Build and stage on the CPU machine first (tools/stage_for_gpu.sh -> .device/, which
+# holds counterguard, libcounterguard_injection.so and tools/exec_demo's exec_demo).
+# Usage: tools/exec_evidence.sh STAGE...   (stages below; `all` = info launch demo processes crosscheck benchmark)
+#   info        GPU, driver, versions
+#   launch      (a) exec over `counterguard launch cases/` against `counterguard run cases/`: every exact and
+#               static value identical (counterguard compare --fail-on-change), the recording re-evaluated offline
+#   demo        (c) the plain CUDA application with NVTX ranges under exec: its suite, static checks of its binary
+#   processes   ranks (fork + exec children), a crash, a hang, a failing exit status; the GPU is free afterwards
+#   crosscheck  (c) every exact value of the demo's cases against ncu on the same launches
+#   benchmark   wall time of exec and ncu with the same selection and metrics (target: ncu >= 5x)
+#   gtest       (b) the example project's GoogleTest binary under exec: EXAMPLE_TESTS=<binary> and
+#               EXAMPLE_CASES=<exec suite> (tools/exec_demo/reduction_stencil_tests.yaml for examples/reduction_stencil)
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 1
+OUT=${OUT:-/tmp/counterguard-exec-out}
+mkdir -p "$OUT"
+CG=$PWD/.device/counterguard
+DEMO=$PWD/.device/exec_demo
+export PATH=$PATH:/usr/local/cuda/bin
+export COUNTERGUARD_GIT_COMMIT=${COUNTERGUARD_GIT_COMMIT:-$(git rev-parse HEAD 2>/dev/null || echo unknown)}
+
+pack() {
+  (cd "$OUT" && tar -czf /tmp/exec_evidence.tar.gz --exclude exec_evidence.tar.gz . && mv /tmp/exec_evidence.tar.gz "$OUT/")
+}
+trap pack EXIT
+trap "exit 124" TERM
+
+# Runs a command, records its exit status and wall time in $OUT/statuses.txt, and keeps its output.
+record() {
+  local name=$1
+  shift
+  local start end status
+  start=$(date +%s%N)
+  "$@" >"$OUT/$name.log" 2>&1
+  status=$?
+  end=$(date +%s%N)
+  printf '%-20s exit %3d  %6d ms  %s\n' "$name" "$status" $(((end - start) / 1000000)) "$*" | tee -a "$OUT/statuses.txt"
+  return 0
+}
+
+stages=("$@")
+[[ ${#stages[@]} -eq 1 && ${stages[0]} == all ]] && stages=(info launch demo processes crosscheck benchmark)
+
+for stage in "${stages[@]}"; do
+  echo "=== stage $stage ($(date -u +%H:%M:%S))"
+  case "$stage" in
+    info)
+      nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,memory.total --format=csv | tee "$OUT/gpu.txt"
+      "$CG" --version | tee -a "$OUT/gpu.txt"
+      ncu --version | tail -1 | tee -a "$OUT/gpu.txt"
+      ;;
+    launch)
+      # The same cases, profiled by `run` (registered variants) and by `exec` (an unmodified program: the
+      # `launch` command, whose NVTX ranges name the cases).
+      record a_run "$CG" run cases/ --no-baselines --quiet --json "$OUT/a_run.json"
+      record a_exec "$CG" exec --cases cases/ --no-baselines --json "$OUT/a_exec.json" \
+        --junit "$OUT/a_exec_junit.xml" --save-counter-data "$OUT/a_exec_recording" -- "$CG" launch cases/
+      tail -3 "$OUT/a_exec.log"
+      record a_compare "$CG" compare "$OUT/a_run.json" "$OUT/a_exec.json" --fail-on-change --all \
+        --markdown "$OUT/a_compare.md"
+      tail -5 "$OUT/a_compare.log"
+      python3 - "$OUT/a_run.json" "$OUT/a_exec.json" <<'PY' | tee "$OUT/a_identical.txt"
+import json, sys
+run, ex = (json.load(open(p)) for p in sys.argv[1:3])
+by_name = {c["instance"]: c for c in ex["cases"]}
+same = differ = missing = 0
+noisy = []
+for case in run["cases"]:
+    other = by_name.get(case["instance"])
+    for metric, value in case["totals"].items():
+        if other is None or metric not in other["totals"]:
+            missing += 1
+            continue
+        theirs = other["totals"][metric]["value"]
+        if value["class"] == "noisy":
+            noisy.append(f"{case['instance']} {metric}: run {value['value']:g}, exec {theirs:g}")
+        elif theirs == value["value"]:
+            same += 1
+        else:
+            differ += 1
+            print(f"DIFFERENT {case['instance']} {metric}: run {value['value']:g}, exec {theirs:g}")
+print(f"exact and static values: {same} identical, {differ} different, {missing} missing in exec; "
+      f"{len(noisy)} noisy values (not compared)")
+PY
+      # The recording evaluates to the same results on any machine (and can become a CPU fixture).
+      record a_evaluate "$CG" evaluate "$OUT/a_exec_recording" --no-baselines --quiet --json "$OUT/a_evaluated.json"
+      record a_exec_baselines "$CG" exec --cases cases/ --quiet -- "$CG" launch cases/
+      tar -C "$OUT" -czf "$OUT/a_exec_recording.tar.gz" a_exec_recording && rm -rf "$OUT/a_exec_recording"
+      ;;
+    demo)
+      record c_static "$CG" static --binary "$DEMO" --cases tools/exec_demo/demo.yaml
+      record c_exec "$CG" exec --cases tools/exec_demo/demo.yaml --no-baselines --json "$OUT/c_exec.json" \
+        --junit "$OUT/c_junit.xml" --markdown "$OUT/c_summary.md" --save-counter-data "$OUT/c_recording" -- "$DEMO"
+      cat "$OUT/c_exec.log"
+      record c_flags "$CG" exec -k 'regex:transpose_tiled<32>' --nvtx-include 'demo@solve/' -c 2 \
+        --metric shared_store_bank_conflicts --no-baselines --json "$OUT/c_flags.json" -- "$DEMO"
+      tail -4 "$OUT/c_flags.log"
+      record c_evaluate "$CG" evaluate "$OUT/c_recording" --no-baselines --json "$OUT/c_evaluated.json"
+      tar -C "$OUT" -czf "$OUT/c_recording.tar.gz" c_recording && rm -rf "$OUT/c_recording"
+      ;;
+    processes)
+      # Two ranks (the demo forks and execs itself with OMPI_COMM_WORLD_RANK): each is a result of its own.
+      record p_ranks "$CG" exec --cases tools/exec_demo/demo.yaml --no-baselines --json "$OUT/p_ranks.json" \
+        -- "$DEMO" --ranks 2
+      grep -E "rank|processes" "$OUT/p_ranks.log" | head -8
+      record p_exit_status "$CG" exec --cases tools/exec_demo/demo.yaml --no-baselines -- "$DEMO" --exit-status 3
+      record p_exit_allowed "$CG" exec --cases tools/exec_demo/demo.yaml --no-baselines --allow-program-failure \
+        -- "$DEMO" --exit-status 3
+      record p_crash "$CG" exec --cases tools/exec_demo/demo.yaml --no-baselines --json "$OUT/p_crash.json" \
+        -- "$DEMO" --crash
+      record p_hang "$CG" exec --cases tools/exec_demo/demo.yaml --no-baselines --timeout 30 -- "$DEMO" --hang
+      grep -h "counterguard: " "$OUT"/p_*.log | grep -E "program|timeout|signal" | head -8
+      # Nothing is left behind: no process on the GPU, and the next profiling run gets the counters at once.
+      nvidia-smi --query-compute-apps=pid,process_name --format=csv | tee "$OUT/p_gpu_processes_after.txt"
+      record p_after "$CG" exec --cases tools/exec_demo/demo.yaml --no-baselines --wait-for-gpu 0 -- "$DEMO"
+      ;;
+    crosscheck)
+      [[ -f "$OUT/c_exec.json" ]] || record c_exec "$CG" exec --cases tools/exec_demo/demo.yaml --no-baselines \
+        --json "$OUT/c_exec.json" -- "$DEMO"
+      python3 tools/exec_vs_ncu.py crosscheck --counterguard "$CG" --results "$OUT/c_exec.json" \
+        --selections tools/exec_demo/ncu_selections.json --report "$OUT/c_ncu_crosscheck.md" -- "$DEMO" \
+        >"$OUT/c_ncu_crosscheck.log" 2>&1
+      echo "crosscheck exit status $?"; head -8 "$OUT/c_ncu_crosscheck.md"
+      ;;
+    benchmark)
+      for launches in 6 60; do
+        python3 tools/exec_vs_ncu.py benchmark --counterguard "$CG" --kernel-regex '(vec_add|transpose_naive|histogram)\(' \
+          --nvtx-include step/ --launch-count "$launches" --metric global_load_sectors_per_request \
+          --metric global_store_sectors_per_request --metric global_reduction_requests --repeat 3 \
+          --json "$OUT/benchmark_$launches.json" --markdown "$OUT/benchmark_$launches.md" -- "$DEMO" --iterations 20 \
+          >"$OUT/benchmark_$launches.log" 2>&1
+        echo "benchmark ($launches launches) exit status $?"; tail -8 "$OUT/benchmark_$launches.md"
+      done
+      ;;
+    gtest)
+      if [[ -z "${EXAMPLE_TESTS:-}" || -z "${EXAMPLE_CASES:-}" ]]; then
+        echo "gtest: set EXAMPLE_TESTS=<GoogleTest binary> and EXAMPLE_CASES=<exec suite>"
+        continue
+      fi
+      record b_gtest "$CG" exec --cases "$EXAMPLE_CASES" --no-baselines --json "$OUT/b_gtest.json" \
+        --junit "$OUT/b_gtest_junit.xml" -- "$EXAMPLE_TESTS"
+      tail -20 "$OUT/b_gtest.log"
+      ;;
+    *)
+      echo "unknown stage $stage"
+      ;;
+  esac
+done
