@@ -26,13 +26,13 @@ constexpr int tile = 32;
 constexpr int rows = 8;  // a block is tile x rows threads
 constexpr int bins = 64;
 
-#define DEMO_CHECK(call)                                                                              \
-  do {                                                                                                \
-    const cudaError_t status_ = (call);                                                               \
-    if (status_ != cudaSuccess) {                                                                     \
-      std::fprintf(stderr, "exec_demo: %s: %s\n", #call, cudaGetErrorString(status_));               \
-      std::exit(2);                                                                                   \
-    }                                                                                                 \
+#define DEMO_CHECK(call)                                                               \
+  do {                                                                                 \
+    const cudaError_t status_ = (call);                                                \
+    if (status_ != cudaSuccess) {                                                      \
+      std::fprintf(stderr, "exec_demo: %s: %s\n", #call, cudaGetErrorString(status_)); \
+      std::exit(2);                                                                    \
+    }                                                                                  \
   } while (0)
 
 __global__ void fill(float* values, int count, float scale) {
@@ -231,8 +231,8 @@ int main(int argc, char** argv) {
     expected_counts[static_cast<int>(value_a) % bins] += static_cast<unsigned>(o.iterations);
   }
   right = right && check(host_counts == expected_counts, "histogram (atomics, replayed under profiling)");
-  for (void* pointer : {static_cast<void*>(a), static_cast<void*>(b), static_cast<void*>(c), static_cast<void*>(t),
-                        static_cast<void*>(counts)}) {
+  for (void* pointer : {static_cast<void*>(a), static_cast<void*>(b), static_cast<void*>(c),
+                        static_cast<void*>(t), static_cast<void*>(counts)}) {
     DEMO_CHECK(cudaFree(pointer));
   }
   std::printf("exec_demo: n=%d, %d iterations: %s\n", n, o.iterations, right ? "results right" : "WRONG");

@@ -76,10 +76,11 @@ std::vector<case_instance> select_instances(const selection_options& selection) 
   instances = filter_instances(std::move(instances), selection.filter);
   for (const auto& instance : instances) {
     if (instance.select && !selection.allow_program_cases) {
-      throw input_error(instance.where, "select",
-                        "case '" + instance.name + "' selects kernel launches of a program, it has no registered kernel",
-                        "run it with `counterguard exec --cases " + instance.suite_path +
-                            " -- <program>`, and keep such suites apart from those of `run` (docs/exec.md)");
+      throw input_error(
+          instance.where, "select",
+          "case '" + instance.name + "' selects kernel launches of a program, it has no registered kernel",
+          "run it with `counterguard exec --cases " + instance.suite_path +
+              " -- <program>`, and keep such suites apart from those of `run` (docs/exec.md)");
     }
   }
   validate_raw_metric_names(instances, selection.chip);

@@ -220,13 +220,14 @@ int run_command_line(int argc, char** argv) {
     if (*static_command && !static_binaries.empty()) {
       static_binary_cases.filter = static_selection.filter;
       static_binary_cases.chip = static_selection.chip;
-      if (static_binary_cases.paths.empty() && (!static_reports.junit.empty() || !static_reports.markdown.empty() ||
-                                                !static_selection.filter.empty())) {
+      if (static_binary_cases.paths.empty() &&
+          (!static_reports.junit.empty() || !static_reports.markdown.empty() ||
+           !static_selection.filter.empty())) {
         throw input_error({}, "--binary", "--junit, --markdown and --filter report on cases",
                           "add --cases F.yaml to check the binary's kernels against a suite");
       }
-      return detail::run_static_binary({static_binaries, static_reports.json, static_reports.quiet, command_line,
-                                        static_binary_cases, static_reports});
+      return detail::run_static_binary({static_binaries, static_reports.json, static_reports.quiet,
+                                        command_line, static_binary_cases, static_reports});
     }
     if (*static_command)
       return detail::run_static(static_selection, static_reports, command_line);

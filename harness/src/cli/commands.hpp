@@ -108,8 +108,8 @@ command_action add_history_commands(CLI::App& app);  // history import | list (h
 command_action add_compare_command(CLI::App& app);   // compare (compare_command.cpp)
 command_action add_exec_command(CLI::App& app);      // exec (exec_command.cpp)
 
-// For `counterguard exec ... -- program args`: removes "--" and everything after it from `arguments` and keeps
-// it as the program to run; leaves other command lines alone (exec_command.cpp).
+// For `counterguard exec ... -- program args`: removes "--" and everything after it from `arguments` and
+// keeps it as the program to run; leaves other command lines alone (exec_command.cpp).
 void take_exec_program(std::vector<char*>& arguments);
 
 // `evaluate DIR` for a directory recorded by `counterguard exec` (exec_command.cpp).

@@ -199,7 +199,8 @@ bool is_file(const fs::path& path) {
 // COUNTERGUARD_INJECTION_PATH, else next to this program (build tree and installed layouts), else where
 // this build put it.
 std::string find_injection_library() {
-  if (const char* variable = std::getenv("COUNTERGUARD_INJECTION_PATH"); variable != nullptr && *variable != '\0') {
+  if (const char* variable = std::getenv("COUNTERGUARD_INJECTION_PATH");
+      variable != nullptr && *variable != '\0') {
     if (!is_file(variable)) {
       throw environment_error(environment_problem::file_system,
                               std::string("COUNTERGUARD_INJECTION_PATH names '") + variable +
@@ -229,9 +230,9 @@ class recording_directory {
     if (requested.empty()) {
       std::string pattern = (fs::temp_directory_path() / "counterguard-exec-XXXXXX").string();
       if (::mkdtemp(pattern.data()) == nullptr) {
-        throw environment_error(environment_problem::file_system,
-                                "cannot create a temporary directory for the recording in " +
-                                    fs::temp_directory_path().string());
+        throw environment_error(
+            environment_problem::file_system,
+            "cannot create a temporary directory for the recording in " + fs::temp_directory_path().string());
       }
       m_path = pattern;
       m_temporary = true;
@@ -241,8 +242,9 @@ class recording_directory {
     std::error_code status;
     if (fs::exists(m_path, status) && !fs::is_empty(m_path, status)) {
       if (!is_exec_recording(m_path) && !fs::exists(m_path / exec_instructions_file)) {
-        throw input_error({requested}, "--save-counter-data", "the directory is not empty",
-                          "give a new or empty directory, or one an earlier `counterguard exec` recorded into");
+        throw input_error(
+            {requested}, "--save-counter-data", "the directory is not empty",
+            "give a new or empty directory, or one an earlier `counterguard exec` recorded into");
       }
       // An earlier recording is replaced, never mixed with this one.
       fs::remove_all(m_path / "processes", status);
@@ -280,8 +282,9 @@ std::vector<std::unique_ptr<gpu_lock>> lock_gpus(int devices, double wait_second
   std::sort(uuids.begin(), uuids.end());
   std::vector<std::unique_ptr<gpu_lock>> locks;
   for (const auto& uuid : uuids) {
-    locks.push_back(std::make_unique<gpu_lock>(
-        uuid, wait_seconds, [](const std::string& message) { std::fprintf(stderr, "counterguard: %s\n", message.c_str()); }));
+    locks.push_back(std::make_unique<gpu_lock>(uuid, wait_seconds, [](const std::string& message) {
+      std::fprintf(stderr, "counterguard: %s\n", message.c_str());
+    }));
   }
   return locks;
 }
@@ -358,10 +361,11 @@ void print_summary(const program_outcome& program, const std::vector<recorded_pr
         continue;
       const std::int64_t wanted = progress.matches - instance->select->launch_skip;
       if (wanted > progress.profiled && !instance->select->launch_count) {
-        std::fputs(fmt::format("counterguard:     {}: profiled {} of {} matching launches (max_launches {})\n",
-                               progress.name, progress.profiled, progress.matches, instance->select->max_launches)
-                       .c_str(),
-                   stderr);
+        std::fputs(
+            fmt::format("counterguard:     {}: profiled {} of {} matching launches (max_launches {})\n",
+                        progress.name, progress.profiled, progress.matches, instance->select->max_launches)
+                .c_str(),
+            stderr);
       }
     }
   }
@@ -375,7 +379,8 @@ int run_exec(const exec_options& options) {
                       "with --metric");
   }
   if (options.program.empty())
-    throw input_error({}, "program", "no program given", "name it after '--': counterguard exec --cases F -- ./app");
+    throw input_error({}, "program", "no program given",
+                      "name it after '--': counterguard exec --cases F -- ./app");
   const std::vector<case_instance> instances = exec_instances(options.selection, flagged);
   if (instances.empty())
     throw input_error({}, "--filter", "no case instance matches '" + options.selection.filter + "'");
@@ -389,9 +394,10 @@ int run_exec(const exec_options& options) {
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
     static_cast<void>(cudaGetLastError());
-    throw environment_error(environment_problem::no_gpu,
-                            "no CUDA GPU is available: `exec` runs the program on one (for static checks of "
-                            "its kernels without a GPU: counterguard static --binary PROGRAM --cases F.yaml)");
+    throw environment_error(
+        environment_problem::no_gpu,
+        "no CUDA GPU is available: `exec` runs the program on one (for static checks of "
+        "its kernels without a GPU: counterguard static --binary PROGRAM --cases F.yaml)");
   }
   const std::string injection = find_injection_library();
   const recording_directory recording(options.save_counter_data);
@@ -464,8 +470,8 @@ int run_exec_evaluate(const evaluate_options& options) {
     selection.chip = envelope.results.metadata.chip;
   const std::vector<case_instance> instances = exec_instances(selection, envelope.command_line_cases);
   const std::vector<recorded_process> processes = load_recorded_processes(directory);
-  const exec_evaluation evaluation =
-      evaluate_exec_recording(processes, instances, envelope.extra_metrics, load_recorded_resources(directory));
+  const exec_evaluation evaluation = evaluate_exec_recording(processes, instances, envelope.extra_metrics,
+                                                             load_recorded_resources(directory));
   if (evaluation.environment)
     throw environment_error(*evaluation.environment, evaluation.environment_message);
   run_metadata metadata = envelope.results.metadata;
@@ -484,32 +490,41 @@ command_action add_exec_command(CLI::App& app) {
   options->selection.paths.clear();
   CLI::App* command = app.add_subcommand(
       "exec", "run an unmodified CUDA program, profile the kernel launches the cases select and check them");
-  command->add_option("--cases", options->selection.paths,
-                      "suite files or directories: cases with select: (docs/exec.md); a registered variant's case "
-                      "selects the launches in the NVTX range named after it (what `counterguard launch` marks)");
-  command->add_option("--filter", options->selection.filter, "only case instances whose name matches (* is a wildcard)");
+  command->add_option(
+      "--cases", options->selection.paths,
+      "suite files or directories: cases with select: (docs/exec.md); a registered variant's case "
+      "selects the launches in the NVTX range named after it (what `counterguard launch` marks)");
+  command->add_option("--filter", options->selection.filter,
+                      "only case instances whose name matches (* is a wildcard)");
   command->add_option("--chip", options->selection.chip, "chip that raw CUPTI metric names are validated for")
       ->capture_default_str();
-  command->add_option("--kernel-name,-k", options->kernel_name,
-                      "as ncu: also a case 'exec/selection' of the launches of this kernel (a name or glob, or "
-                      "regex:EXPR)");
-  command->add_option("--nvtx-include", options->nvtx_include,
-                      "as ncu: only launches inside these NVTX ranges ('[Domain@]outer/inner/' for push/pop ranges, "
-                      "a name without the trailing '/' for a start/end range)");
-  command->add_option("--launch-skip,-s", options->launch_skip, "as ncu: matching launches to let through first")
+  command->add_option(
+      "--kernel-name,-k", options->kernel_name,
+      "as ncu: also a case 'exec/selection' of the launches of this kernel (a name or glob, or "
+      "regex:EXPR)");
+  command->add_option(
+      "--nvtx-include", options->nvtx_include,
+      "as ncu: only launches inside these NVTX ranges ('[Domain@]outer/inner/' for push/pop ranges, "
+      "a name without the trailing '/' for a start/end range)");
+  command
+      ->add_option("--launch-skip,-s", options->launch_skip, "as ncu: matching launches to let through first")
       ->check(CLI::NonNegativeNumber);
   command->add_option("--launch-count,-c", options->launch_count, "as ncu: matching launches to profile")
       ->check(CLI::PositiveNumber);
-  command->add_option("--max-launches", options->max_launches,
-                      "most launches the command-line selection profiles (default 64)")
+  command
+      ->add_option("--max-launches", options->max_launches,
+                   "most launches the command-line selection profiles (default 64)")
       ->check(CLI::PositiveNumber);
-  command->add_option("--metric", options->extra_metrics, "also measure this metric in every case (repeatable)");
+  command->add_option("--metric", options->extra_metrics,
+                      "also measure this metric in every case (repeatable)");
   command->add_option("--binary", options->binaries,
                       "also read kernel resources (static metrics) from this library or binary (repeatable)");
-  command->add_option("--save-counter-data", options->save_counter_data,
-                      "keep the recording here (counter data of every profiled launch, one folder per process) "
-                      "for `counterguard evaluate DIR`");
-  command->add_option("--timeout", options->timeout_seconds, "seconds before the program is killed (0: never)")
+  command->add_option(
+      "--save-counter-data", options->save_counter_data,
+      "keep the recording here (counter data of every profiled launch, one folder per process) "
+      "for `counterguard evaluate DIR`");
+  command
+      ->add_option("--timeout", options->timeout_seconds, "seconds before the program is killed (0: never)")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
   command->add_flag("--allow-program-failure", options->allow_program_failure,
@@ -520,7 +535,8 @@ command_action add_exec_command(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
   add_report_options(*command, options->reports, true);
-  command->footer("The program and its arguments come last, after '--': counterguard exec --cases F.yaml -- ./app -x");
+  command->footer(
+      "The program and its arguments come last, after '--': counterguard exec --cases F.yaml -- ./app -x");
   return [options, command]() -> std::optional<int> {
     if (!*command)
       return std::nullopt;

@@ -1,6 +1,8 @@
 // `counterguard static --binary PROGRAM --cases F.yaml`: the static expectations of a suite's cases checked
-// against the kernels compiled into a program, with no GPU. A case with `select:` takes the kernels its kernel
-// pattern names; a registered variant's case takes its device functions by name.
+// against the kernels compiled into a program, with no GPU. A case with `select:` takes the kernels its
+// kernel pattern names; a registered variant's case takes its device functions by name.
+#include "static_binary_checks.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <map>
@@ -16,7 +18,6 @@
 #include "counterguard/metrics/metric_catalog.hpp"
 #include "counterguard/model/launch_context.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
-#include "static_binary_checks.hpp"
 
 namespace counterguard::detail {
 namespace {
@@ -54,7 +55,8 @@ std::string kernel_list(const std::vector<binary_resources>& binaries) {
 }  // namespace
 
 run_results static_binary_results(const std::vector<binary_resources>& binaries,
-                                  const std::vector<case_instance>& instances, const std::string& command_line) {
+                                  const std::vector<case_instance>& instances,
+                                  const std::string& command_line) {
   run_results results;
   results.metadata = host_metadata("static", command_line);
   std::string files;
@@ -64,9 +66,10 @@ run_results static_binary_results(const std::vector<binary_resources>& binaries,
     case_result result = make_case_result(instance);
     if (instance.skip_reason || (instance.select && !instance.select->kernel)) {
       result.status = case_status::skipped;
-      result.status_reason = instance.skip_reason ? *instance.skip_reason
-                                                  : "selects launches by NVTX range only; a static check needs a "
-                                                    "kernel name (select: {kernel: ...})";
+      result.status_reason = instance.skip_reason
+                                 ? *instance.skip_reason
+                                 : "selects launches by NVTX range only; a static check needs a "
+                                   "kernel name (select: {kernel: ...})";
       results.cases.push_back(std::move(result));
       continue;
     }
@@ -90,7 +93,8 @@ run_results static_binary_results(const std::vector<binary_resources>& binaries,
       continue;
     }
     std::vector<resolved_expectation> static_expectations;
-    std::copy_if(instance.expectations.begin(), instance.expectations.end(), std::back_inserter(static_expectations),
+    std::copy_if(instance.expectations.begin(), instance.expectations.end(),
+                 std::back_inserter(static_expectations),
                  [](const resolved_expectation& e) { return e.cls == metric_class::static_resource; });
     const metric_plan plan = plan_metrics(instance, metric_catalog::builtin());
     for (const auto& [architecture, kernels] : by_architecture) {

@@ -48,8 +48,8 @@ exec_instructions load_exec_instructions(const std::string& path) {
     reader.require_object(cases[i], field);
     exec_case_request request;
     request.name = reader.string(cases[i], field, "name");
-    request.selector =
-        launch_selector_from_json(reader.member(cases[i], field, "selector"), path, field_at(field, "selector"));
+    request.selector = launch_selector_from_json(reader.member(cases[i], field, "selector"), path,
+                                                 field_at(field, "selector"));
     request.raw_metrics = reader.strings(cases[i], field, "raw_metrics");
     instructions.cases.push_back(std::move(request));
   }

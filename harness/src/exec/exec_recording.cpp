@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 #include <array>
+#include <cctype>
 #include <fstream>
 #include <limits>
 #include <map>
@@ -36,7 +36,8 @@ constexpr std::size_t listed_contexts = 3;
 std::string read_text(const fs::path& path, const std::string& what) {
   std::ifstream in(path, std::ios::binary);
   if (!in)
-    throw input_error({path.string()}, "", "cannot read the " + what, "record it again with `counterguard exec`");
+    throw input_error({path.string()}, "", "cannot read the " + what,
+                      "record it again with `counterguard exec`");
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
@@ -53,7 +54,8 @@ recorded_launch load_recorded_launch(const fs::path& folder) {
   const std::string manifest = (folder / "manifest.json").string();
   const json_reader reader(manifest);
   if (archive.cases.size() != 1)
-    reader.fail("cases", "holds " + std::to_string(archive.cases.size()) + " entries", "one per launch archive");
+    reader.fail("cases", "holds " + std::to_string(archive.cases.size()) + " entries",
+                "one per launch archive");
   recorded_launch launch;
   launch.data = std::move(archive.cases.front());
   if (reader.optional_member(archive.metadata, "metadata", "cases") != nullptr)
@@ -87,7 +89,8 @@ json resources_to_json(const std::vector<kernel_resources>& resources) {
   return kernels;
 }
 
-std::size_t size_field(const json_reader& reader, const json& item, const std::string& field, const char* key) {
+std::size_t size_field(const json_reader& reader, const json& item, const std::string& field,
+                       const char* key) {
   return static_cast<std::size_t>(reader.integer(item, field, key, 0, INT64_MAX));
 }
 
@@ -185,14 +188,16 @@ std::string selector_text(const case_instance& instance) {
 }  // namespace
 
 fs::path process_folder(const fs::path& directory, const process_identity& process) {
-  return directory / processes_folder / (std::to_string(process.pid) + "-" + std::to_string(process.started_ns));
+  return directory / processes_folder /
+         (std::to_string(process.pid) + "-" + std::to_string(process.started_ns));
 }
 
-void save_recorded_launch(const fs::path& folder, int index, const std::string& chip, const recorded_launch& launch) {
+void save_recorded_launch(const fs::path& folder, int index, const std::string& chip,
+                          const recorded_launch& launch) {
   counter_data_archive archive;
   archive.chip = chip;
-  archive.metadata =
-      json{{"cases", launch.cases}, {"seconds", launch.seconds}, {"attributes_known", launch.attributes_known}};
+  archive.metadata = json{
+      {"cases", launch.cases}, {"seconds", launch.seconds}, {"attributes_known", launch.attributes_known}};
   archive.cases.push_back(launch.data);
   std::array<char, 16> name{};
   std::snprintf(name.data(), name.size(), "%04d", index);
@@ -264,7 +269,8 @@ exec_envelope load_exec_envelope(const fs::path& directory) {
     envelope.command_line_cases.push_back(std::move(request));
   }
   envelope.extra_metrics = reader.strings(document, "", "extra_metrics");
-  envelope.program = program_outcome_from_json(reader.member(document, "", "program"), path.string(), "program");
+  envelope.program =
+      program_outcome_from_json(reader.member(document, "", "program"), path.string(), "program");
   envelope.allow_program_failure = reader.boolean(document, "", "allow_program_failure");
   envelope.results = read_run_results(reader.object(document, "", "results"), path.string());
   return envelope;
@@ -308,11 +314,13 @@ std::vector<kernel_resources> load_recorded_resources(const fs::path& directory)
   return resources;
 }
 
-std::string describe_empty_selection(const case_instance& instance, const std::vector<recorded_process>& processes) {
+std::string describe_empty_selection(const case_instance& instance,
+                                     const std::vector<recorded_process>& processes) {
   const std::string selected = "selected no kernel launch (" + selector_text(instance) + ")";
   if (processes.empty()) {
     return selected +
-           ": no process of the program loaded the injection library (it made no CUDA call, or it is statically "
+           ": no process of the program loaded the injection library (it made no CUDA call, or it is "
+           "statically "
            "linked against the CUDA driver or setuid, which the injection cannot enter)";
   }
   std::int64_t matched = 0;
@@ -321,7 +329,8 @@ std::string describe_empty_selection(const case_instance& instance, const std::v
   for (const auto& process : processes) {
     process_list += (process_list.empty() ? "" : ", ") + describe_process(process.record.process);
     const case_progress* progress = progress_of(process.record, instance.name);
-    applies = applies || progress == nullptr || progress->applies;  // no entry: the record cannot say it did not
+    applies =
+        applies || progress == nullptr || progress->applies;  // no entry: the record cannot say it did not
     if (progress != nullptr)
       matched += progress->matches;
   }
@@ -336,7 +345,8 @@ std::string describe_empty_selection(const case_instance& instance, const std::v
   for (const auto& process : processes)
     launches += process.record.launches;
   if (launches == 0)
-    return selected + ": the program launched no kernel in a process with the injection (" + process_list + ")";
+    return selected + ": the program launched no kernel in a process with the injection (" + process_list +
+           ")";
   return selected + "; the program launched " + kernels_seen(processes, instance);
 }
 
@@ -403,8 +413,8 @@ exec_evaluation evaluate_exec_recording(const std::vector<recorded_process>& pro
       case_result failed = make_case_result(instance);
       if (failed.kernel.empty())
         failed.kernel = selector_text(instance);
-      failed.checks.push_back(
-          empty_selection_check(instance, "selected_launches", describe_empty_selection(instance, processes)));
+      failed.checks.push_back(empty_selection_check(instance, "selected_launches",
+                                                    describe_empty_selection(instance, processes)));
       evaluation.results.push_back(std::move(failed));
       evaluation.instances.push_back(instance);
       continue;
@@ -426,8 +436,8 @@ exec_evaluation evaluate_exec_recording(const std::vector<recorded_process>& pro
         std::string reasons;
         for (const auto& error : seen[p].errors)
           reasons += (reasons.empty() ? "" : "; ") + error;
-        result.status_reason = "profiling failed in " + describe_process(seen[p].process->record.process) + ": " +
-                               reasons;
+        result.status_reason =
+            "profiling failed in " + describe_process(seen[p].process->record.process) + ": " + reasons;
       } else {
         std::vector<case_observation> parts;
         double seconds = 0.0;
@@ -450,9 +460,10 @@ exec_evaluation evaluate_exec_recording(const std::vector<recorded_process>& pro
         }
         metric_plan plan = plan_metrics(instance, catalog, extra_metrics);
         if (!attributes_known) {  // unmeasured rather than read as 0
-          plan.metrics.erase(std::remove_if(plan.metrics.begin(), plan.metrics.end(),
-                                            [](const metric_definition& m) { return m.source == metric_source::launch; }),
-                             plan.metrics.end());
+          plan.metrics.erase(
+              std::remove_if(plan.metrics.begin(), plan.metrics.end(),
+                             [](const metric_definition& m) { return m.source == metric_source::launch; }),
+              plan.metrics.end());
         }
         measure_case_parts(result, plan, parts, resources);
         result.seconds = seconds;

@@ -59,9 +59,9 @@ void nvtx_thread_stacks::push(const std::string& domain, std::string name) {
 }
 
 void nvtx_thread_stacks::pop(const std::string& domain) {
-  const auto found = std::find_if(m_stacks.begin(), m_stacks.end(), [&](const nvtx_context::domain_stack& stack) {
-    return stack.domain == domain;
-  });
+  const auto found =
+      std::find_if(m_stacks.begin(), m_stacks.end(),
+                   [&](const nvtx_context::domain_stack& stack) { return stack.domain == domain; });
   if (found != m_stacks.end() && !found->ranges.empty())
     found->ranges.pop_back();
 }

@@ -9,8 +9,8 @@ namespace counterguard {
 namespace {
 
 std::string file_name(const process_identity& process) {
-  const std::string& path = process.executable.empty() && !process.argv.empty() ? process.argv.front()
-                                                                                  : process.executable;
+  const std::string& path =
+      process.executable.empty() && !process.argv.empty() ? process.argv.front() : process.executable;
   const std::size_t slash = path.rfind('/');
   std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
   // Instance names use letters, digits and a few marks: keep the label readable in every report.
@@ -58,7 +58,8 @@ std::vector<process_label> label_processes(const std::vector<process_identity>& 
     }
   }
   std::sort(numbered.begin(), numbered.end(), [&](std::size_t a, std::size_t b) {
-    return std::tie(processes[a].started_ns, processes[a].pid) < std::tie(processes[b].started_ns, processes[b].pid);
+    return std::tie(processes[a].started_ns, processes[a].pid) <
+           std::tie(processes[b].started_ns, processes[b].pid);
   });
   std::map<std::string, int> next_number;
   for (const std::size_t i : numbered) {

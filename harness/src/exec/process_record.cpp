@@ -15,11 +15,14 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::array<environment_problem, 8> all_problems{
-    environment_problem::no_gpu,           environment_problem::insufficient_privileges,
-    environment_problem::profiler_busy,    environment_problem::under_external_profiler,
-    environment_problem::unsupported_device, environment_problem::gpu_wait_expired,
-    environment_problem::file_system,      environment_problem::process};
+constexpr std::array<environment_problem, 8> all_problems{environment_problem::no_gpu,
+                                                          environment_problem::insufficient_privileges,
+                                                          environment_problem::profiler_busy,
+                                                          environment_problem::under_external_profiler,
+                                                          environment_problem::unsupported_device,
+                                                          environment_problem::gpu_wait_expired,
+                                                          environment_problem::file_system,
+                                                          environment_problem::process};
 
 json device_to_json(const run_metadata& m) {
   return {{"gpu_name", m.gpu_name},
@@ -119,8 +122,8 @@ void save_process_record(const std::string& path, const process_record& record) 
                 {"launches", record.launches},
                 {"kernels", std::move(kernels)},
                 {"cases", std::move(cases)},
-                {"environment", record.environment ? json(environment_problem_name(*record.environment))
-                                                   : json(nullptr)},
+                {"environment",
+                 record.environment ? json(environment_problem_name(*record.environment)) : json(nullptr)},
                 {"environment_message", record.environment_message},
                 {"finished", record.finished}};
   write_file_atomically(path, document.dump(2) + "\n");

@@ -42,9 +42,10 @@ std::string signal_name(int number) {
 
 std::string program_outcome::describe() const {
   if (timed_out) {
-    return fmt::format("ran longer than the timeout of {:g} s and was killed (raise --timeout if it is legitimately "
-                       "slow)",
-                       timeout_seconds);
+    return fmt::format(
+        "ran longer than the timeout of {:g} s and was killed (raise --timeout if it is legitimately "
+        "slow)",
+        timeout_seconds);
   }
   if (signal) {
     return fmt::format("was killed by signal {} ({}{}) after {:.2f} s", *signal, signal_name(*signal),
@@ -80,7 +81,7 @@ case_result program_case_result(const program_outcome& outcome, bool failure_all
   check.failing = !ok;
   check.message = "the program " + outcome.describe();
   if (!outcome.succeeded())
-    check.message += failure_allowed ? " (allowed by --allow-program-failure)"
+    check.message += failure_allowed     ? " (allowed by --allow-program-failure)"
                      : outcome.timed_out ? ""
                                          : "; --allow-program-failure accepts a failing program";
   result.checks.push_back(std::move(check));
@@ -88,13 +89,14 @@ case_result program_case_result(const program_outcome& outcome, bool failure_all
 }
 
 nlohmann::json program_outcome_to_json(const program_outcome& outcome) {
-  return {{"argv", outcome.argv},
-          {"exit_status", outcome.exit_status ? nlohmann::json(*outcome.exit_status) : nlohmann::json(nullptr)},
-          {"signal", outcome.signal ? nlohmann::json(*outcome.signal) : nlohmann::json(nullptr)},
-          {"core_dumped", outcome.core_dumped},
-          {"timed_out", outcome.timed_out},
-          {"timeout_seconds", outcome.timeout_seconds},
-          {"seconds", outcome.seconds}};
+  return {
+      {"argv", outcome.argv},
+      {"exit_status", outcome.exit_status ? nlohmann::json(*outcome.exit_status) : nlohmann::json(nullptr)},
+      {"signal", outcome.signal ? nlohmann::json(*outcome.signal) : nlohmann::json(nullptr)},
+      {"core_dumped", outcome.core_dumped},
+      {"timed_out", outcome.timed_out},
+      {"timeout_seconds", outcome.timeout_seconds},
+      {"seconds", outcome.seconds}};
 }
 
 program_outcome program_outcome_from_json(const nlohmann::json& document, const std::string& file,
@@ -111,7 +113,8 @@ program_outcome program_outcome_from_json(const nlohmann::json& document, const 
   outcome.timed_out = reader.boolean(document, field, "timed_out");
   outcome.timeout_seconds = reader.number_or_nan(reader.member(document, field, "timeout_seconds"),
                                                  field_at(field, "timeout_seconds"));
-  outcome.seconds = reader.number_or_nan(reader.member(document, field, "seconds"), field_at(field, "seconds"));
+  outcome.seconds =
+      reader.number_or_nan(reader.member(document, field, "seconds"), field_at(field, "seconds"));
   return outcome;
 }
 

@@ -1,10 +1,10 @@
 // The CUPTI Range Profiler driven from launch callbacks, with the call sequence gpu-facts.md verified on an
 // H200 for the in-process profiler (profiler/range_profiler.cpp): initialize, device supported, chip name,
-// counter availability, host configuration, Enable, counter-data image, SetConfig (auto range, kernel replay),
-// Start, launch, Stop until all passes are submitted, DecodeData. Differences here, NOT verified on a GPU:
-// driver API instead of the runtime for the context and device queries; Start in the launch API's entry
-// callback and Stop/DecodeData in its exit callback (the CUPTI profiling_injection sample starts its sessions
-// from the same cuLaunchKernel entry callback).
+// counter availability, host configuration, Enable, counter-data image, SetConfig (auto range, kernel
+// replay), Start, launch, Stop until all passes are submitted, DecodeData. Differences here, NOT verified on
+// a GPU: driver API instead of the runtime for the context and device queries; Start in the launch API's
+// entry callback and Stop/DecodeData in its exit callback (the CUPTI profiling_injection sample starts its
+// sessions from the same cuLaunchKernel entry callback).
 #include "context_profiler.hpp"
 
 #include <cupti_profiler_host.h>
@@ -78,7 +78,8 @@ void deinitialize_profiler_api() noexcept {
   if (!g_profiler_api_initialized)
     return;
   g_profiler_api_initialized = false;
-  auto params = cupti_params<CUpti_Profiler_DeInitialize_Params>(CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE);
+  auto params =
+      cupti_params<CUpti_Profiler_DeInitialize_Params>(CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE);
   COUNTERGUARD_CUPTI_NOTHROW(cuptiProfilerDeInitialize(&params));
 }
 
@@ -134,7 +135,8 @@ context_profiler::context_profiler(CUcontext context) : m_context(context) {
   m_device.cuda_runtime_version = version_text(driver_version);
   m_device.cupti_version = std::to_string(cupti_version);
 
-  auto enable = cupti_params<CUpti_RangeProfiler_Enable_Params>(CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
+  auto enable =
+      cupti_params<CUpti_RangeProfiler_Enable_Params>(CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
   enable.ctx = m_context;
   COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerEnable(&enable));
   m_profiler = enable.pRangeProfilerObject;
@@ -156,7 +158,8 @@ void context_profiler::release() noexcept {
   m_applied = nullptr;
 }
 
-const context_profiler::configuration& context_profiler::configuration_for(const std::vector<std::string>& metrics) {
+const context_profiler::configuration& context_profiler::configuration_for(
+    const std::vector<std::string>& metrics) {
   const auto found = m_configurations.find(metrics);
   if (found != m_configurations.end())
     return *found->second;
@@ -181,7 +184,8 @@ void context_profiler::begin(const std::vector<std::string>& raw_metrics) {
     disable.pRangeProfilerObject = m_profiler;
     m_profiler = nullptr;
     COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerDisable(&disable));
-    auto enable = cupti_params<CUpti_RangeProfiler_Enable_Params>(CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
+    auto enable =
+        cupti_params<CUpti_RangeProfiler_Enable_Params>(CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
     enable.ctx = m_context;
     COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerEnable(&enable));
     m_profiler = enable.pRangeProfilerObject;

@@ -21,10 +21,11 @@ struct launch_capture {
   int dropped_ranges = 0;
 };
 
-// The CUPTI Range Profiler on one CUDA context of a program under `counterguard exec`, driven launch by launch
-// from the launch callbacks: begin() before a selected launch, end() after it (auto range, kernel replay: the
-// launch is replayed once per pass with device memory restored, so a non-idempotent kernel stays correct).
-// Uses the driver API only: the program brings its own CUDA runtime. Not thread-safe: the caller serialises.
+// The CUPTI Range Profiler on one CUDA context of a program under `counterguard exec`, driven launch by
+// launch from the launch callbacks: begin() before a selected launch, end() after it (auto range, kernel
+// replay: the launch is replayed once per pass with device memory restored, so a non-idempotent kernel stays
+// correct). Uses the driver API only: the program brings its own CUDA runtime. Not thread-safe: the caller
+// serialises.
 class context_profiler {
  public:
   // Checks that the context's device can be profiled and enables the range profiler on it. Throws

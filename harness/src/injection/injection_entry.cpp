@@ -5,12 +5,11 @@
 // seen too). Only those two symbols are exported. Nothing here may throw into CUPTI or the program.
 #include <cupti.h>
 #include <dlfcn.h>
+#include <generated_nvtx_meta.h>
 #include <nvtx3/nvToolsExt.h>
 #include <pthread.h>
 #include <time.h>
 #include <unistd.h>
-
-#include <generated_nvtx_meta.h>
 
 #include <atomic>
 #include <cstdint>
@@ -39,7 +38,8 @@ thread_local int t_claimed_depth = 0;  // the depth of the call that claimed the
 thread_local pending_launch t_pending;
 
 void warn(const std::string& message) {
-  std::fprintf(stderr, "counterguard injection (pid %d): %s\n", static_cast<int>(::getpid()), message.c_str());
+  std::fprintf(stderr, "counterguard injection (pid %d): %s\n", static_cast<int>(::getpid()),
+               message.c_str());
 }
 
 std::string narrow(const wchar_t* text) {
@@ -136,7 +136,8 @@ void on_nvtx(CUpti_CallbackId id, const CUpti_NvtxData& data) {
         g_nvtx->name_domain(handle(domain), params<nvtxDomainCreateA_params>(data)->name);
       break;
     }
-    case CUPTI_CBID_NVTX_nvtxDomainCreateW: {  // CUPTI publishes no params struct; the one argument is the name
+    case CUPTI_CBID_NVTX_nvtxDomainCreateW: {  // CUPTI publishes no params struct; the one argument is the
+                                               // name
       nvtxDomainHandle_t domain = nullptr;
       if (returned(data, domain))
         g_nvtx->name_domain(handle(domain), narrow(*static_cast<const wchar_t* const*>(data.functionParams)));
@@ -179,7 +180,8 @@ void on_launch_api(CUpti_CallbackDomain domain, CUpti_CallbackId id, const CUpti
     --t_depth;
 }
 
-void CUPTIAPI on_callback(void* /*user*/, CUpti_CallbackDomain domain, CUpti_CallbackId id, const void* data) {
+void CUPTIAPI on_callback(void* /*user*/, CUpti_CallbackDomain domain, CUpti_CallbackId id,
+                          const void* data) {
   if (g_session == nullptr || data == nullptr || g_forked_child.load())
     return;
   try {
@@ -218,7 +220,8 @@ process_identity own_identity() {
   std::size_t begin = 0;
   while (begin < command.size()) {
     const std::size_t end = command.find('\0', begin);
-    identity.argv.push_back(command.substr(begin, end == std::string::npos ? std::string::npos : end - begin));
+    identity.argv.push_back(
+        command.substr(begin, end == std::string::npos ? std::string::npos : end - begin));
     if (end == std::string::npos)
       break;
     begin = end + 1;
@@ -242,8 +245,9 @@ void at_exit() {
 // A failure the program must not notice: say it on stderr, leave the program alone.
 bool subscribe() {
   if (cuptiSubscribe(&g_subscriber, &on_callback, nullptr) != CUPTI_SUCCESS) {
-    warn("cannot subscribe to CUPTI callbacks (another CUPTI tool, ncu, nsys or a profiler built into the "
-         "program holds the subscription); this process is not profiled");
+    warn(
+        "cannot subscribe to CUPTI callbacks (another CUPTI tool, ncu, nsys or a profiler built into the "
+        "program holds the subscription); this process is not profiled");
     return false;
   }
   bool ok = true;

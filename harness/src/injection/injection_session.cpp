@@ -68,21 +68,23 @@ void injection_session::save_record() {
   try {
     save_process_record((m_folder / "process.json").string(), m_record);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "counterguard injection (pid %lld): %s\n", static_cast<long long>(m_record.process.pid),
-                 e.what());
+    std::fprintf(stderr, "counterguard injection (pid %lld): %s\n",
+                 static_cast<long long>(m_record.process.pid), e.what());
   }
 }
 
-void injection_session::launch_entered(pending_launch& pending, CUcontext context, const intercepted_launch& launch,
-                                       const nvtx_context& nvtx) {
+void injection_session::launch_entered(pending_launch& pending, CUcontext context,
+                                       const intercepted_launch& launch, const nvtx_context& nvtx) {
   pending = pending_launch{};
   {
     const std::lock_guard<std::mutex> lock(m_state);
     const kernel_names& names = names_for(launch.symbol);
-    const auto seen = std::find_if(m_record.kernels.begin(), m_record.kernels.end(),
-                                   [&](const seen_kernel& kernel) { return kernel.mangled == names.mangled; });
+    const auto seen =
+        std::find_if(m_record.kernels.begin(), m_record.kernels.end(),
+                     [&](const seen_kernel& kernel) { return kernel.mangled == names.mangled; });
     const bool new_kernel = seen == m_record.kernels.end();
-    const bool contexts_full = !new_kernel && seen->nvtx.size() >= process_record::max_nvtx_contexts_per_kernel;
+    const bool contexts_full =
+        !new_kernel && seen->nvtx.size() >= process_record::max_nvtx_contexts_per_kernel;
     note_launch(m_record, names.function, names.mangled, contexts_full ? std::string() : nvtx.describe());
     pending.decision = m_selection.decide(names, nvtx);
     pending.function = names.function;

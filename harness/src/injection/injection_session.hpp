@@ -68,7 +68,7 @@ class injection_session {
   std::unordered_map<std::string, kernel_names> m_names;
   std::map<CUcontext, std::unique_ptr<context_profiler>> m_profilers;
   std::atomic<bool> m_disabled{false};  // an environment problem stops all profiling in this process
-  bool m_any_case = false;             // a case applies to this process: launches may be profiled
+  bool m_any_case = false;              // a case applies to this process: launches may be profiled
   int m_next_archive = 0;
 };
 

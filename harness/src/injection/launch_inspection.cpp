@@ -244,14 +244,14 @@ bool read_launch_attributes(const intercepted_launch& intercepted, CUdevice devi
     return false;
   if (launch.cluster == std::array<unsigned, 3>{0, 0, 0}) {
     bool cluster_ok = true;
-    const int width = function_attribute(CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH, function, kernel, device, cluster_ok);
+    const int width =
+        function_attribute(CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH, function, kernel, device, cluster_ok);
     if (cluster_ok && width > 0) {
-      launch.cluster = {
-          static_cast<unsigned>(width),
-          static_cast<unsigned>(
-              function_attribute(CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT, function, kernel, device, cluster_ok)),
-          static_cast<unsigned>(
-              function_attribute(CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH, function, kernel, device, cluster_ok))};
+      launch.cluster = {static_cast<unsigned>(width),
+                        static_cast<unsigned>(function_attribute(CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT,
+                                                                 function, kernel, device, cluster_ok)),
+                        static_cast<unsigned>(function_attribute(CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH,
+                                                                 function, kernel, device, cluster_ok))};
     }
   }
   const unsigned threads = launch.block[0] * launch.block[1] * launch.block[2];
@@ -263,8 +263,10 @@ bool read_launch_attributes(const intercepted_launch& intercepted, CUdevice devi
   }
   if (max_threads_per_sm >= 32) {
     // Whole warps: a partial warp occupies a full warp slot (as profiler/launch_recorder.cpp computes it).
-    const double warps_per_block = static_cast<double>((threads + 31) / 32);  // NOLINT(bugprone-integer-division)
-    const double warp_slots = static_cast<double>(max_threads_per_sm / 32);    // NOLINT(bugprone-integer-division)
+    const double warps_per_block =
+        static_cast<double>((threads + 31) / 32);  // NOLINT(bugprone-integer-division)
+    const double warp_slots =
+        static_cast<double>(max_threads_per_sm / 32);  // NOLINT(bugprone-integer-division)
     launch.theoretical_occupancy_pct = blocks_per_sm * warps_per_block / warp_slots * 100.0;
   }
   return true;

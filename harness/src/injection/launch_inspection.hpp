@@ -13,9 +13,9 @@ namespace counterguard::injection {
 
 // A kernel launch as one launch API callback (runtime or driver) describes it at its entry.
 struct intercepted_launch {
-  std::string symbol;               // the kernel's (mangled) name
-  CUfunction function = nullptr;    // driver launches: the function (or a CUkernel cast to it)
-  const void* runtime_kernel = nullptr;  // runtime launches: a host stub or a cudaKernel_t
+  std::string symbol;                     // the kernel's (mangled) name
+  CUfunction function = nullptr;          // driver launches: the function (or a CUkernel cast to it)
+  const void* runtime_kernel = nullptr;   // runtime launches: a host stub or a cudaKernel_t
   bool runtime_kernel_is_handle = false;  // runtime_kernel is a cudaKernel_t (__cudaLaunchKernel)
   std::array<unsigned, 3> grid{1, 1, 1};
   std::array<unsigned, 3> block{1, 1, 1};
@@ -28,8 +28,8 @@ struct intercepted_launch {
 [[nodiscard]] const CUpti_CallbackId* driver_launch_callbacks(std::size_t& count);
 
 // Reads a launch callback's parameters; false when the callback is not a kernel launch this reads.
-[[nodiscard]] bool read_launch(CUpti_CallbackDomain domain, CUpti_CallbackId id, const CUpti_CallbackData& data,
-                               intercepted_launch& launch);
+[[nodiscard]] bool read_launch(CUpti_CallbackDomain domain, CUpti_CallbackId id,
+                               const CUpti_CallbackData& data, intercepted_launch& launch);
 
 // Fills the "launch" attributes of `launch` (registers, local, static shared and constant bytes, required
 // cluster, theoretical occupancy) from the function on `device`; false when the function cannot be queried

@@ -7,7 +7,8 @@
 
 namespace counterguard {
 
-void measure_case_parts(case_result& result, const metric_plan& plan, const std::vector<case_observation>& parts,
+void measure_case_parts(case_result& result, const metric_plan& plan,
+                        const std::vector<case_observation>& parts,
                         const std::vector<kernel_resources>& resources) {
   std::vector<profiled_launch> launches;
   std::vector<evaluated_range> ranges;

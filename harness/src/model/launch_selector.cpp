@@ -21,7 +21,8 @@ bool path_matches_from(const std::vector<name_pattern>& path, std::size_t p,
   if (p == path.size())
     return true;  // the launch may be nested deeper than the path names
   if (is_gap(path[p]))
-    return path_matches_from(path, p + 1, stack, s) || (s < stack.size() && path_matches_from(path, p, stack, s + 1));
+    return path_matches_from(path, p + 1, stack, s) ||
+           (s < stack.size() && path_matches_from(path, p, stack, s + 1));
   return s < stack.size() && path[p].matches(stack[s]) && path_matches_from(path, p + 1, stack, s + 1);
 }
 
@@ -91,7 +92,8 @@ bool process_selector::matches(const process_identity& process) const {
 
 bool launch_selector::matches_kernel(const kernel_names& names) const {
   return !kernel || kernel->matches(names.base) || kernel->matches(names.unqualified) ||
-         kernel->matches(names.function) || kernel->matches(names.demangled) || kernel->matches(names.mangled);
+         kernel->matches(names.function) || kernel->matches(names.demangled) ||
+         kernel->matches(names.mangled);
 }
 
 bool launch_selector::matches(const kernel_names& names, const nvtx_context& context) const {
@@ -144,9 +146,8 @@ nlohmann::json launch_selector_to_json(const launch_selector& selector) {
     document["rank"] = *selector.process.rank;
   if (selector.process.executable)
     document["executable"] = pattern_to_json(*selector.process.executable);
-  document["where"] = {{"file", selector.where.file},
-                       {"line", selector.where.line},
-                       {"column", selector.where.column}};
+  document["where"] = {
+      {"file", selector.where.file}, {"line", selector.where.line}, {"column", selector.where.column}};
   return document;
 }
 
@@ -158,7 +159,8 @@ launch_selector launch_selector_from_json(const nlohmann::json& document, const 
   selector.launch_skip = reader.integer(document, field, "launch_skip", 0, INT64_MAX);
   selector.max_launches = reader.integer(document, field, "max_launches", 1, INT64_MAX);
   if (reader.optional_member(document, field, "kernel") != nullptr)
-    selector.kernel = pattern_from_json(reader, reader.member(document, field, "kernel"), field_at(field, "kernel"));
+    selector.kernel =
+        pattern_from_json(reader, reader.member(document, field, "kernel"), field_at(field, "kernel"));
   if (reader.optional_member(document, field, "nvtx") != nullptr) {
     const std::string nvtx_field = field_at(field, "nvtx");
     const nlohmann::json& nvtx = reader.object(document, field, "nvtx");
@@ -175,8 +177,8 @@ launch_selector launch_selector_from_json(const nlohmann::json& document, const 
   if (reader.optional_member(document, field, "rank") != nullptr)
     selector.process.rank = reader.integer(document, field, "rank", 0, INT64_MAX);
   if (reader.optional_member(document, field, "executable") != nullptr) {
-    selector.process.executable =
-        pattern_from_json(reader, reader.member(document, field, "executable"), field_at(field, "executable"));
+    selector.process.executable = pattern_from_json(reader, reader.member(document, field, "executable"),
+                                                    field_at(field, "executable"));
   }
   if (const nlohmann::json* where = reader.optional_member(document, field, "where")) {
     const std::string where_field = field_at(field, "where");

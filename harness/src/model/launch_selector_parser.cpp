@@ -80,7 +80,8 @@ void split_path(const std::string& text, nvtx_selector& selector, bool read_doma
   std::size_t begin = 0;
   while (true) {
     const std::size_t slash = rest.find('/', begin);
-    const std::string element = rest.substr(begin, slash == std::string::npos ? std::string::npos : slash - begin);
+    const std::string element =
+        rest.substr(begin, slash == std::string::npos ? std::string::npos : slash - begin);
     if (element.empty())
       fail("the NVTX range path '" + text + "' has an empty range name", nvtx_forms);
     selector.path.push_back(pattern_from_text(element, fail));
@@ -140,7 +141,8 @@ nvtx_selector read_nvtx(const yaml_reader& reader, const YAML::Node& node, const
 
 void read_launch(const yaml_reader& reader, const YAML::Node& node, const std::string& field,
                  launch_selector& selector) {
-  constexpr const char* valid = "an ordinal among the matching launches (0 is the first), or {skip: N, count: M}";
+  constexpr const char* valid =
+      "an ordinal among the matching launches (0 is the first), or {skip: N, count: M}";
   if (node.IsScalar()) {
     selector.launch_skip = reader.integer(node, field, 0, INT64_MAX);
     selector.launch_count = 1;
@@ -228,9 +230,10 @@ launch_selector read_launch_selector(const yaml_reader& reader, const YAML::Node
 launch_selector selector_from_flags(const selector_flags& flags) {
   launch_selector selector;
   if (!flags.kernel_name.empty()) {
-    selector.kernel = pattern_from_text(flags.kernel_name, [](const std::string& problem, const std::string& valid) {
-      throw input_error({}, "--kernel-name", problem, valid);
-    });
+    selector.kernel =
+        pattern_from_text(flags.kernel_name, [](const std::string& problem, const std::string& valid) {
+          throw input_error({}, "--kernel-name", problem, valid);
+        });
   }
   if (!flags.nvtx_include.empty()) {
     nvtx_selector nvtx;
@@ -240,7 +243,8 @@ launch_selector selector_from_flags(const selector_flags& flags) {
       throw input_error({}, "--nvtx-include", problem, valid);
     });
     if (nvtx.start_end && nvtx.path.size() != 1) {
-      throw input_error({}, "--nvtx-include", "'" + flags.nvtx_include + "' is a path but has no trailing '/'",
+      throw input_error({}, "--nvtx-include",
+                        "'" + flags.nvtx_include + "' is a path but has no trailing '/'",
                         "end push/pop range paths with '/' ('outer/inner/'); a start/end range is one name");
     }
     selector.nvtx = std::move(nvtx);

@@ -311,7 +311,8 @@ case_spec read_case(const load_context& context, const YAML::Node& node, const s
                     suite_defaults& defaults) {
   const yaml_reader& reader = context.reader;
   const std::vector<yaml_entry> entries = reader.map_entries(
-      node, field, {"name", "kernel", "description", "parameters", "axes", "launch", "skip", "expect", "select"});
+      node, field,
+      {"name", "kernel", "description", "parameters", "axes", "launch", "skip", "expect", "select"});
   case_spec result;
   result.where = reader.where(node);
 

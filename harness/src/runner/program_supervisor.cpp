@@ -35,7 +35,8 @@ bool is_executable_file(const std::string& path) {
   return ::stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode) && ::access(path.c_str(), X_OK) == 0;
 }
 
-std::vector<std::string> merged_environment(const std::vector<std::pair<std::string, std::string>>& overrides) {
+std::vector<std::string> merged_environment(
+    const std::vector<std::pair<std::string, std::string>>& overrides) {
   std::map<std::string, std::string> values;
   std::vector<std::string> order;
   for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
@@ -80,7 +81,8 @@ bool group_alive(pid_t group) {
     std::ifstream in(entry.path() / "stat");
     std::string text;
     std::getline(in, text);
-    // pid (comm) state ppid pgrp ...: the command may hold spaces and parentheses, so parse after the last ')'.
+    // pid (comm) state ppid pgrp ...: the command may hold spaces and parentheses, so parse after the last
+    // ')'.
     const std::size_t close = text.rfind(')');
     if (close == std::string::npos)
       continue;
@@ -123,7 +125,8 @@ std::string resolve_program(const std::string& name) {
   std::size_t begin = 0;
   while (begin <= directories.size()) {
     const std::size_t end = directories.find(':', begin);
-    std::string directory = directories.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+    std::string directory =
+        directories.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
     if (directory.empty())
       directory = ".";
     const std::string candidate = directory + "/" + name;
@@ -141,7 +144,8 @@ program_outcome run_program(const program_launch& launch) {
   outcome.argv = launch.argv;
   outcome.timeout_seconds = launch.timeout_seconds;
   if (launch.argv.empty())
-    throw input_error({}, "program", "no program given", "name it after '--': counterguard exec -- ./app args");
+    throw input_error({}, "program", "no program given",
+                      "name it after '--': counterguard exec -- ./app args");
   const std::string path = resolve_program(launch.argv.front());
   if (path.empty()) {
     throw input_error({}, "program", "cannot find an executable '" + launch.argv.front() + "'",
@@ -162,8 +166,9 @@ program_outcome run_program(const program_launch& launch) {
 
   std::array<int, 2> failure{};  // the child writes errno here when exec fails; closes on a successful exec
   if (::pipe2(failure.data(), O_CLOEXEC) != 0) {
-    throw environment_error(environment_problem::process,
-                            std::string("cannot create a pipe to start the program: ") + std::strerror(errno));
+    throw environment_error(
+        environment_problem::process,
+        std::string("cannot create a pipe to start the program: ") + std::strerror(errno));
   }
   const pid_t parent = ::getpid();
   const auto started = clock_type::now();
@@ -225,7 +230,8 @@ program_outcome run_program(const program_launch& launch) {
       }
       wait_ms = std::min(wait_ms, static_cast<int>(left * 1000.0) + 1);
     }
-    std::array<pollfd, 2> fds{pollfd{exited_fd, POLLIN, 0}, pollfd{interruption_guard::wake_descriptor(), POLLIN, 0}};
+    std::array<pollfd, 2> fds{pollfd{exited_fd, POLLIN, 0},
+                              pollfd{interruption_guard::wake_descriptor(), POLLIN, 0}};
     ::poll(fds.data(), fds.size(), wait_ms);
   }
   if (exited_fd >= 0)

@@ -1,8 +1,8 @@
-// `counterguard exec` and the evaluation of what it records, end to end through the command line, with no GPU:
-// the counter data recorded on an H200 (harness/test/fixtures/h200_builtin, one archive per built-in case)
-// laid out the way the injection library records `counterguard exec --cases cases -- counterguard launch
-// cases` (every case's launches selected by the NVTX range `launch` marks them with), then evaluated with
-// `counterguard evaluate DIR`. The GPU run of the same command is in tools/exec_evidence.sh.
+// `counterguard exec` and the evaluation of what it records, end to end through the command line, with no
+// GPU: the counter data recorded on an H200 (harness/test/fixtures/h200_builtin, one archive per built-in
+// case) laid out the way the injection library records `counterguard exec --cases cases -- counterguard
+// launch cases` (every case's launches selected by the NVTX range `launch` marks them with), then evaluated
+// with `counterguard evaluate DIR`. The GPU run of the same command is in tools/exec_evidence.sh.
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
@@ -34,9 +34,9 @@ struct recorded_process_spec {
   std::string only_suite;           // when set, only this suite's cases
 };
 
-// Writes DIR as `counterguard exec --cases cases --save-counter-data DIR -- counterguard launch cases` would on
-// the H200: the envelope, the resources of the counterguard binary, and per process its record and one archive
-// per case (the fixture's, whose image holds that case's launches).
+// Writes DIR as `counterguard exec --cases cases --save-counter-data DIR -- counterguard launch cases` would
+// on the H200: the envelope, the resources of the counterguard binary, and per process its record and one
+// archive per case (the fixture's, whose image holds that case's launches).
 void write_recording(const fs::path& directory, const std::vector<recorded_process_spec>& processes) {
   const recorded_run run = load_recorded_run(fixtures);
   exec_envelope envelope;
@@ -81,8 +81,11 @@ void write_recording(const fs::path& directory, const std::vector<recorded_proce
       const bool wrong_suite = !spec.only_suite.empty() && data.name.rfind(spec.only_suite + "/", 0) != 0;
       if (spec.leave_out.count(data.name) != 0 || wrong_suite)
         continue;
-      record.cases.push_back({data.name, true, static_cast<std::int64_t>(data.launches.size()),
-                              static_cast<std::int64_t>(data.launches.size()), {}});
+      record.cases.push_back({data.name,
+                              true,
+                              static_cast<std::int64_t>(data.launches.size()),
+                              static_cast<std::int64_t>(data.launches.size()),
+                              {}});
       recorded_launch launch;
       launch.cases = {data.name};
       launch.data = data;
@@ -119,7 +122,8 @@ TEST(exec_command, an_exec_recording_of_the_builtin_cases_reproduces_every_value
     ASSERT_NE(actual, nullptr) << expected["instance"];
     EXPECT_EQ((*actual)["status"], expected["status"]) << expected["instance"];
     for (const auto& [metric, value] : expected["totals"].items()) {
-      EXPECT_EQ((*actual)["totals"][metric]["value"], value["value"]) << expected["instance"] << " " << metric;
+      EXPECT_EQ((*actual)["totals"][metric]["value"], value["value"])
+          << expected["instance"] << " " << metric;
       ++compared;
     }
   }
@@ -145,8 +149,9 @@ TEST(exec_command, ranks_are_reported_separately_with_their_own_values) {
   rank1.rank = 1;
   write_recording(dir.path() / "recording", {rank0, rank1});
   const auto out = dir.path() / "evaluated.json";
-  const command_result r = run_counterguard("evaluate " + (dir.path() / "recording").string() +
-                                            " --filter 'transpose/*' --no-baselines --quiet --json " + out.string());
+  const command_result r =
+      run_counterguard("evaluate " + (dir.path() / "recording").string() +
+                       " --filter 'transpose/*' --no-baselines --quiet --json " + out.string());
   ASSERT_EQ(r.status, 0) << r.output;
   const nlohmann::json evaluated = read_json(out);
   const nlohmann::json* rank0_case = find_case(evaluated, "transpose/smem_unpadded?n=2048,rank=0");
@@ -166,15 +171,17 @@ TEST(exec_command, a_case_that_selected_nothing_fails_the_run_naming_the_kernels
   const command_result r = run_counterguard("evaluate " + (dir.path() / "recording").string() +
                                             " --filter 'transpose/naive*' --no-baselines");
   EXPECT_EQ(r.status, 1) << r.output;
-  EXPECT_NE(r.output.find("transpose/naive?n=2048: selected no kernel launch (inside NVTX "
-                          "'transpose/naive?n=2048'); the program launched 37 kernels, the closest to the selector "
-                          "first: 'counterguard::kernels::transpose::naive' (2 launches; NVTX "),
-            std::string::npos)
+  EXPECT_NE(
+      r.output.find("transpose/naive?n=2048: selected no kernel launch (inside NVTX "
+                    "'transpose/naive?n=2048'); the program launched 37 kernels, the closest to the selector "
+                    "first: 'counterguard::kernels::transpose::naive' (2 launches; NVTX "),
+      std::string::npos)
       << r.output;
   // The recording still has the launch in its kernel list: the closest NVTX ranges come first.
-  EXPECT_NE(r.output.find("'counterguard::kernels::transpose::naive' (2 launches; NVTX transpose/naive?n=2048, "
-                          "transpose/naive?n=1024)"),
-            std::string::npos)
+  EXPECT_NE(
+      r.output.find("'counterguard::kernels::transpose::naive' (2 launches; NVTX transpose/naive?n=2048, "
+                    "transpose/naive?n=1024)"),
+      std::string::npos)
       << r.output;
   EXPECT_NE(r.output.find("selected_launches"), std::string::npos) << r.output;
 }
@@ -213,18 +220,22 @@ TEST(exec_command, input_mistakes_stop_before_the_program_runs) {
   const std::string program = " -- /bin/sh -c 'touch " + marker.string() + "'";
   const command_result nothing = run_counterguard("exec" + program);
   EXPECT_EQ(nothing.status, 2) << nothing.output;
-  EXPECT_NE(nothing.output.find("nothing says which launches to measure"), std::string::npos) << nothing.output;
+  EXPECT_NE(nothing.output.find("nothing says which launches to measure"), std::string::npos)
+      << nothing.output;
   const command_result no_metric = run_counterguard("exec --kernel-name 'reduce*'" + program);
   EXPECT_EQ(no_metric.status, 2) << no_metric.output;
   EXPECT_NE(no_metric.output.find("no metric is named"), std::string::npos) << no_metric.output;
   const command_result unknown = run_counterguard("exec --kernel-name k --metric dram_red_bytes" + program);
   EXPECT_EQ(unknown.status, 2) << unknown.output;
-  EXPECT_NE(unknown.output.find("unknown metric 'dram_red_bytes'; did you mean 'dram_read_bytes'"), std::string::npos)
+  EXPECT_NE(unknown.output.find("unknown metric 'dram_red_bytes'; did you mean 'dram_read_bytes'"),
+            std::string::npos)
       << unknown.output;
   const command_result raw = run_counterguard("exec --kernel-name k --metric dram__bytes_red.sum" + program);
   EXPECT_EQ(raw.status, 2) << raw.output;
-  EXPECT_NE(raw.output.find("no CUPTI metric 'dram__bytes_red.sum' on chip GH100"), std::string::npos) << raw.output;
-  const fs::path suite = dir.write("bad.yaml", "suite: p\ncases:\n  - name: c\n    select: {kernel: \"regex:(\"}\n");
+  EXPECT_NE(raw.output.find("no CUPTI metric 'dram__bytes_red.sum' on chip GH100"), std::string::npos)
+      << raw.output;
+  const fs::path suite =
+      dir.write("bad.yaml", "suite: p\ncases:\n  - name: c\n    select: {kernel: \"regex:(\"}\n");
   const command_result bad = run_counterguard("exec --cases " + suite.string() + program);
   EXPECT_EQ(bad.status, 2) << bad.output;
   EXPECT_NE(bad.output.find(suite.string() + ":4:22"), std::string::npos) << bad.output;
@@ -261,10 +272,11 @@ cases:
       spill_store_bytes: 0
 )");
   const auto junit = dir.path() / "junit.xml";
-  const command_result pass = run_counterguard(std::string("static --binary ") + COUNTERGUARD_BINARY + " --cases " +
-                                               suite.string() + " --junit " + junit.string());
+  const command_result pass = run_counterguard(std::string("static --binary ") + COUNTERGUARD_BINARY +
+                                               " --cases " + suite.string() + " --junit " + junit.string());
   EXPECT_EQ(pass.status, 0) << pass.output;
-  EXPECT_NE(pass.output.find("p/limited        spill_store_bytes     == 1400   1400"), std::string::npos) << pass.output;
+  EXPECT_NE(pass.output.find("p/limited        spill_store_bytes     == 1400   1400"), std::string::npos)
+      << pass.output;
   EXPECT_NE(read_text(junit).find("p/in_range_only"), std::string::npos);
 
   const fs::path failing = dir.write("failing.yaml", R"(suite: q
@@ -278,16 +290,18 @@ cases:
     expect:
       spill_store_bytes: 0
 )");
-  const command_result fail =
-      run_counterguard(std::string("static --binary ") + COUNTERGUARD_BINARY + " --cases " + failing.string());
+  const command_result fail = run_counterguard(std::string("static --binary ") + COUNTERGUARD_BINARY +
+                                               " --cases " + failing.string());
   EXPECT_EQ(fail.status, 1) << fail.output;
   EXPECT_NE(fail.output.find("q/absent: no kernel in"), std::string::npos) << fail.output;
-  EXPECT_NE(fail.output.find("'counterguard::kernels::atomics::block_shuffle'"), std::string::npos) << fail.output;
+  EXPECT_NE(fail.output.find("'counterguard::kernels::atomics::block_shuffle'"), std::string::npos)
+      << fail.output;
   EXPECT_NE(fail.output.find("FAIL"), std::string::npos) << fail.output;
 }
 
 TEST(exec_command, junit_without_cases_is_refused_for_binaries) {
-  const command_result r = run_counterguard(std::string("static --binary ") + COUNTERGUARD_BINARY + " --junit x.xml");
+  const command_result r =
+      run_counterguard(std::string("static --binary ") + COUNTERGUARD_BINARY + " --junit x.xml");
   EXPECT_EQ(r.status, 2) << r.output;
   EXPECT_NE(r.output.find("add --cases F.yaml"), std::string::npos) << r.output;
 }

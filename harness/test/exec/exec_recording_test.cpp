@@ -29,8 +29,8 @@ case_instance atomics_instance(const std::string& name = per_thread) {
   selector.kernel = name_pattern::glob("per_thread");
   selector.where = {"atomics.yaml", 12, 13};
   instance.select = selector;
-  for (const char* metric : {"global_reduction_requests", "global_atomic_requests", "shared_atomic_instructions",
-                             "launch_registers_per_thread"}) {
+  for (const char* metric : {"global_reduction_requests", "global_atomic_requests",
+                             "shared_atomic_instructions", "launch_registers_per_thread"}) {
     resolved_expectation expectation;
     expectation.metric = metric;
     instance.expectations.push_back(expectation);
@@ -41,9 +41,9 @@ case_instance atomics_instance(const std::string& name = per_thread) {
 class exec_recording : public ::testing::Test {
  protected:
   exec_recording() {
-    m_directory = fs::temp_directory_path() /
-                  ("counterguard_exec_recording_" + std::to_string(::getpid()) + "_" +
-                   ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    m_directory =
+        fs::temp_directory_path() / ("counterguard_exec_recording_" + std::to_string(::getpid()) + "_" +
+                                     ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(m_directory);
     fs::create_directories(m_directory);
   }
@@ -51,8 +51,9 @@ class exec_recording : public ::testing::Test {
 
   // A process folder as the injection writes it; `launches` are fixture archive numbers, each recorded for
   // the cases of `names`.
-  fs::path add_process(std::int64_t pid, std::optional<std::int64_t> rank, const std::vector<int>& fixture_numbers,
-                       const std::vector<std::string>& names, bool attributes_known = true) {
+  fs::path add_process(std::int64_t pid, std::optional<std::int64_t> rank,
+                       const std::vector<int>& fixture_numbers, const std::vector<std::string>& names,
+                       bool attributes_known = true) {
     process_record record;
     record.process.pid = pid;
     record.process.started_ns = pid;
@@ -65,8 +66,11 @@ class exec_recording : public ::testing::Test {
     record.device->compute_capability = 90;
     record.finished = true;
     for (const auto& name : names)
-      record.cases.push_back({name, true, static_cast<std::int64_t>(fixture_numbers.size()),
-                              static_cast<std::int64_t>(fixture_numbers.size()), {}});
+      record.cases.push_back({name,
+                              true,
+                              static_cast<std::int64_t>(fixture_numbers.size()),
+                              static_cast<std::int64_t>(fixture_numbers.size()),
+                              {}});
     const fs::path folder = process_folder(m_directory, record.process);
     fs::create_directories(folder);
     int index = 0;
@@ -115,7 +119,8 @@ TEST_F(exec_recording, a_recorded_launch_measures_the_values_the_gpu_run_measure
   EXPECT_EQ(result.kernel, "kernel 'per_thread'");
   ASSERT_EQ(result.kernels.size(), 1U);
   EXPECT_EQ(result.kernels[0].function, "counterguard::kernels::atomics::per_thread");
-  for (const char* metric : {"global_reduction_requests", "global_atomic_requests", "shared_atomic_instructions"})
+  for (const char* metric :
+       {"global_reduction_requests", "global_atomic_requests", "shared_atomic_instructions"})
     EXPECT_EQ(result.totals.at(metric).value, recorded_total(per_thread, metric)) << metric;
   EXPECT_EQ(result.totals.at("launch_registers_per_thread").value, 8);
   EXPECT_EQ(result.passes, 1);
@@ -159,7 +164,8 @@ TEST_F(exec_recording, a_case_that_selected_nothing_fails_listing_the_kernels_la
   EXPECT_EQ(check.origin, "selection");
   EXPECT_EQ(check.metric, "selected_launches");
   EXPECT_EQ(check.source->to_string(), "atomics.yaml:12:13");
-  EXPECT_NE(check.message.find("selected no kernel launch (kernel 'reduce*')"), std::string::npos) << check.message;
+  EXPECT_NE(check.message.find("selected no kernel launch (kernel 'reduce*')"), std::string::npos)
+      << check.message;
   EXPECT_NE(check.message.find("the program launched 1 kernel, the closest to the selector first: "
                                "'counterguard::kernels::atomics::per_thread' (2 launches)"),
             std::string::npos)
@@ -182,8 +188,9 @@ TEST_F(exec_recording, a_process_selector_that_matched_no_process_says_which_pro
 
 TEST_F(exec_recording, a_program_without_a_profiled_process_is_named_as_such) {
   const exec_evaluation evaluation = evaluate({atomics_instance()});
-  EXPECT_NE(evaluation.results[0].checks[0].message.find("no process of the program loaded the injection library"),
-            std::string::npos);
+  EXPECT_NE(
+      evaluation.results[0].checks[0].message.find("no process of the program loaded the injection library"),
+      std::string::npos);
 }
 
 TEST_F(exec_recording, a_launch_that_could_not_be_profiled_is_an_error_of_its_case) {

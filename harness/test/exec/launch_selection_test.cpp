@@ -16,7 +16,8 @@ exec_case_request request(const std::string& name, const std::string& kernel, st
 }
 
 // A synthetic launch sequence: returns, per launch, the indices of the cases that profile it.
-std::vector<std::vector<std::size_t>> run(launch_selection& selection, const std::vector<std::string>& kernels,
+std::vector<std::vector<std::size_t>> run(launch_selection& selection,
+                                          const std::vector<std::string>& kernels,
                                           const nvtx_context& context = {}) {
   std::vector<std::vector<std::size_t>> decisions;
   for (const auto& kernel : kernels)
@@ -50,9 +51,10 @@ TEST(launch_selection, max_launches_bounds_what_is_profiled_and_the_rest_runs_un
 }
 
 TEST(launch_selection, a_launch_wanted_by_several_cases_collects_the_union_of_their_counters) {
-  launch_selection selection({request("s/a", "k*", {"x.sum", "y.sum"}), request("s/b", "kernel", {"y.sum", "z.max"}),
-                              request("s/c", "other", {"w.sum"})},
-                             process_identity{});
+  launch_selection selection(
+      {request("s/a", "k*", {"x.sum", "y.sum"}), request("s/b", "kernel", {"y.sum", "z.max"}),
+       request("s/c", "other", {"w.sum"})},
+      process_identity{});
   const launch_selection::decision decision = selection.decide(names_of_kernel("kernel"), {});
   EXPECT_EQ(decision.cases, (std::vector<std::size_t>{0, 1}));
   EXPECT_EQ(decision.ordinals, (std::vector<std::int64_t>{0, 0}));

@@ -6,7 +6,8 @@
 namespace counterguard {
 namespace {
 
-process_identity process(std::int64_t pid, std::int64_t started, std::optional<std::int64_t> rank = std::nullopt,
+process_identity process(std::int64_t pid, std::int64_t started,
+                         std::optional<std::int64_t> rank = std::nullopt,
                          const std::string& executable = "/work/bin/app") {
   process_identity p;
   p.pid = pid;
@@ -28,7 +29,8 @@ TEST(process_labels, one_process_without_a_rank_keeps_the_plain_name) {
 }
 
 TEST(process_labels, ranks_label_their_processes) {
-  EXPECT_EQ(suffixes({process(11, 2, 1), process(10, 1, 0)}), (std::vector<std::string>{"?rank=1", "?rank=0"}));
+  EXPECT_EQ(suffixes({process(11, 2, 1), process(10, 1, 0)}),
+            (std::vector<std::string>{"?rank=1", "?rank=0"}));
   EXPECT_EQ(suffixes({process(11, 2, 3)}), (std::vector<std::string>{"?rank=3"}));
   const auto labels = label_processes({process(11, 2, 1)});
   EXPECT_EQ(labels[0].parameters, (std::vector<std::pair<std::string, std::string>>{{"rank", "1"}}));

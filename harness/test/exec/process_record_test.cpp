@@ -78,8 +78,9 @@ TEST(process_record, a_malformed_record_names_the_file_and_field) {
 
 TEST(process_record, environment_problems_have_stable_names) {
   for (const environment_problem problem :
-       {environment_problem::no_gpu, environment_problem::insufficient_privileges, environment_problem::profiler_busy,
-        environment_problem::under_external_profiler, environment_problem::unsupported_device}) {
+       {environment_problem::no_gpu, environment_problem::insufficient_privileges,
+        environment_problem::profiler_busy, environment_problem::under_external_profiler,
+        environment_problem::unsupported_device}) {
     EXPECT_EQ(environment_problem_from_name(environment_problem_name(problem)), problem);
   }
   EXPECT_EQ(environment_problem_from_name("teapot"), std::nullopt);

@@ -70,7 +70,8 @@ TEST(program_outcome, a_hang_is_reported_as_a_timeout) {
 TEST(program_outcome, json_round_trips) {
   program_outcome outcome = exited(0);
   outcome.signal = std::nullopt;
-  const program_outcome back = program_outcome_from_json(program_outcome_to_json(outcome), "exec.json", "program");
+  const program_outcome back =
+      program_outcome_from_json(program_outcome_to_json(outcome), "exec.json", "program");
   EXPECT_EQ(back.argv, outcome.argv);
   EXPECT_EQ(back.exit_status, 0);
   EXPECT_FALSE(back.signal.has_value());

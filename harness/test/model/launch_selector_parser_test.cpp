@@ -1,8 +1,9 @@
-// `select:` in a suite: every form it takes, and every mistake reported at file:line:column with the field and
-// what would be valid.
+// `select:` in a suite: every form it takes, and every mistake reported at file:line:column with the field
+// and what would be valid.
+#include "counterguard/model/launch_selector_parser.hpp"
+
 #include <gtest/gtest.h>
 
-#include "counterguard/model/launch_selector_parser.hpp"
 #include "model_test_support.hpp"
 
 namespace counterguard {
@@ -169,9 +170,11 @@ TEST_F(launch_selector_parser, nvtx_path_mistakes_are_named) {
 
 TEST_F(launch_selector_parser, launch_mistakes_are_named) {
   EXPECT_TRUE(contains(selector_error("{kernel: k, launch: -1}").what(), "field 'cases[0].select.launch'"));
-  EXPECT_TRUE(contains(selector_error("{kernel: k, launch: {count: 0}}").what(), "field 'cases[0].select.launch.count'"));
+  EXPECT_TRUE(contains(selector_error("{kernel: k, launch: {count: 0}}").what(),
+                       "field 'cases[0].select.launch.count'"));
   EXPECT_TRUE(contains(selector_error("{kernel: k, launch: {}}").what(), "the launch map is empty"));
-  EXPECT_TRUE(contains(selector_error("{kernel: k, launch: [1]}").what(), "expected a launch ordinal or a map"));
+  EXPECT_TRUE(
+      contains(selector_error("{kernel: k, launch: [1]}").what(), "expected a launch ordinal or a map"));
   const input_error bound = selector_error("{kernel: k, launch: {count: 8}, max_launches: 4}");
   EXPECT_TRUE(contains(bound.what(), "field 'cases[0].select.max_launches'"));
   EXPECT_TRUE(contains(bound.what(), "below launch count 8"));
@@ -179,8 +182,10 @@ TEST_F(launch_selector_parser, launch_mistakes_are_named) {
 
 TEST_F(launch_selector_parser, process_mistakes_are_named) {
   EXPECT_TRUE(contains(selector_error("{kernel: k, process: {}}").what(), "the process map is empty"));
-  EXPECT_TRUE(contains(selector_error("{kernel: k, process: {rank: x}}").what(), "field 'cases[0].select.process.rank'"));
-  EXPECT_TRUE(contains(selector_error("{kernel: k, process: {pid: 3}}").what(), "field 'cases[0].select.process.pid'"));
+  EXPECT_TRUE(contains(selector_error("{kernel: k, process: {rank: x}}").what(),
+                       "field 'cases[0].select.process.rank'"));
+  EXPECT_TRUE(contains(selector_error("{kernel: k, process: {pid: 3}}").what(),
+                       "field 'cases[0].select.process.pid'"));
 }
 
 TEST_F(launch_selector_parser, a_sequence_is_not_a_selector) {

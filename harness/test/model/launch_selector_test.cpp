@@ -26,7 +26,8 @@ launch_selector by_kernel(name_pattern pattern) {
   return selector;
 }
 
-launch_selector by_nvtx(std::vector<std::string> path, const std::string& domain = "", bool start_end = false) {
+launch_selector by_nvtx(std::vector<std::string> path, const std::string& domain = "",
+                        bool start_end = false) {
   launch_selector selector;
   nvtx_selector nvtx;
   nvtx.domain = domain;
@@ -212,7 +213,8 @@ TEST(process_identity, json_round_trips) {
   identity.rank = 2;
   identity.rank_variable = "OMPI_COMM_WORLD_RANK";
   identity.started_ns = 123;
-  const process_identity back = process_identity_from_json(process_identity_to_json(identity), "p.json", "process");
+  const process_identity back =
+      process_identity_from_json(process_identity_to_json(identity), "p.json", "process");
   EXPECT_EQ(back.argv, identity.argv);
   EXPECT_EQ(back.rank, 2);
   EXPECT_EQ(describe_process(back), "rank 2 (pid 42, ./app)");

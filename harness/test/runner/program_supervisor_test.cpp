@@ -38,7 +38,8 @@ bool alive(pid_t pid) {
   if (!std::getline(in, text))
     return false;
   const std::size_t close = text.rfind(')');
-  return close != std::string::npos && close + 2 < text.size() && text[close + 2] != 'Z' && text[close + 2] != 'X';
+  return close != std::string::npos && close + 2 < text.size() && text[close + 2] != 'Z' &&
+         text[close + 2] != 'X';
 }
 
 pid_t read_pid(const std::filesystem::path& file) {
@@ -97,7 +98,8 @@ TEST(program_supervisor, processes_left_behind_are_stopped_when_the_program_exit
 }
 
 TEST(program_supervisor, the_program_gets_the_added_environment_and_its_arguments) {
-  program_launch launch = shell("test \"$COUNTERGUARD_TEST_VALUE\" = injected && test \"$0\" = name && exit 5");
+  program_launch launch =
+      shell("test \"$COUNTERGUARD_TEST_VALUE\" = injected && test \"$0\" = name && exit 5");
   launch.argv.push_back("name");
   launch.environment = {{"COUNTERGUARD_TEST_VALUE", "injected"}};
   EXPECT_EQ(run_program(launch).exit_status, 5);

@@ -71,15 +71,16 @@ void save_recorded_launch(const std::filesystem::path& process_folder, int index
 void save_exec_envelope(const std::filesystem::path& directory, const exec_envelope& envelope);
 [[nodiscard]] exec_envelope load_exec_envelope(const std::filesystem::path& directory);
 
-void save_recorded_resources(const std::filesystem::path& directory, const std::vector<kernel_resources>& resources);
+void save_recorded_resources(const std::filesystem::path& directory,
+                             const std::vector<kernel_resources>& resources);
 // Empty when the recording has no resources.json.
 [[nodiscard]] std::vector<kernel_resources> load_recorded_resources(const std::filesystem::path& directory);
 
 // The cases measured from a recording, through the one measurement path (measure_case_parts).
 struct exec_evaluation {
   std::vector<case_result> results;
-  std::vector<case_instance> instances;  // parallel to results: per process, named with its label
-  std::optional<run_metadata> device;    // GPU fields of the first process that profiled
+  std::vector<case_instance> instances;            // parallel to results: per process, named with its label
+  std::optional<run_metadata> device;              // GPU fields of the first process that profiled
   std::optional<environment_problem> environment;  // a process could not profile at all
   std::string environment_message;
 };

@@ -16,9 +16,9 @@ class launch_selection {
   launch_selection(std::vector<exec_case_request> cases, const process_identity& process);
 
   struct decision {
-    std::vector<std::size_t> cases;       // indices of the cases that profile this launch
-    std::vector<std::int64_t> ordinals;   // its match ordinal in each of them
-    std::vector<std::string> raw_metrics; // the union of their counters, sorted, each once
+    std::vector<std::size_t> cases;        // indices of the cases that profile this launch
+    std::vector<std::int64_t> ordinals;    // its match ordinal in each of them
+    std::vector<std::string> raw_metrics;  // the union of their counters, sorted, each once
     [[nodiscard]] bool profiled() const { return !cases.empty(); }
   };
   [[nodiscard]] decision decide(const kernel_names& names, const nvtx_context& context);

@@ -22,9 +22,9 @@ struct seen_kernel {
 // How far a case got in this process.
 struct case_progress {
   std::string name;
-  bool applies = true;          // its process selector matches this process
-  std::int64_t matches = 0;     // launches that matched its selector
-  std::int64_t profiled = 0;    // of those, profiled
+  bool applies = true;              // its process selector matches this process
+  std::int64_t matches = 0;         // launches that matched its selector
+  std::int64_t profiled = 0;        // of those, profiled
   std::vector<std::string> errors;  // profiling failures of its launches (each fails the case)
 };
 
@@ -37,10 +37,10 @@ struct process_record {
   static constexpr std::size_t max_nvtx_contexts_per_kernel = 8;
 
   process_identity process;
-  std::optional<run_metadata> device;  // GPU fields only: the device of the first profiled launch
-  std::int64_t launches = 0;           // every kernel launch of the process
-  std::vector<seen_kernel> kernels;    // in first-launch order
-  std::vector<case_progress> cases;    // in the instructions' order
+  std::optional<run_metadata> device;              // GPU fields only: the device of the first profiled launch
+  std::int64_t launches = 0;                       // every kernel launch of the process
+  std::vector<seen_kernel> kernels;                // in first-launch order
+  std::vector<case_progress> cases;                // in the instructions' order
   std::optional<environment_problem> environment;  // set when this process could not profile at all
   std::string environment_message;
   bool finished = false;  // the process reached exit() (false: it crashed or was killed)

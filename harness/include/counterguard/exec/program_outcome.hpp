@@ -25,15 +25,15 @@ struct program_outcome {
   [[nodiscard]] std::string describe() const;
 };
 
-// The program's outcome as a case of the results ("exec/program") with one check (metric "exit_status", origin
-// "program"), so that every reporter shows it and a program that fails fails the run: it passes when the
-// program exited with status 0, fails otherwise unless `failure_allowed` (--allow-program-failure). A program
-// killed by a signal measures 128 + the signal; one that timed out measures nothing.
+// The program's outcome as a case of the results ("exec/program") with one check (metric "exit_status",
+// origin "program"), so that every reporter shows it and a program that fails fails the run: it passes when
+// the program exited with status 0, fails otherwise unless `failure_allowed` (--allow-program-failure). A
+// program killed by a signal measures 128 + the signal; one that timed out measures nothing.
 [[nodiscard]] case_result program_case_result(const program_outcome& outcome, bool failure_allowed);
 
 [[nodiscard]] nlohmann::json program_outcome_to_json(const program_outcome& outcome);
 // Throws input_error naming `file` and the field for a malformed document.
-[[nodiscard]] program_outcome program_outcome_from_json(const nlohmann::json& document, const std::string& file,
-                                                        const std::string& field);
+[[nodiscard]] program_outcome program_outcome_from_json(const nlohmann::json& document,
+                                                        const std::string& file, const std::string& field);
 
 }  // namespace counterguard

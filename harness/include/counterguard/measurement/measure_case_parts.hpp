@@ -14,7 +14,8 @@ namespace counterguard {
 // order, for the part's launches; then the case is measured exactly as measure_case measures one image
 // (fill_measurements: per-launch metrics, case totals). Parts without counters contribute their launches'
 // attributes. The largest pass count of the parts is reported.
-void measure_case_parts(case_result& result, const metric_plan& plan, const std::vector<case_observation>& parts,
+void measure_case_parts(case_result& result, const metric_plan& plan,
+                        const std::vector<case_observation>& parts,
                         const std::vector<kernel_resources>& resources);
 
 }  // namespace counterguard

@@ -19,7 +19,7 @@ struct case_instance {
   std::string name;  // "transpose/smem?pad=1,n=2048" (axes in declared order), or "suite/case" without axes
   std::string kernel;
   std::optional<launch_selector> select;  // a case of an unmodified program (`counterguard exec`)
-  parameter_list parameters;  // all of them, axis values included, kernel defaults filled in
+  parameter_list parameters;              // all of them, axis values included, kernel defaults filled in
   resolved_launch launch;
   std::vector<resolved_expectation> expectations;
   std::optional<std::string> skip_reason;

@@ -7,9 +7,9 @@ namespace counterguard {
 
 // The names a kernel launch answers to: a kernel pattern matches when it matches any of them.
 struct kernel_names {
-  std::string mangled;    // "_ZN2ns6reduceILi256EEvPKfPfi"
-  std::string function;   // demangled, without return type and parameters: "ns::reduce<256>"
-  std::string demangled;  // in full: "void ns::reduce<256>(float const*, float*, int)"
+  std::string mangled;      // "_ZN2ns6reduceILi256EEvPKfPfi"
+  std::string function;     // demangled, without return type and parameters: "ns::reduce<256>"
+  std::string demangled;    // in full: "void ns::reduce<256>(float const*, float*, int)"
   std::string unqualified;  // without namespaces, with template arguments: "reduce<256>"
   std::string base;         // without namespaces and template arguments: "reduce" (ncu's "function" name)
 };

@@ -65,7 +65,7 @@ struct launch_selector {
 // The selector as the instructions file for the injection library carries it, and back. from_json throws
 // input_error naming `file` and the field for a malformed document.
 [[nodiscard]] nlohmann::json launch_selector_to_json(const launch_selector& selector);
-[[nodiscard]] launch_selector launch_selector_from_json(const nlohmann::json& document, const std::string& file,
-                                                        const std::string& field);
+[[nodiscard]] launch_selector launch_selector_from_json(const nlohmann::json& document,
+                                                        const std::string& file, const std::string& field);
 
 }  // namespace counterguard

@@ -12,11 +12,11 @@ namespace counterguard {
 struct process_identity {
   std::int64_t pid = 0;
   std::int64_t parent_pid = 0;
-  std::string executable;             // /proc/self/exe
-  std::vector<std::string> argv;      // its command line
-  std::optional<std::int64_t> rank;   // from the launcher's environment (read_rank_from_environment)
-  std::string rank_variable;          // the variable that gave it
-  std::int64_t started_ns = 0;        // CLOCK_REALTIME when the injection started, to order processes
+  std::string executable;            // /proc/self/exe
+  std::vector<std::string> argv;     // its command line
+  std::optional<std::int64_t> rank;  // from the launcher's environment (read_rank_from_environment)
+  std::string rank_variable;         // the variable that gave it
+  std::int64_t started_ns = 0;       // CLOCK_REALTIME when the injection started, to order processes
 };
 
 // The rank MPI launchers and schedulers give a process, from the first of OMPI_COMM_WORLD_RANK, PMI_RANK,
