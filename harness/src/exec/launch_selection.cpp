@@ -20,10 +20,17 @@ bool launch_selection::any_case_applies() const {
 
 launch_selection::decision launch_selection::decide(const kernel_names& names, const nvtx_context& context) {
   decision result;
+  auto cached = m_kernel_matches.find(names.mangled);
+  if (cached == m_kernel_matches.end()) {
+    std::vector<bool> kernel_matches(m_cases.size());
+    for (std::size_t i = 0; i < m_cases.size(); ++i)
+      kernel_matches[i] = m_applies[i] && m_cases[i].selector.matches_kernel(names);
+    cached = m_kernel_matches.emplace(names.mangled, std::move(kernel_matches)).first;
+  }
   std::set<std::string> raw;
   for (std::size_t i = 0; i < m_cases.size(); ++i) {
     const launch_selector& selector = m_cases[i].selector;
-    if (!m_applies[i] || !selector.matches(names, context))
+    if (!cached->second[i] || (selector.nvtx && !selector.nvtx->matches(context)))
       continue;
     const std::int64_t ordinal = m_matches[i]++;
     if (ordinal < selector.launch_skip || m_profiled[i] >= selector.profiled_limit())

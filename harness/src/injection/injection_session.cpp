@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <thread>
 
 #include "counterguard/core/error.hpp"
 #include "counterguard/exec/exec_recording.hpp"
@@ -195,7 +196,12 @@ void injection_session::context_destroying(CUcontext context) {
 void injection_session::finish() {
   if (static_cast<std::int64_t>(::getpid()) != m_record.process.pid)
     return;  // a forked child that inherited this session: the record belongs to its parent
-  const std::lock_guard<std::mutex> lock(m_state);
+  // exit() may come from one thread while another is inside a launch: wait a little, never forever.
+  std::unique_lock<std::mutex> lock(m_state, std::defer_lock);
+  for (int attempt = 0; attempt < 500 && !lock.try_lock(); ++attempt)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  if (!lock.owns_lock())
+    return;
   bool all_released = true;
   for (auto& [context, profiler] : m_profilers) {
     if (context_alive(context))

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "counterguard/exec/exec_instructions.hpp"
@@ -35,6 +36,9 @@ class launch_selection {
   std::vector<bool> m_applies;  // per case: its process selector matches this process
   std::vector<std::int64_t> m_matches;
   std::vector<std::int64_t> m_profiled;
+  // Per kernel (mangled name), whether each case's kernel pattern matches it: a program launches few kernels
+  // many times, and patterns (regular expressions included) are matched once per kernel, not per launch.
+  std::unordered_map<std::string, std::vector<bool>> m_kernel_matches;
 };
 
 }  // namespace counterguard
