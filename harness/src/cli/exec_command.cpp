@@ -121,6 +121,7 @@ std::vector<case_instance> exec_instances(const selection_options& selection,
       instance.select = registered_case_selector(instance);
   }
   std::vector<case_instance> flagged;
+  flagged.reserve(command_line_cases.size());
   for (const auto& request : command_line_cases)
     flagged.push_back(command_line_instance(request));
   flagged = filter_instances(std::move(flagged), selection.filter);
@@ -281,6 +282,7 @@ std::vector<std::unique_ptr<gpu_lock>> lock_gpus(int devices, double wait_second
   }
   std::sort(uuids.begin(), uuids.end());
   std::vector<std::unique_ptr<gpu_lock>> locks;
+  locks.reserve(uuids.size());
   for (const auto& uuid : uuids) {
     locks.push_back(std::make_unique<gpu_lock>(uuid, wait_seconds, [](const std::string& message) {
       std::fprintf(stderr, "counterguard: %s\n", message.c_str());
@@ -408,8 +410,12 @@ int run_exec(const exec_options& options) {
   program_launch launch;
   launch.argv = options.program;
   launch.timeout_seconds = options.timeout_seconds;
+  // NVTX goes through the injection library, which hands it on to CUPTI; COUNTERGUARD_NVTX_INJECTION_PATH
+  // may name CUPTI itself instead (then ranges pushed before the program initialises CUDA are not seen).
+  const char* nvtx_injection = std::getenv("COUNTERGUARD_NVTX_INJECTION_PATH");
   launch.environment = {{"CUDA_INJECTION64_PATH", injection},
-                        {"NVTX_INJECTION64_PATH", injection},
+                        {"NVTX_INJECTION64_PATH",
+                         nvtx_injection != nullptr && *nvtx_injection != '\0' ? nvtx_injection : injection},
                         {exec_instructions_variable, instructions_path}};
   const program_outcome program = run_program(launch);
   interruption_guard::throw_if_interrupted();

@@ -134,6 +134,7 @@ int run_static_binary(const static_binary_options& options) {
   selection_options selection = options.cases;
   selection.allow_program_cases = true;
   std::vector<binary_resources> binaries;
+  binaries.reserve(reads.size());
   for (const auto& read : reads)
     binaries.push_back(read.resources);
   run_results results = static_binary_results(binaries, select_instances(selection), options.command_line);

@@ -420,6 +420,7 @@ exec_evaluation evaluate_exec_recording(const std::vector<recorded_process>& pro
       continue;
     }
     std::vector<process_identity> identities;
+    identities.reserve(seen.size());
     for (const auto& entry : seen)
       identities.push_back(entry.process->record.process);
     const std::vector<process_label> labels = label_processes(identities);

@@ -185,20 +185,12 @@ bool read_launch(CUpti_CallbackDomain domain, CUpti_CallbackId id, const CUpti_C
   } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
     switch (id) {
       case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
-        driver_classic<driver_launch_params>(p, launch);
-        break;
       case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
-        driver_classic<driver_launch_params>(p, launch);
-        break;
       case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
-        driver_classic<driver_launch_params>(p, launch);
-        break;
       case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
         driver_classic<driver_launch_params>(p, launch);
         break;
       case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
-        driver_extended<driver_launch_ex_params>(p, launch);
-        break;
       case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
         driver_extended<driver_launch_ex_params>(p, launch);
         break;

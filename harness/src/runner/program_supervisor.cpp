@@ -129,7 +129,7 @@ std::string resolve_program(const std::string& name) {
         directories.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
     if (directory.empty())
       directory = ".";
-    const std::string candidate = directory + "/" + name;
+    std::string candidate = directory + "/" + name;
     if (is_executable_file(candidate))
       return candidate;
     if (end == std::string::npos)
@@ -155,11 +155,13 @@ program_outcome run_program(const program_launch& launch) {
   // Everything the child needs is prepared here: between fork and exec it only makes system calls.
   std::vector<std::string> arguments = launch.argv;
   std::vector<char*> argv;
+  argv.reserve(arguments.size() + 1);
   for (auto& argument : arguments)
     argv.push_back(argument.data());
   argv.push_back(nullptr);
   std::vector<std::string> environment = merged_environment(launch.environment);
   std::vector<char*> envp;
+  envp.reserve(environment.size() + 1);
   for (auto& entry : environment)
     envp.push_back(entry.data());
   envp.push_back(nullptr);
@@ -206,12 +208,9 @@ program_outcome run_program(const program_launch& launch) {
   }
 
   const int exited_fd = exit_descriptor(pid);
-  bool reaped = false;
-  while (!reaped) {
-    if (::waitpid(pid, &status, WNOHANG) == pid) {
-      reaped = true;
+  while (true) {
+    if (::waitpid(pid, &status, WNOHANG) == pid)
       break;
-    }
     if (interruption_guard::wake_descriptor() >= 0 && interruption_guard::pending_signal() != 0) {
       stop_group(pid, launch.leftover_grace_seconds, false, &status);
       if (exited_fd >= 0)
@@ -225,7 +224,6 @@ program_outcome run_program(const program_launch& launch) {
       if (left <= 0.0) {
         outcome.timed_out = true;
         stop_group(pid, launch.leftover_grace_seconds, false, &status);
-        reaped = true;
         break;
       }
       wait_ms = std::min(wait_ms, static_cast<int>(left * 1000.0) + 1);
