@@ -13,7 +13,7 @@
 #include "counterguard/baselines/baseline_update.hpp"
 #include "counterguard/core/atomic_file.hpp"
 #include "counterguard/core/error.hpp"
-#include "counterguard/runner/interruption.hpp"
+#include "counterguard/core/interruption.hpp"
 #include "counterguard/runner/isolated_runner.hpp"
 
 namespace counterguard::detail {

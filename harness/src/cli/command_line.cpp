@@ -9,7 +9,7 @@
 #include "commands.hpp"
 #include "counterguard/build_info.hpp"
 #include "counterguard/core/error.hpp"
-#include "counterguard/runner/interruption.hpp"
+#include "counterguard/core/interruption.hpp"
 
 namespace counterguard {
 namespace {

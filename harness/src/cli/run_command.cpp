@@ -8,8 +8,8 @@
 #include "counterguard/baselines/gpu_key.hpp"
 #include "counterguard/checker/expectation_checker.hpp"
 #include "counterguard/core/error.hpp"
+#include "counterguard/core/interruption.hpp"
 #include "counterguard/measurement/recorded_run.hpp"
-#include "counterguard/runner/interruption.hpp"
 #include "counterguard/runner/isolated_runner.hpp"
 
 namespace counterguard::detail {

@@ -194,20 +194,23 @@ json case_to_json(const case_result& r) {
     if (c.source)
       checks.back()["source"] = source_to_json(*c.source);
   }
-  return json{{"instance", r.instance},
-              {"suite", r.suite},
-              {"case", r.case_name},
-              {"kernel", r.kernel},
-              {"parameters", r.parameters},
-              {"status", to_string(r.status)},
-              {"status_reason", r.status_reason},
-              {"verified", r.verified ? json(*r.verified) : json(nullptr)},
-              {"verification_message", r.verification_message},
-              {"kernels", kernels},
-              {"totals", totals},
-              {"checks", checks},
-              {"passes", r.passes},
-              {"seconds", number_or_null(r.seconds)}};
+  json out{{"instance", r.instance},
+           {"suite", r.suite},
+           {"case", r.case_name},
+           {"kernel", r.kernel},
+           {"parameters", r.parameters},
+           {"status", to_string(r.status)},
+           {"status_reason", r.status_reason},
+           {"verified", r.verified ? json(*r.verified) : json(nullptr)},
+           {"verification_message", r.verification_message},
+           {"kernels", kernels},
+           {"totals", totals},
+           {"checks", checks},
+           {"passes", r.passes},
+           {"seconds", number_or_null(r.seconds)}};
+  if (r.unverified)
+    out["unverified"] = true;  // written only when set: older readers and files stay as they were
+  return out;
 }
 
 case_result case_from_json(const json_reader& in, const json& value, const std::string& path) {
@@ -232,6 +235,8 @@ case_result case_from_json(const json_reader& in, const json& value, const std::
     in.fail(path + ".verified", "expected true, false or null, got " + describe_json(verified));
   }
   r.verification_message = in.string(value, path, "verification_message");
+  if (in.optional_member(value, path, "unverified") != nullptr)
+    r.unverified = in.boolean(value, path, "unverified");
   const json& kernels = in.array(value, path, "kernels");
   for (std::size_t i = 0; i < kernels.size(); ++i) {
     const std::string kpath = index_at(path + ".kernels", i);

@@ -179,7 +179,9 @@ void profile_case(const worker_context& context, const case_instance& instance, 
   const auto verify_start = std::chrono::steady_clock::now();
   const verification verdict = run->verify();
   const auto verified = std::chrono::steady_clock::now();
-  observation.verified = verdict.passed;
+  if (verdict.checked)
+    observation.verified = verdict.passed;
+  observation.unverified = !verdict.checked;
   observation.verification_message = verdict.message;
 
   measure_case(result, plan, observation, embedded_kernel_resources());

@@ -17,10 +17,10 @@
 #include <thread>
 
 #include "counterguard/core/atomic_file.hpp"
+#include "counterguard/core/interruption.hpp"
 #include "counterguard/measurement/case_result_factory.hpp"
-#include "counterguard/runner/gpu_lock.hpp"
+#include "counterguard/profiler/gpu_lock.hpp"
 #include "counterguard/runner/gpu_worker.hpp"
-#include "counterguard/runner/interruption.hpp"
 #include "counterguard/runner/worker_protocol.hpp"
 
 extern char** environ;

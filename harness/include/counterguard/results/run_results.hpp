@@ -64,8 +64,10 @@ struct case_result {
   std::map<std::string, std::string> parameters;
   case_status status = case_status::passed;
   std::string status_reason;     // why skipped / failed / error
-  std::optional<bool> verified;  // unset when the kernel did not run
+  std::optional<bool> verified;  // unset when the kernel did not run or has no verification
   std::string verification_message;
+  bool unverified =
+      false;  // the kernel ran, but its variant registers no verification: its output is unchecked
   std::vector<kernel_measurement> kernels;
   std::map<std::string, metric_value> totals;  // the case as a whole (what expectations without kernel: use)
   std::vector<check_outcome> checks;
