@@ -10,8 +10,10 @@
 #     describes exactly what was compiled. A source compiled with other flags (e.g. -maxrregcount=32) in another
 #     counterguard_add_kernels is a distinct variant: give it a DEFINITIONS entry that changes its namespace.
 #
-#   counterguard_add_runner(<name> KERNELS <kernel libraries...>)
-#     An executable with the counterguard command line and the given kernel libraries registered.
+#   counterguard_add_runner(<name> [KERNELS <kernel libraries...>] [SOURCES <files...>] [LINK <libraries...>])
+#     An executable with the counterguard command line and the kernel variants registered by the KERNELS
+#     libraries and the SOURCES (e.g. a file of COUNTERGUARD_KERNEL registrations), linked with LINK (your own
+#     CUDA library, built as usual: the static report of its kernels is read from the runner's own cubins).
 #
 #   counterguard_link_kernels(<target> KERNELS <kernel libraries...>)
 #     Links kernel libraries and their compiler reports into any executable (a GoogleTest binary, say).
@@ -62,10 +64,15 @@ function(counterguard_add_kernels name)
 endfunction()
 
 function(counterguard_add_runner name)
-  cmake_parse_arguments(arg "" "" "KERNELS" ${ARGN})
-  add_executable(${name})
+  cmake_parse_arguments(arg "" "" "KERNELS;SOURCES;LINK" ${ARGN})
+  add_executable(${name} ${arg_SOURCES})
   counterguard_link_kernels(${name} KERNELS ${arg_KERNELS})
-  target_link_libraries(${name} PRIVATE counterguard::main)
+  target_link_libraries(${name} PRIVATE counterguard::main ${arg_LINK})
+  if(arg_SOURCES)
+    # Registration sources launch kernels: the same architectures and line information as kernel libraries.
+    set_target_properties(${name} PROPERTIES CUDA_ARCHITECTURES "${COUNTERGUARD_CUDA_ARCHITECTURES}")
+    target_compile_options(${name} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>)
+  endif()
   counterguard_bundle_runtime_libraries(${name})
 endfunction()
 

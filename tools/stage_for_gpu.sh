@@ -13,4 +13,15 @@ if [[ -x build-planted/counterguard ]]; then
   cp build-planted/counterguard .device/planted/
   cp -L build-planted/lib/*.so* .device/planted/lib/
 fi
+# The example user project (tools/test_example_project.sh builds it; build-example and build-example-planted
+# here are built the same way, the second with -DREDUCTION_STENCIL_PLANT_BANK_CONFLICTS=ON).
+for variant in example example-planted; do
+  if [[ -x build-$variant/reduction_stencil_counterguard ]]; then
+    target=.device/example
+    [[ $variant == example-planted ]] && target=.device/example/planted
+    mkdir -p "$target/lib"
+    cp build-$variant/reduction_stencil_counterguard build-$variant/reduction_stencil_tests "$target/"
+    cp -L build-$variant/lib/*.so* "$target/lib/"
+  fi
+done
 du -sh .device

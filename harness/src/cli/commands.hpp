@@ -9,6 +9,7 @@
 #include "counterguard/baselines/noise_model.hpp"
 #include "counterguard/build_info.hpp"
 #include "counterguard/core/markdown_budget.hpp"
+#include "counterguard/history/metric_history.hpp"
 #include "counterguard/model/case_instance.hpp"
 #include "counterguard/results/run_results.hpp"
 
@@ -122,8 +123,10 @@ void check_all_expectations(run_results& results, const std::vector<case_instanc
 // returns the exit status.
 int judge_and_report(run_results& results, const report_options& reports);
 
-// Prints the console report and writes the requested JSON, JUnit, Markdown and HTML files.
-void write_reports(const run_results& results, const report_options& reports);
+// Prints the console report and writes the requested JSON, JUnit, Markdown and HTML files; the HTML report plots
+// `history` (the recorded series of the run's GPU key, when a history database is given).
+void write_reports(const run_results& results, const report_options& reports,
+                   const std::vector<metric_history>& history = {});
 
 // Copies what the GPU worker saw of the device (name, chip, SMs, versions, clocks) and sets the GPU key.
 void adopt_device(run_metadata& metadata, const run_metadata& device);

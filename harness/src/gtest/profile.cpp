@@ -13,7 +13,7 @@
 #include "counterguard/metrics/metric_catalog.hpp"
 #include "counterguard/profiler/gpu_lock.hpp"
 #include "counterguard/profiler/range_profiler.hpp"
-#include "counterguard/statics/embedded_resource_report.hpp"
+#include "counterguard/statics/program_resources.hpp"
 
 namespace counterguard {
 namespace {
@@ -149,7 +149,7 @@ profile_result profile(const std::vector<std::string>& metrics, const std::funct
     observation.metrics.push_back(metric.name);
   observation.passes = capture.passes;
   observation.unverified = true;  // the test checks its own outputs
-  measure_case(result, plan, observation, embedded_kernel_resources());
+  measure_case(result, plan, observation, program_kernel_resources());
   return profile_result(std::move(result));
 }
 

@@ -23,7 +23,7 @@
 #include "counterguard/profiler/range_profiler.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
 #include "counterguard/runner/capture_archive_writer.hpp"
-#include "counterguard/statics/embedded_resource_report.hpp"
+#include "counterguard/statics/program_resources.hpp"
 
 namespace counterguard {
 namespace {
@@ -184,7 +184,7 @@ void profile_case(const worker_context& context, const case_instance& instance, 
   observation.unverified = !verdict.checked;
   observation.verification_message = verdict.message;
 
-  measure_case(result, plan, observation, embedded_kernel_resources());
+  measure_case(result, plan, observation, program_kernel_resources());
   if (std::getenv("COUNTERGUARD_TIMING") != nullptr) {
     const auto measured = std::chrono::steady_clock::now();
     print_timing(instance, capture, std::chrono::duration<double>(measured - verified).count() * 1e3,
