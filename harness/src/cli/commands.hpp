@@ -123,8 +123,8 @@ void check_all_expectations(run_results& results, const std::vector<case_instanc
 // returns the exit status.
 int judge_and_report(run_results& results, const report_options& reports);
 
-// Prints the console report and writes the requested JSON, JUnit, Markdown and HTML files; the HTML report plots
-// `history` (the recorded series of the run's GPU key, when a history database is given).
+// Prints the console report and writes the requested JSON, JUnit, Markdown and HTML files; the HTML report
+// plots `history` (the recorded series of the run's GPU key, when a history database is given).
 void write_reports(const run_results& results, const report_options& reports,
                    const std::vector<metric_history>& history = {});
 

@@ -61,10 +61,11 @@ run_results static_results(const std::vector<case_instance>& instances, const st
 
 // One row per device function and architecture it was compiled for: a variant built for several reports each.
 void print_resource_table(const std::vector<std::string>& kernel_names) {
-  std::fputs(fmt::format("{:<34} {:<58} {:<6} {:>4} {:>6} {:>6} {:>6} {:>7} {:>5}  {}\n", "variant",
-                         "device function", "arch", "regs", "spill>", "spill<", "stack", "smem", "cmem", "flags")
-                 .c_str(),
-             stdout);
+  std::fputs(
+      fmt::format("{:<34} {:<58} {:<6} {:>4} {:>6} {:>6} {:>6} {:>7} {:>5}  {}\n", "variant",
+                  "device function", "arch", "regs", "spill>", "spill<", "stack", "smem", "cmem", "flags")
+          .c_str(),
+      stdout);
   for (const auto& name : kernel_names) {
     const kernel_definition& definition = *kernel_registry::global().find(name);
     for (const auto& function : definition.device_functions()) {
@@ -78,9 +79,9 @@ void print_resource_table(const std::vector<std::string>& kernel_names) {
           flags += (flags.empty() ? "" : " ") + flag;
         const std::string spill_store = r.spill_bytes_known ? std::to_string(r.spill_store_bytes) : "?";
         const std::string spill_load = r.spill_bytes_known ? std::to_string(r.spill_load_bytes) : "?";
-        std::fputs(fmt::format("{:<34} {:<58} {:<6} {:>4} {:>6} {:>6} {:>6} {:>7} {:>5}  {}\n", name, function,
-                               r.architecture, r.registers, spill_store, spill_load, r.stack_frame_bytes,
-                               r.static_shared_bytes, r.constant_bytes, flags)
+        std::fputs(fmt::format("{:<34} {:<58} {:<6} {:>4} {:>6} {:>6} {:>6} {:>7} {:>5}  {}\n", name,
+                               function, r.architecture, r.registers, spill_store, spill_load,
+                               r.stack_frame_bytes, r.static_shared_bytes, r.constant_bytes, flags)
                        .c_str(),
                    stdout);
       }

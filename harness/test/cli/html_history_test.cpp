@@ -17,8 +17,10 @@ TEST(html_history, the_report_plots_the_runs_the_history_recorded) {
   scratch_directory dir;
   const std::string db = (dir.path() / "history.db").string();
   const std::string html = (dir.path() / "report.html").string();
-  const std::string evaluate = "evaluate harness/test/fixtures/h200_builtin --cases cases --filter 'transpose/*' "
-                               "--quiet --history " + db + " --html " + html;
+  const std::string evaluate =
+      "evaluate harness/test/fixtures/h200_builtin --cases cases --filter 'transpose/*' "
+      "--quiet --history " +
+      db + " --html " + html;
   // Without a history the report says so; with one it plots every recorded metric of the cases.
   const command_result first = run_counterguard(evaluate);
   ASSERT_EQ(first.status, 0) << first.output;
