@@ -280,7 +280,8 @@ class github_nightly_test(template_test):
         workspace = self.project.checkout()
         sha = git("rev-parse", "HEAD", cwd=workspace)
         github = {"repository": "acme/kernels", "sha": sha, "server_url": "https://github.com", "run_id": 99,
-                  "event_name": "schedule", "ref": "refs/heads/main", "workflow": "counterguard nightly baselines",
+                  "event_name": "schedule", "ref": "refs/heads/main", "ref_name": "main",
+                  "workflow": "counterguard nightly baselines",
                   "job": "refresh", "token": "ghs_job_token", "event": {"repository": {"default_branch": "main"}}}
         job = template_runner.github_job(workspace, github, self.project.environment(),
                                          tempfile.mkdtemp(dir=self.root))
@@ -362,8 +363,8 @@ class github_nightly_test(template_test):
     def test_the_default_refresh_is_baseline_update(self):
         workspace = self.project.checkout()
         github = {"repository": "acme/kernels", "sha": "3" * 40, "server_url": "https://github.com", "run_id": 1,
-                  "event_name": "schedule", "ref": "refs/heads/main", "workflow": "w", "job": "j", "token": "t",
-                  "event": {"repository": {"default_branch": "main"}}}
+                  "event_name": "schedule", "ref": "refs/heads/main", "ref_name": "main", "workflow": "w", "job": "j",
+                  "token": "t", "event": {}}
         job = template_runner.github_job(workspace, github, self.project.environment(), tempfile.mkdtemp(dir=self.root))
         records, _ = job.run_action(NIGHTLY_ACTION, {"runner": RUNNER, "cases": CASES, "baseline-dir": BASELINES,
                                                      "token": "t", "repeat": "3"})
@@ -577,9 +578,10 @@ class sharded_gate_test(template_test):
         workspace = self.project.checkout()
         self.partial_results(workspace, "counterguard-out/shard-1", "transpose/*")
         self.partial_results(workspace, "counterguard-out/shard-2", "spills/*")
-        variables = gitlab_test.pipeline(gitlab_test(), "merge_request_event")
-        variables.update(CI_COMMIT_SHA="6" * 40, CI_MERGE_REQUEST_IID="7", CI_JOB_NAME="counterguard-gate")
-        del variables["COUNTERGUARD_GITLAB_TOKEN"]
+        variables = {"CI_PIPELINE_SOURCE": "merge_request_event", "CI_PROJECT_ID": "99", "CI_COMMIT_SHA": "6" * 40,
+                     "CI_MERGE_REQUEST_IID": "7", "CI_JOB_NAME": "counterguard-gate",
+                     "CI_JOB_URL": "https://gitlab.example.com/acme/kernels/-/jobs/6",
+                     "CI_SERVER_URL": "https://gitlab.example.com"}
         result = template_runner.run_gitlab_job(jobs, "counterguard-gate", workspace, variables,
                                                 self.project.environment())
         self.assertEqual(result.status, 0, result.output)
