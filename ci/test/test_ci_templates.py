@@ -162,7 +162,7 @@ class template_test(unittest.TestCase):
 # GitHub: the gate action
 # ---------------------------------------------------------------------------------------------------------------
 
-class github_gate_test(template_test):
+class github_gate_base(template_test):
     HEAD = "1" * 40   # the pull request's head commit
     MERGE = "2" * 40  # the temporary merge commit GitHub checks out for pull_request events
 
@@ -195,6 +195,8 @@ class github_gate_test(template_test):
         marker = "<!-- counterguard-gate: counterguard gate/gate -->"
         return [c for c in self.project.stub_state("github")["comments"] if c["body"].startswith(marker)]
 
+
+class github_gate_test(github_gate_base):
     def test_a_passing_run_reports_everywhere_and_passes(self):
         self.seed_pull_request()
         job, steps, outputs = self.run_gate(self.project.checkout())
@@ -522,6 +524,32 @@ class gitlab_test(template_test):
 
 
 # ---------------------------------------------------------------------------------------------------------------
+# On a GPU host: the gate's default `measure: run` (COUNTERGUARD_CI_TEMPLATE_GPU=1; skipped elsewhere)
+# ---------------------------------------------------------------------------------------------------------------
+
+class gpu_gate_test(github_gate_base):
+    def setUp(self):
+        if os.environ.get("COUNTERGUARD_CI_TEMPLATE_GPU") != "1":
+            self.skipTest("profiles on the GPU: set COUNTERGUARD_CI_TEMPLATE_GPU=1 on a GPU host")
+        super().setUp()
+
+    def test_run_on_the_gpu_passes_then_fails_on_a_planted_regression(self):
+        self.seed_pull_request()
+        gpu = {"measure": "run", "arguments": "--filter transpose/naive*"}
+        job, steps, outputs = self.run_gate(self.project.checkout(), **gpu)
+        self.assertEqual(outputs["status"], "0", steps["Measure and check"].detail["output"])
+        call = self.project.runner_calls()[0]
+        self.assertEqual(call["commit"], self.HEAD)
+        self.assertIn("--require-gpu", call["argv"])
+        self.assertTrue(any(f.startswith("counterdata/") for f in job.artifacts["counterguard-results"]))
+        workspace = self.project.checkout()
+        edit_baseline(workspace, "transpose", STORE_SECTORS, HALVED_STORE_SECTORS)
+        job, steps, outputs = self.run_gate(workspace, **gpu)
+        self.assertEqual(outputs["status"], "1")
+        self.assertEqual(len(self.our_comments()), 1)
+
+
+# ---------------------------------------------------------------------------------------------------------------
 # Sharding: relies on `counterguard run --shard I/N` and `counterguard merge`
 # ---------------------------------------------------------------------------------------------------------------
 
@@ -551,7 +579,7 @@ class sharded_gate_test(template_test):
 
     def test_github_shard_job_passes_the_shard_and_the_report_job_merges(self):
         workspace = self.project.checkout()
-        github = github_gate_test.github(github_gate_test(), "pull_request")
+        github = github_gate_base.github(github_gate_base(), "pull_request")
         self.project.seed_stub_state("github", {"pulls": [{"number": 7, "head": "f", "base": "main", "title": "t",
                                                            "body": "", "state": "OPEN", "edits": 0}],
                                                 "comments": [], "next": 8})
