@@ -17,9 +17,7 @@
 #include "counterguard/runner/isolated_runner.hpp"
 
 namespace counterguard::detail {
-namespace {
 
-// Where the complete summary goes when the --summary file had to be shortened: out/x.md -> out/x.full.md.
 std::string full_summary_path(const std::string& summary) {
   const std::string suffix = ".md";
   if (summary.size() > suffix.size() &&
@@ -27,8 +25,6 @@ std::string full_summary_path(const std::string& summary) {
     return summary.substr(0, summary.size() - suffix.size()) + ".full.md";
   return summary + ".full.md";
 }
-
-}  // namespace
 
 int run_baseline_update(const baseline_update_options& options) {
   const std::vector<case_instance> instances = select_instances(options.selection);

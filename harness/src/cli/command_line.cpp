@@ -160,6 +160,7 @@ int run_command_line(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber);
   update_command->add_option("--history", update.history,
                              "also record every repetition into this history database");
+  const detail::command_action baseline_diff_action = detail::add_baseline_diff_command(*baseline_command);
 
   std::string chip = COUNTERGUARD_DEFAULT_CHIP;
   bool raw_metrics = false;
@@ -220,7 +221,7 @@ int run_command_line(int argc, char** argv) {
       return detail::run_kernels_list();
     if (*launch_command)
       return detail::run_launch(launch_selection);
-    for (const auto& action : {history_action, compare_action}) {
+    for (const auto& action : {history_action, compare_action, baseline_diff_action}) {
       if (const std::optional<int> status = action())
         return *status;
     }

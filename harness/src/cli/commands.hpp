@@ -100,6 +100,11 @@ int run_launch(const selection_options& selection);
 using command_action = std::function<std::optional<int>()>;
 command_action add_history_commands(CLI::App& app);  // history import | list (history_command.cpp)
 command_action add_compare_command(CLI::App& app);   // compare (compare_command.cpp)
+// baseline diff (baseline_diff_command.cpp), a subcommand of `baseline`.
+command_action add_baseline_diff_command(CLI::App& baseline_command);
+
+// Where the complete summary goes when a --summary file had to be shortened: out/x.md -> out/x.full.md.
+[[nodiscard]] std::string full_summary_path(const std::string& summary);
 
 // Records `results` into the history database at `database` (created when missing) and says so on stderr.
 // `distinguisher` separates runs whose results are identical by design (baseline update repetitions).
