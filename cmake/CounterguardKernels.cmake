@@ -102,6 +102,8 @@ function(counterguard_bundle_runtime_libraries name)
     COMMAND ${CMAKE_COMMAND} -DEXECUTABLE=$<TARGET_FILE:${name}> -DDESTINATION=$<TARGET_FILE_DIR:${name}>/lib
             -P "${COUNTERGUARD_CMAKE_DIR}/bundle_runtime_libraries.cmake"
     VERBATIM)
-  # $ORIGIN/lib first: the bundled copies; the toolkit's CUPTI is found through the paths CMake adds itself.
-  set_property(TARGET ${name} APPEND PROPERTY BUILD_RPATH "\$ORIGIN/lib")
+  # $ORIGIN/lib first: the bundled copies. Then CUPTI where a GPU host's toolkit usually keeps it (the build
+  # machine's own toolkit path, which CMake adds too, may differ there).
+  set_property(TARGET ${name} APPEND PROPERTY BUILD_RPATH
+               "\$ORIGIN/lib" "/usr/local/cuda/lib64" "/usr/local/cuda/extras/CUPTI/lib64")
 endfunction()
