@@ -9,6 +9,10 @@ cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/counterguard-out}
 mkdir -p "$OUT"
 CG=$PWD/.device/counterguard
+if [[ -z "${COUNTERGUARD_GIT_COMMIT:-}" && -s .device/commit ]]; then
+  COUNTERGUARD_GIT_COMMIT=$(cat .device/commit)  # what tools/stage_for_gpu.sh built from
+  export COUNTERGUARD_GIT_COMMIT
+fi
 timer=()
 [[ -x /usr/bin/time ]] && timer=(/usr/bin/time -v)
 export PATH=$PATH:/usr/local/cuda/bin

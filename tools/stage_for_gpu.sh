@@ -24,4 +24,7 @@ for variant in example example-planted; do
     cp -L build-$variant/lib/*.so* "$target/lib/"
   fi
 done
+# The commit the binaries were built from: results and baselines written there record it (the device's copy of
+# the tree may carry another .git).
+git rev-parse HEAD >.device/commit
 du -sh .device
