@@ -24,8 +24,7 @@ int merge(const merge_options& options) {
   inputs.reserve(options.inputs.size());
   for (const auto& file : options.inputs)
     inputs.push_back({file, load_run_results(file)});
-  run_results merged = merge_results(inputs);
-  inputs.clear();  // the merged copy is all that is needed from here on
+  run_results merged = merge_results(std::move(inputs));
   if (!options.command_line.empty())
     merged.metadata.command_line = options.command_line;
   // Statuses are settled again with this command's --strict, as `run --strict` would have settled them.

@@ -78,7 +78,7 @@ int run_profiling(const run_options& options) {
   run.case_timeout_seconds = options.case_timeout_seconds;
   run.wait_for_gpu_seconds = options.wait_for_gpu_seconds;
   run.echo_progress = !options.reports.quiet;
-  const isolated_run_outcome outcome =
+  isolated_run_outcome outcome =
       profile_instances(instances, estimate_case_costs(instances, costs), options.devices, run);
   interruption_guard::throw_if_interrupted();  // no results at all rather than some
 
@@ -93,7 +93,7 @@ int run_profiling(const run_options& options) {
   results.metadata = host_metadata("run", options.command_line);
   adopt_device(results.metadata, outcome.device);
   results.metadata.shard = part.shard;
-  results.cases = outcome.results;
+  results.cases = std::move(outcome.results);
   if (!options.save_counter_data.empty()) {
     // The run's metadata beside the per-case archives, so `evaluate` reproduces the same results file.
     save_recorded_run(options.save_counter_data, recorded_run{options.selection.paths, results});

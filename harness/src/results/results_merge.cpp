@@ -43,9 +43,9 @@ void check_no_overlap(const std::vector<named_results>& inputs) {
 }
 
 // The shards in index order, checked to be the N shards of one plan.
-std::vector<const named_results*> ordered_shards(const std::vector<named_results>& inputs) {
-  std::vector<const named_results*> shards;
-  for (const auto& input : inputs)
+std::vector<named_results*> ordered_shards(std::vector<named_results>& inputs) {
+  std::vector<named_results*> shards;
+  for (auto& input : inputs)
     shards.push_back(&input);
   std::stable_sort(shards.begin(), shards.end(), [](const named_results* a, const named_results* b) {
     return a->results.metadata.shard->index < b->results.metadata.shard->index;
@@ -91,7 +91,7 @@ std::vector<const named_results*> ordered_shards(const std::vector<named_results
 
 }  // namespace
 
-run_results merge_results(const std::vector<named_results>& inputs) {
+run_results merge_results(std::vector<named_results> inputs) {
   if (inputs.empty())
     throw input_error({}, "inputs", "no results files to merge", "one or more results JSON files");
   const std::size_t sharded =
@@ -110,15 +110,24 @@ run_results merge_results(const std::vector<named_results>& inputs) {
   run_results merged;
   if (sharded == 0) {
     merged.metadata = inputs.front().results.metadata;
-    for (const auto& input : inputs)
-      merged.cases.insert(merged.cases.end(), input.results.cases.begin(), input.results.cases.end());
+    for (auto& input : inputs) {
+      merged.cases.insert(merged.cases.end(), std::make_move_iterator(input.results.cases.begin()),
+                          std::make_move_iterator(input.results.cases.end()));
+    }
   } else {
-    const std::vector<const named_results*> shards = ordered_shards(inputs);
+    const std::vector<named_results*> shards = ordered_shards(inputs);
+    // The first shard's metadata; that of the first shard that ran cases when it is empty (no device).
     merged.metadata = shards.front()->results.metadata;
+    for (const auto* shard : shards) {
+      if (!shard->results.cases.empty()) {
+        merged.metadata = shard->results.metadata;
+        break;
+      }
+    }
     // Every position 0..total-1 is filled exactly once: the shards are complete and disjoint.
     const std::size_t total = shards.front()->results.metadata.shard->total_instances;
-    std::vector<const case_result*> slots(total, nullptr);
-    for (const auto* shard : shards) {
+    std::vector<case_result*> slots(total, nullptr);
+    for (auto* shard : shards) {
       const auto& positions = shard->results.metadata.shard->positions;
       for (std::size_t i = 0; i < positions.size(); ++i) {
         if (slots[positions[i]] != nullptr)
@@ -131,15 +140,10 @@ run_results merge_results(const std::vector<named_results>& inputs) {
       if (slots[i] == nullptr)
         refuse(shards.front()->file, "no shard holds the case at position " + std::to_string(i),
                "every shard's complete results file");
-      merged.cases.push_back(*slots[i]);
     }
-    // Metadata of a shard that ran cases, when the first one was empty (no device).
-    for (const auto* shard : shards) {
-      if (!shard->results.cases.empty()) {
-        merged.metadata = shard->results.metadata;
-        break;
-      }
-    }
+    merged.cases.reserve(total);
+    for (auto* slot : slots)
+      merged.cases.push_back(std::move(*slot));
   }
   merged.metadata.shard.reset();
   for (const auto& input : inputs) {

@@ -19,6 +19,7 @@ struct named_results {
 // key), an instance in two files, some inputs sharded and others not, shards of different plans or counts,
 // a shard given twice, or shards missing. The merged metadata is the first shard's (first file's), without
 // the shard record, with the earliest start time.
-[[nodiscard]] run_results merge_results(const std::vector<named_results>& inputs);
+// The cases are moved out of `inputs`.
+[[nodiscard]] run_results merge_results(std::vector<named_results> inputs);
 
 }  // namespace counterguard
