@@ -31,7 +31,9 @@ function(counterguard_add_case_tests runner)
   if(NOT arg_CASES)
     message(FATAL_ERROR "counterguard_add_case_tests(${runner}): CASES names no suite file or directory")
   endif()
-  if(NOT DEFINED arg_RESOURCE_GROUPS)
+  # RESOURCE_GROUPS "" asks for none: before CMake 3.31 (CMP0174) an empty value leaves the variable
+  # undefined and lists the keyword as missing its value.
+  if(NOT DEFINED arg_RESOURCE_GROUPS AND NOT "RESOURCE_GROUPS" IN_LIST arg_KEYWORDS_MISSING_VALUES)
     set(arg_RESOURCE_GROUPS "gpus:1")
   endif()
   if(NOT arg_WORKING_DIRECTORY)
