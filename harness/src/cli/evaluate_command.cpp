@@ -34,7 +34,9 @@ int run_evaluate(const evaluate_options& options) {
 
   std::vector<case_instance> evaluated;  // the selected instances the recording has, in suite order
   run_results results = evaluate_recording(directory, recording, instances, evaluated);
-  results.metadata.shard = shard;
+  // A recording made with --shard and evaluated whole keeps its shard record, so evaluated shards merge too.
+  if (shard || evaluated.size() != recording.results.cases.size())
+    results.metadata.shard = shard;
   if (evaluated.empty() && shard && shard->total_instances > 0) {
     // More shards than instances: this one has nothing to evaluate, and says so in an empty results file.
     results.metadata.mode = "evaluate";

@@ -45,6 +45,7 @@ void check_no_overlap(const std::vector<named_results>& inputs) {
 // The shards in index order, checked to be the N shards of one plan.
 std::vector<named_results*> ordered_shards(std::vector<named_results>& inputs) {
   std::vector<named_results*> shards;
+  shards.reserve(inputs.size());
   for (auto& input : inputs)
     shards.push_back(&input);
   std::stable_sort(shards.begin(), shards.end(), [](const named_results* a, const named_results* b) {

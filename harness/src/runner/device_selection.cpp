@@ -59,6 +59,7 @@ std::vector<int> visible_devices() {
     return {};
   }
   std::vector<int> ordinals;
+  ordinals.reserve(static_cast<std::size_t>(count));
   for (int i = 0; i < count; ++i)
     ordinals.push_back(i);
   return ordinals;

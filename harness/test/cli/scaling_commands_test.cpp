@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -137,6 +138,39 @@ TEST(scaling_commands, merge_exits_as_run_would_for_the_whole) {
                                             " " + failing.string());
   EXPECT_EQ(r.status, 1) << r.output;
   EXPECT_EQ(read_json(dir.path() / "m.json")["summary"]["exit_code"], 1);
+}
+
+TEST(scaling_commands, recordings_made_in_shards_evaluate_into_shards_that_merge) {
+  // What `run --shard I/2 --save-counter-data D` writes: run.json holds the shard's cases and record (the
+  // archives of the other cases in the copied folder go unused: evaluate goes by run.json).
+  const scratch_directory dir;
+  const auto source = std::filesystem::path(COUNTERGUARD_SOURCE_DIR) / recording;
+  const nlohmann::json run = read_json(source / "run.json");
+  std::string shards;
+  for (int index = 1; index <= 2; ++index) {
+    const nlohmann::json shard = read_json(evaluate_shard(dir, index, 2));
+    const auto copy = dir.path() / ("recording" + std::to_string(index));
+    std::filesystem::copy(source, copy, std::filesystem::copy_options::recursive);
+    nlohmann::json part = run;
+    part["results"]["metadata"]["shard"] = shard["metadata"]["shard"];
+    part["results"]["cases"] = nlohmann::json::array();
+    for (const auto& position : shard["metadata"]["shard"]["positions"])
+      part["results"]["cases"].push_back(run["results"]["cases"][position.get<std::size_t>()]);
+    std::ofstream(copy / "run.json") << part.dump();
+    const auto out = dir.path() / ("evaluated" + std::to_string(index) + ".json");
+    const command_result r =
+        run_counterguard("evaluate " + copy.string() + " --cases cases --quiet --json " + out.string());
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_EQ(read_json(out)["metadata"]["shard"], shard["metadata"]["shard"]);
+    shards += " " + out.string();
+  }
+  const auto merged = dir.path() / "merged.json";
+  ASSERT_EQ(run_counterguard("merge --quiet --json " + merged.string() + shards).status, 0);
+  const auto whole = dir.path() / "whole.json";
+  ASSERT_EQ(
+      run_counterguard("evaluate " + recording + " --cases cases --quiet --json " + whole.string()).status,
+      0);
+  EXPECT_EQ(read_json(merged)["cases"], read_json(whole)["cases"]);
 }
 
 TEST(scaling_commands, a_shard_that_is_not_i_of_n_is_invalid_input) {
