@@ -50,12 +50,19 @@ class device_scheduler {
       m_queue.push_back(position);
     m_started = steady::now();
     if (options.lock_gpu) {
+      // In the order of the GPUs' UUIDs, whatever order --devices names them in: two runs that want the
+      // same GPUs queue behind each other instead of each holding one and waiting for the other.
+      std::vector<std::string> uuids;
+      uuids.reserve(devices.size());
       for (const int device : devices) {
-        if (const std::string uuid = gpu_uuid(device); !uuid.empty()) {
-          m_locks.push_back(std::make_unique<gpu_lock>(uuid, wait_left(), [](const std::string& message) {
-            std::fprintf(stderr, "counterguard: %s\n", message.c_str());
-          }));
-        }
+        if (std::string uuid = gpu_uuid(device); !uuid.empty())
+          uuids.push_back(std::move(uuid));
+      }
+      std::sort(uuids.begin(), uuids.end());
+      for (const auto& uuid : uuids) {
+        m_locks.push_back(std::make_unique<gpu_lock>(uuid, wait_left(), [](const std::string& message) {
+          std::fprintf(stderr, "counterguard: %s\n", message.c_str());
+        }));
       }
     }
     worker_request request;
