@@ -19,9 +19,10 @@ isolated_run_outcome profile_instances(const std::vector<case_instance>& instanc
                                        const std::vector<double>& costs, const device_options& devices,
                                        isolated_run_options run) {
   const std::vector<int> chosen = chosen_devices(devices);
-  if (chosen.size() > 1)
+  // --devices, even naming one GPU, goes through the queue of run_on_devices; --device as before.
+  if (!devices.devices.empty() && !chosen.empty())
     return run_on_devices(instances, costs, chosen, run);
-  // One GPU as before; none visible (`--devices all` without a GPU): the worker says why, as `run` does.
+  // One GPU; or none visible (`--devices all` without a GPU): the worker says why, as `run` does.
   run.device = chosen.empty() ? devices.device : chosen.front();
   return run_isolated(instances, run);
 }
