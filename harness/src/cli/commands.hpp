@@ -130,8 +130,8 @@ struct shard_selection {
 // The devices to profile on (device_choice.cpp): --devices, else --device, else the GPU ctest assigned
 // (CTEST_RESOURCE_GROUP_0_GPUS), else device 0. Empty when `--devices all` finds no GPU.
 [[nodiscard]] std::vector<int> chosen_devices(const device_options& options);
-// Profiles on those devices: with --devices, one worker per GPU fed from one queue (run_on_devices, also for a
-// single GPU); else run_isolated on the one device (or on `options.device` when `--devices all` found none,
+// Profiles on those devices: with --devices, one worker per GPU fed from one queue (run_on_devices, also for
+// a single GPU); else run_isolated on the one device (or on `options.device` when `--devices all` found none,
 // so the worker reports why).
 [[nodiscard]] isolated_run_outcome profile_instances(const std::vector<case_instance>& instances,
                                                      const std::vector<double>& costs,
