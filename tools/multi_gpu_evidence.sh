@@ -9,8 +9,11 @@
 #            wall time
 #   ctest_nospec  the same without the resource spec (every test on GPU 0, queued by its lock): the control
 #            whose wall time `ctest` should about halve
+#   interrupt  SIGINT to `run --devices all` mid-run: exit status 130, no worker process left, no results file
+#   queue1   (also on a one-GPU host) `--devices 0` (the queue, streamed worker) against `--device 0`
 # The binary comes built from the CPU machine (tools/stage_for_gpu.sh -> .device/).
-# Usage: OUT=/some/dir tools/multi_gpu_evidence.sh [STAGE...]   (default: info devices ctest ctest_nospec, ~6 min)
+# Usage: OUT=/some/dir tools/multi_gpu_evidence.sh [STAGE...]
+#   (default: info devices interrupt ctest ctest_nospec, about 6 minutes on two H200s)
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 REPO=$PWD
@@ -19,7 +22,7 @@ mkdir -p "$OUT"
 CG=$REPO/.device/counterguard
 export PATH=$PATH:/usr/local/cuda/bin
 stages=("$@")
-[[ ${#stages[@]} -eq 0 ]] && stages=(info devices ctest ctest_nospec)
+[[ ${#stages[@]} -eq 0 ]] && stages=(info devices interrupt ctest ctest_nospec)
 
 pack() {
   (cd "$OUT" && tar -czf /tmp/evidence.tar.gz --exclude evidence.tar.gz . && mv /tmp/evidence.tar.gz "$OUT/")
@@ -107,6 +110,24 @@ wall = [float(l.split()[1]) for l in open(sys.argv[2]) if l.split()[0] == sys.ar
 # Compare the wall time with the other ctest stage: a test waiting for a GPU's lock counts its wait as its time.
 print(f"{len(times)} tests, wall {wall:.1f} s, sum of the tests' times {sum(times):.1f} s")
 PY
+      ;;
+    interrupt)
+      "$CG" run cases/ --devices all --json "$OUT/interrupted.json" >"$OUT/interrupt.log" 2>&1 &
+      pid=$!
+      sleep 4
+      kill -INT "$pid"
+      wait "$pid"
+      echo "exit status $? (expected 130)" | tee "$OUT/interrupt.txt"
+      sleep 1
+      echo "worker processes left: $(pgrep -c -f "counterguard __worker" || true)" | tee -a "$OUT/interrupt.txt"
+      echo "results file written: $([[ -e $OUT/interrupted.json ]] && echo yes || echo no)" | tee -a "$OUT/interrupt.txt"
+      tail -3 "$OUT/interrupt.log"
+      ;;
+    queue1)
+      timed queue1_device "$CG" run cases/ --device 0 --json "$OUT/queue1_device.json"
+      timed queue1_devices "$CG" run cases/ --devices 0 --json "$OUT/queue1_devices.json"
+      python3 tools/same_results.py "$OUT/queue1_device.json" "$OUT/queue1_devices.json" | tail -5 |
+        tee "$OUT/queue1_same_results.txt"
       ;;
     *) echo "unknown stage $stage" ;;
   esac
