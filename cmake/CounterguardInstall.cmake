@@ -29,6 +29,8 @@ install(FILES
   "${CMAKE_CURRENT_BINARY_DIR}/counterguardConfigVersion.cmake"
   cmake/CounterguardDependencies.cmake
   cmake/CounterguardKernels.cmake
+  cmake/CounterguardCaseTests.cmake
+  cmake/counterguard_case_tests_discovery.cmake
   cmake/FindCUPTIProfilerHost.cmake
   cmake/embed_resource_reports.cmake
   cmake/bundle_runtime_libraries.cmake

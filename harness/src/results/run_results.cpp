@@ -135,6 +135,8 @@ run_metadata metadata_from_json(const json_reader& in, const json& value) {
   m.mode = in.string(value, path, "mode");
   if (in.optional_member(value, path, "hostname") != nullptr)
     m.hostname = in.string(value, path, "hostname");
+  if (const json* shard = in.optional_member(value, path, "shard"); shard != nullptr && !shard->is_null())
+    m.shard = read_shard_record(in, *shard, field_at(path, "shard"));
   return m;
 }
 
@@ -282,6 +284,8 @@ void to_json(nlohmann::json& out, const run_results& results) {
              {"cases", cases}};
   if (!results.metadata.hostname.empty())
     out["metadata"]["hostname"] = results.metadata.hostname;
+  if (results.metadata.shard)
+    out["metadata"]["shard"] = shard_record_to_json(*results.metadata.shard);
 }
 
 run_results read_run_results(const nlohmann::json& document, const std::string& file) {

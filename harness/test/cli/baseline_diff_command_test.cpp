@@ -2,9 +2,8 @@
 // only when a value or band moved (a new GPU key included), 0 for metadata alone, 2 for bad input.
 #include <gtest/gtest.h>
 
-#include <regex>
-
 #include <filesystem>
+#include <regex>
 #include <string>
 
 #include "cli_test_support.hpp"

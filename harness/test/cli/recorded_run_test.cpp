@@ -116,7 +116,8 @@ TEST(recorded_run, the_false_alarm_rate_sets_the_width_of_noisy_bands_and_an_ent
   const auto refresh = [&](std::optional<double> entry_rate) {
     edit_baseline(baselines, "transpose", [&](baseline_file& file) {
       file.schema_version = 2;  // mean and sd are version 2 fields
-      // Every other noisy entry keeps a strict rate of its own: only the entry below follows the command line.
+      // Every other noisy entry keeps a strict rate of its own: only the entry below follows the command
+      // line.
       for (auto& [instance, kernels] : file.cases) {
         for (auto& [kernel, metrics] : kernels) {
           for (auto& [metric, other] : metrics) {

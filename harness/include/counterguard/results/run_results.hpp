@@ -8,6 +8,7 @@
 
 #include "counterguard/core/source_location.hpp"
 #include "counterguard/metrics/metric_class.hpp"
+#include "counterguard/results/shard_record.hpp"
 
 namespace counterguard {
 
@@ -95,6 +96,8 @@ struct run_metadata {
   std::string mode;        // "run" (profiled on a GPU), "evaluate" (offline), "static"
   // The machine that ran the cases; empty in results written before it was recorded.
   std::string hostname;
+  // Set when the file holds one shard of a run (--shard I/N); absent otherwise.
+  std::optional<shard_record> shard;
 };
 
 struct run_results {
