@@ -1,38 +1,78 @@
-# Functions for building kernel variants and runners. The built-in kernels use them, and so do users'
-# own CMake targets: nothing here is private to the built-ins.
+# Functions for building kernel variants and runners. The built-in kernels use them, and so do users' own
+# CMake projects (after find_package(counterguard) or add_subdirectory): nothing here is private to the
+# built-ins, and nothing here reaches into the caller's directory scope.
 #
-#   counterguard_add_kernels(<name> SOURCES <.cu files...> [OPTIONS <nvcc flags...>]
-#                            [DEFINITIONS <defines...>] [LINK <libraries...>])
-#     An object library of kernel variants. Each source is compiled through a launcher that keeps
-#     nvcc's resource report (registers, spills, stack, shared memory) for `counterguard static`.
-#     A source compiled with other flags (e.g. -maxrregcount=32) in another counterguard_add_kernels
-#     is a distinct variant: give it a DEFINITIONS entry that changes its namespace.
+#   counterguard_add_kernels(<name> SOURCES <.cu files...> [CUDA_ARCHITECTURES <archs...>]
+#                            [OPTIONS <nvcc flags...>] [DEFINITIONS <defines...>] [LINK <libraries...>])
+#     An object library of kernel variants, compiled for CUDA_ARCHITECTURES (default
+#     COUNTERGUARD_CUDA_ARCHITECTURES, "90") with -lineinfo. Each source goes through a launcher that keeps
+#     nvcc's resource report (registers, spills, stack, shared memory) per architecture, so the static report
+#     describes exactly what was compiled. A source compiled with other flags (e.g. -maxrregcount=32) in another
+#     counterguard_add_kernels is a distinct variant: give it a DEFINITIONS entry that changes its namespace.
 #
-#   counterguard_add_runner(<name> KERNELS <kernel libraries...>)
-#     An executable with the counterguard command line and the given kernel libraries registered.
+#   counterguard_add_runner(<name> [KERNELS <kernel libraries...>] [SOURCES <files...>] [LINK <libraries...>])
+#     An executable with the counterguard command line and the kernel variants registered by the KERNELS
+#     libraries and the SOURCES (e.g. a file of COUNTERGUARD_KERNEL registrations), linked with LINK (your own
+#     CUDA library, built as usual: the static report of its kernels is read from the runner's own cubins).
 #
 #   counterguard_link_kernels(<target> KERNELS <kernel libraries...>)
-#     Links kernel libraries and their compiler reports into any executable (a test, say).
+#     Links kernel libraries and their compiler reports into any executable (a GoogleTest binary, say).
+#
+#   counterguard_bundle_runtime_libraries(<target>)
+#     Copies the shared libraries a GPU host may lack (muparser, yaml-cpp, ...) next to an executable, in lib/,
+#     and points its build RPATH there, so its build folder can be carried to a GPU host and run unchanged.
 
-set(COUNTERGUARD_CMAKE_DIR "${CMAKE_CURRENT_LIST_DIR}" CACHE INTERNAL "")
+set(COUNTERGUARD_CMAKE_DIR "${CMAKE_CURRENT_LIST_DIR}" CACHE INTERNAL "counterguard's CMake modules and scripts")
+set(COUNTERGUARD_CUDA_ARCHITECTURES "90" CACHE STRING
+    "Real CUDA architectures counterguard kernels are compiled for and the static report describes (e.g. 90, or 80;90)")
+
+# The architectures a kernel library is built for. Each must be a real architecture (90, 90a, 80-real): the
+# static report needs the compiler's machine code, which a PTX-only (-virtual) target does not have.
+function(_counterguard_check_architectures name architectures)
+  if(NOT architectures)
+    message(FATAL_ERROR "counterguard_add_kernels(${name}): no CUDA architectures; set CUDA_ARCHITECTURES or "
+                        "COUNTERGUARD_CUDA_ARCHITECTURES (e.g. 90)")
+  endif()
+  foreach(architecture IN LISTS architectures)
+    if(NOT architecture MATCHES "^[0-9]+[af]?(-real)?$")
+      message(FATAL_ERROR "counterguard_add_kernels(${name}): CUDA architecture '${architecture}' gives no "
+                          "compiler resource report; use real architectures such as 90, 90a or 80-real (the "
+                          "static report describes the machine code of each)")
+    endif()
+  endforeach()
+endfunction()
 
 function(counterguard_add_kernels name)
-  cmake_parse_arguments(arg "" "" "SOURCES;OPTIONS;DEFINITIONS;LINK" ${ARGN})
+  cmake_parse_arguments(arg "" "" "SOURCES;CUDA_ARCHITECTURES;OPTIONS;DEFINITIONS;LINK" ${ARGN})
+  set(architectures ${arg_CUDA_ARCHITECTURES})
+  if(NOT architectures)
+    set(architectures ${COUNTERGUARD_CUDA_ARCHITECTURES})
+  endif()
+  _counterguard_check_architectures(${name} "${architectures}")
   add_library(${name} OBJECT ${arg_SOURCES})
-  target_link_libraries(${name} PUBLIC counterguard::harness PRIVATE counterguard::build_interface ${arg_LINK})
-  target_compile_options(${name} PRIVATE ${arg_OPTIONS})
+  target_link_libraries(${name} PUBLIC counterguard::registry PRIVATE ${arg_LINK})
+  # -lineinfo maps instructions to source lines for ncu and blame; it changes no machine code.
+  target_compile_options(${name} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo> ${arg_OPTIONS})
   target_compile_definitions(${name} PRIVATE ${arg_DEFINITIONS})
   set_target_properties(${name} PROPERTIES
+    CUDA_ARCHITECTURES "${architectures}"
+    CUDA_STANDARD 17
+    CUDA_STANDARD_REQUIRED ON
     CUDA_COMPILER_LAUNCHER "${COUNTERGUARD_CMAKE_DIR}/nvcc_resource_usage_launcher.sh"
     CUDA_SEPARABLE_COMPILATION OFF
     POSITION_INDEPENDENT_CODE ON)
 endfunction()
 
 function(counterguard_add_runner name)
-  cmake_parse_arguments(arg "" "" "KERNELS" ${ARGN})
-  add_executable(${name})
+  cmake_parse_arguments(arg "" "" "KERNELS;SOURCES;LINK" ${ARGN})
+  add_executable(${name} ${arg_SOURCES})
   counterguard_link_kernels(${name} KERNELS ${arg_KERNELS})
-  target_link_libraries(${name} PRIVATE counterguard::main counterguard::build_interface)
+  target_link_libraries(${name} PRIVATE counterguard::main ${arg_LINK})
+  if(arg_SOURCES)
+    # Registration sources launch kernels: the same architectures and line information as kernel libraries.
+    set_target_properties(${name} PROPERTIES CUDA_ARCHITECTURES "${COUNTERGUARD_CUDA_ARCHITECTURES}")
+    target_compile_options(${name} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>)
+  endif()
   counterguard_bundle_runtime_libraries(${name})
 endfunction()
 
@@ -54,17 +94,16 @@ function(counterguard_link_kernels target)
     COMMENT "Embedding kernel resource reports into ${target}"
     VERBATIM)
   target_sources(${target} PRIVATE "${generated}")
-  target_link_libraries(${target} PRIVATE ${arg_KERNELS})
+  target_link_libraries(${target} PRIVATE counterguard::statics ${arg_KERNELS})
 endfunction()
 
-# Copies the shared libraries that a GPU host may lack (Debian's muparser, yaml-cpp) next to the binary, so the
-# build folder can be carried there and run unchanged (its RPATH includes $ORIGIN/lib).
 function(counterguard_bundle_runtime_libraries name)
   add_custom_command(TARGET ${name} POST_BUILD
-    COMMAND ${CMAKE_COMMAND} -E make_directory "$<TARGET_FILE_DIR:${name}>/lib"
-    COMMAND ${CMAKE_COMMAND} -E copy_if_different "$<TARGET_FILE:muparser::muparser>"
-            "$<TARGET_FILE_DIR:${name}>/lib/$<TARGET_SONAME_FILE_NAME:muparser::muparser>"
-    COMMAND ${CMAKE_COMMAND} -E copy_if_different "$<TARGET_FILE:yaml-cpp>"
-            "$<TARGET_FILE_DIR:${name}>/lib/$<TARGET_SONAME_FILE_NAME:yaml-cpp>"
+    COMMAND ${CMAKE_COMMAND} -DEXECUTABLE=$<TARGET_FILE:${name}> -DDESTINATION=$<TARGET_FILE_DIR:${name}>/lib
+            -P "${COUNTERGUARD_CMAKE_DIR}/bundle_runtime_libraries.cmake"
     VERBATIM)
+  # $ORIGIN/lib first: the bundled copies. Then CUPTI where a GPU host's toolkit usually keeps it (the build
+  # machine's own toolkit path, which CMake adds too, may differ there).
+  set_property(TARGET ${name} APPEND PROPERTY BUILD_RPATH
+               "\$ORIGIN/lib" "/usr/local/cuda/lib64" "/usr/local/cuda/extras/CUPTI/lib64")
 endfunction()

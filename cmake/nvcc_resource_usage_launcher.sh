@@ -18,7 +18,7 @@ report="${object}.resource-usage"
   echo "# counterguard resource usage"
   for a in "$@"; do
     case "$a" in
-      -maxrregcount* | --maxrregcount* | -D*VARIANT* | -G | -lineinfo | --use_fast_math | -Xptxas*)
+      -maxrregcount* | --maxrregcount* | -D*VARIANT* | -G | --use_fast_math | -Xptxas*)
         echo "# flag: $a" ;;
     esac
   done

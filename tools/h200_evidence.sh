@@ -3,11 +3,16 @@
 # The binary comes built from the CPU machine (tools/stage_for_gpu.sh -> .device/).
 # Usage: tools/h200_evidence.sh STAGE...
 #   stages: info run crosscheck baseline repeat planted faults sanitize benchmark timing (evidence/h200/README.md)
+#           extras lock signals noise example (issues 9, 11, 15: evidence/h200/README.md)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/counterguard-out}
 mkdir -p "$OUT"
 CG=$PWD/.device/counterguard
+if [[ -z "${COUNTERGUARD_GIT_COMMIT:-}" && -s .device/commit ]]; then
+  COUNTERGUARD_GIT_COMMIT=$(cat .device/commit)  # what tools/stage_for_gpu.sh built from
+  export COUNTERGUARD_GIT_COMMIT
+fi
 timer=()
 [[ -x /usr/bin/time ]] && timer=(/usr/bin/time -v)
 export PATH=$PATH:/usr/local/cuda/bin
@@ -85,6 +90,89 @@ PY
       # One planted regression per suite against the committed baselines (tools/planted_regressions.py).
       python3 tools/planted_regressions.py --counterguard "$CG" --planted-binary .device/planted/counterguard \
         --report "$OUT/planted_regressions.md" | tail -16
+      ;;
+    extras)
+      # One measurement path: a run asked for metrics beyond its expectations, recorded, then evaluated
+      # offline; every value the run reported must come back from the counter data (issue 15).
+      "$CG" run cases/transpose.yaml cases/coalescing.yaml --metric dram_read_bytes \
+        --metric l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum --no-baselines --quiet \
+        --save-counter-data "$OUT/extras" --json "$OUT/extras_run.json" >"$OUT/extras.log" 2>&1
+      echo "extras run exit status $?"
+      "$CG" evaluate "$OUT/extras" --no-baselines --quiet --json "$OUT/extras_evaluated.json" >>"$OUT/extras.log" 2>&1
+      echo "extras evaluate exit status $?"
+      python3 - "$OUT" <<'PY' | tee "$OUT/extras_compare.txt"
+import json, sys, math
+run = json.load(open(sys.argv[1] + "/extras_run.json"))
+ev = json.load(open(sys.argv[1] + "/extras_evaluated.json"))
+evc = {c["instance"]: c for c in ev["cases"]}
+compared = differ = extra = 0
+for c in run["cases"]:
+    for k, v in c["totals"].items():
+        e = evc[c["instance"]]["totals"].get(k)
+        compared += 1
+        extra += k in ("dram_read_bytes", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum")
+        if e is None or e["value"] != v["value"]:
+            differ += 1
+            print("differs:", c["instance"], k, v["value"], None if e is None else e["value"])
+print(f"{compared} case totals compared ({extra} of them the two --metric extras), {differ} differ")
+PY
+      cp -r "$OUT/extras" "$OUT/extras_recording" && tar -C "$OUT" -czf "$OUT/extras_recording.tar.gz" extras_recording
+      rm -rf "$OUT/extras_recording"
+      ;;
+    lock)
+      # Two runs on one GPU at the same time: the second waits for the first instead of failing (issue 15).
+      ("$CG" run cases/transpose.yaml --no-baselines --quiet >"$OUT/lock_first.log" 2>&1; echo "first exit $?" >>"$OUT/lock_first.log") &
+      sleep 1
+      "$CG" run cases/transpose.yaml --no-baselines --quiet >"$OUT/lock_second.log" 2>&1; echo "second exit $?" >>"$OUT/lock_second.log"
+      wait
+      tail -2 "$OUT/lock_first.log"; grep -E "waiting for GPU|exit" "$OUT/lock_second.log"
+      # An expired wait is exit 3, not a CUPTI error.
+      ("$CG" run cases/ --no-baselines --quiet >/dev/null 2>&1) &
+      sleep 2
+      "$CG" run cases/transpose.yaml --no-baselines --quiet --wait-for-gpu 1 >"$OUT/lock_expired.log" 2>&1
+      echo "expired wait exit $?" | tee -a "$OUT/lock_expired.log"; tail -2 "$OUT/lock_expired.log"
+      wait
+      ;;
+    signals)
+      # SIGTERM and SIGINT to a run: conventional status, no worker left holding the GPU, nothing written.
+      for signal in TERM INT; do
+        "$CG" run cases/ --no-baselines --quiet --json "$OUT/signal_$signal.json" >"$OUT/signal_$signal.log" 2>&1 &
+        parent=$!
+        sleep 4
+        kill -$signal $parent
+        wait $parent; status=$?
+        sleep 1
+        left=$(pgrep -f "counterguard __worker" | wc -l)
+        echo "SIG$signal: exit status $status, workers left $left, results written: $([[ -e $OUT/signal_$signal.json ]] && echo yes || echo no)" | tee -a "$OUT/signals.txt"
+        tail -1 "$OUT/signal_$signal.log" | tee -a "$OUT/signals.txt"
+      done
+      "$CG" run cases/transpose.yaml --no-baselines --quiet --require-gpu >"$OUT/after_signals.log" 2>&1
+      echo "a run right after: exit status $?" | tee -a "$OUT/signals.txt"
+      ;;
+    noise)
+      # The noise model's false-alarm rate and power on the H200 (issue 11).
+      tools/noise_stress/run_false_alarm_check.sh .device "$OUT/noise" | tail -30
+      (cd "$OUT" && tar -czf noise.tar.gz noise && rm -rf noise)
+      ;;
+    example)
+      # The example user project (issue 9): its cases, its baselines, its GoogleTest tests, ncu on its kernels,
+      # and a planted regression that must fail the right test.
+      EX=$PWD/examples/reduction_stencil
+      ER=$PWD/.device/example
+      (cd "$EX" && "$ER/reduction_stencil_counterguard" run counterguard/ --no-baselines --json "$OUT/example_run.json" \
+        --save-counter-data "$OUT/example_recording" --quiet >"$OUT/example.log" 2>&1; echo "example run exit status $?")
+      (cd "$EX" && "$ER/reduction_stencil_counterguard" baseline update counterguard/ --repeat 5 \
+        --baseline-dir "$OUT/example_baselines" >>"$OUT/example.log" 2>&1; echo "example baseline exit status $?")
+      (cd "$EX" && "$ER/reduction_stencil_counterguard" run counterguard/ --baseline-dir "$OUT/example_baselines" \
+        --quiet >>"$OUT/example.log" 2>&1; echo "example gated run exit status $?")
+      "$ER/reduction_stencil_tests" >"$OUT/example_gtest.log" 2>&1; echo "example gtest exit status $?"
+      tail -4 "$OUT/example_gtest.log"
+      "$ER/planted/reduction_stencil_tests" >"$OUT/example_gtest_planted.log" 2>&1; echo "planted gtest exit status $?"
+      grep -E "^\[  FAILED|Failure|measured" "$OUT/example_gtest_planted.log" | head -12
+      (cd "$EX" && python3 "$OLDPWD/tools/ncu_crosscheck.py" --counterguard "$ER/reduction_stencil_counterguard" \
+        --results "$OUT/example_run.json" --cases counterguard --report "$OUT/example_ncu_crosscheck.md" | tail -8)
+      tar -C "$OUT" -czf "$OUT/example_recording.tar.gz" example_recording example_baselines
+      rm -rf "$OUT/example_recording" "$OUT/example_baselines"
       ;;
     *)
       echo "unknown stage $stage"; exit 2 ;;

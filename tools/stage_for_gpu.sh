@@ -19,4 +19,18 @@ if [[ -x build-planted/counterguard ]]; then
   cp build-planted/counterguard .device/planted/
   cp -L build-planted/lib/*.so* .device/planted/lib/
 fi
+# The example user project (tools/test_example_project.sh builds it; build-example and build-example-planted
+# here are built the same way, the second with -DREDUCTION_STENCIL_PLANT_BANK_CONFLICTS=ON).
+for variant in example example-planted; do
+  if [[ -x build-$variant/reduction_stencil_counterguard ]]; then
+    target=.device/example
+    [[ $variant == example-planted ]] && target=.device/example/planted
+    mkdir -p "$target/lib"
+    cp build-$variant/reduction_stencil_counterguard build-$variant/reduction_stencil_tests "$target/"
+    cp -L build-$variant/lib/*.so* "$target/lib/"
+  fi
+done
+# The commit the binaries were built from: results and baselines written there record it (the device's copy of
+# the tree may carry another .git).
+git rev-parse HEAD >.device/commit
 du -sh .device

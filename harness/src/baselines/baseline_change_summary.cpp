@@ -53,7 +53,7 @@ struct suite_summary {
   std::vector<summary_table> tables;
 };
 
-suite_summary summarize_changes(const baseline_update_result& update) {
+suite_summary summarize_changes(const baseline_update_result& update, change_summary_kind kind) {
   std::size_t changed = 0, added = 0, removed = 0;
   for (const auto& change : update.changes) {
     if (change.what == baseline_change::kind::changed)
@@ -64,10 +64,13 @@ suite_summary summarize_changes(const baseline_update_result& update) {
       ++removed;
   }
   suite_summary summary;
-  summary.heading = "## Baseline update: `" + update.file.suite + "` on `" + update.file.gpu_key + "`\n\n";
+  const bool comparison = kind == change_summary_kind::comparison;
+  summary.heading = std::string(comparison ? "## Baseline changes: `" : "## Baseline update: `") +
+                    update.file.suite + "` on `" + update.file.gpu_key + "`\n\n";
   summary.heading += std::to_string(update.measured.size()) +
-                     " case instance(s) measured: " + std::to_string(changed) + " changed, " +
-                     std::to_string(added) + " added, " + std::to_string(removed) + " removed.\n";
+                     (comparison ? " case instance(s) differ: " : " case instance(s) measured: ") +
+                     std::to_string(changed) + " changed, " + std::to_string(added) + " added, " +
+                     std::to_string(removed) + " removed.\n";
   if (update.changes.empty())
     summary.heading += "\nNo baseline value changed.\n";
 
@@ -131,18 +134,18 @@ std::vector<std::size_t> all_rows(const suite_summary& summary) {
 }  // namespace
 
 std::string render_change_summary_markdown(const baseline_update_result& update) {
-  const suite_summary summary = summarize_changes(update);
+  const suite_summary summary = summarize_changes(update, change_summary_kind::update);
   return render(summary, all_rows(summary));
 }
 
 std::string render_change_summaries_markdown(const std::vector<baseline_update_result>& updates,
-                                             const markdown_budget& budget) {
+                                             const markdown_budget& budget, change_summary_kind kind) {
   std::vector<suite_summary> summaries;
   std::vector<std::vector<std::size_t>> listed;
   std::string complete;
   std::size_t total_rows = 0;
   for (const auto& update : updates) {
-    summaries.push_back(summarize_changes(update));
+    summaries.push_back(summarize_changes(update, kind));
     listed.push_back(all_rows(summaries.back()));
     complete += render(summaries.back(), listed.back()) + "\n";
     for (const std::size_t n : listed.back())

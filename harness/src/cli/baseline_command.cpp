@@ -13,13 +13,11 @@
 #include "counterguard/baselines/baseline_update.hpp"
 #include "counterguard/core/atomic_file.hpp"
 #include "counterguard/core/error.hpp"
-#include "counterguard/runner/interruption.hpp"
+#include "counterguard/core/interruption.hpp"
 #include "counterguard/runner/isolated_runner.hpp"
 
 namespace counterguard::detail {
-namespace {
 
-// Where the complete summary goes when the --summary file had to be shortened: out/x.md -> out/x.full.md.
 std::string full_summary_path(const std::string& summary) {
   const std::string suffix = ".md";
   if (summary.size() > suffix.size() &&
@@ -28,14 +26,12 @@ std::string full_summary_path(const std::string& summary) {
   return summary + ".full.md";
 }
 
-}  // namespace
-
 int run_baseline_update(const baseline_update_options& options) {
   const std::vector<case_instance> instances = select_instances(options.selection);
   if (instances.empty())
     throw input_error({}, "--filter", "no case instance matches '" + options.selection.filter + "'");
 
-  // All repetitions go to one worker process (CUPTI set up once), case after case, N times over.
+  // All repetitions go to one worker process per GPU (CUPTI set up once), case after case, N times over.
   std::vector<case_instance> repeated;
   repeated.reserve(instances.size() * static_cast<std::size_t>(options.repeat));
   for (int r = 0; r < options.repeat; ++r)
@@ -44,10 +40,10 @@ int run_baseline_update(const baseline_update_options& options) {
   run.executable = self_executable();
   run.suite_paths = options.selection.paths;
   run.extra_metrics = options.extra_metrics;
-  run.device = options.device;
   run.case_timeout_seconds = options.case_timeout_seconds;
   run.wait_for_gpu_seconds = options.wait_for_gpu_seconds;
-  const isolated_run_outcome outcome = run_isolated(repeated, run);
+  const isolated_run_outcome outcome = profile_instances(
+      repeated, estimate_case_costs(repeated, read_case_costs(options.cost_from)), options.devices, run);
   interruption_guard::throw_if_interrupted();
   if (outcome.environment)
     throw environment_error(*outcome.environment, outcome.environment_message);

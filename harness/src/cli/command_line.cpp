@@ -10,7 +10,7 @@
 #include "commands.hpp"
 #include "counterguard/build_info.hpp"
 #include "counterguard/core/error.hpp"
-#include "counterguard/runner/interruption.hpp"
+#include "counterguard/core/interruption.hpp"
 
 namespace counterguard {
 namespace {
@@ -49,6 +49,25 @@ void add_reports(CLI::App& command, detail::report_options& reports, bool with_b
                      "improvements beyond tolerance fail too (baselines are stale)");
     command.add_option("--history", reports.history, "also record the results into this history database");
   }
+}
+
+// --device N or --devices all|0,1,... (docs/scaling.md).
+void add_devices(CLI::App& command, detail::device_options& devices) {
+  CLI::Option* one = command.add_option("--device", devices.device, "CUDA device ordinal")
+                         ->capture_default_str()
+                         ->check(CLI::NonNegativeNumber);
+  command
+      .add_option("--devices", devices.devices,
+                  "profile on several GPUs at once, one worker each: all, or ordinals such as 0,1")
+      ->excludes(one);
+}
+
+// --shard I/N and the timing it is balanced by.
+void add_sharding(CLI::App& command, std::vector<std::string>& cost_from, std::string& shard,
+                  const std::string& cost_help) {
+  command.add_option("--shard", shard,
+                     "run only shard I of N (1-based, e.g. 2/4): a stable, cost-balanced part of the cases");
+  command.add_option("--cost-from", cost_from, cost_help);
 }
 
 std::string joined_arguments(int argc, char** argv) {
@@ -100,9 +119,9 @@ int run_command_line(int argc, char** argv) {
       ->add_option("--case-timeout", run.case_timeout_seconds, "seconds before a silent case is killed")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
-  run_command->add_option("--device", run.device, "CUDA device ordinal")
-      ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+  add_devices(*run_command, run.devices);
+  add_sharding(*run_command, run.cost_from, run.shard,
+               "balance shards by the per-case seconds of these results files (repeatable)");
   run_command
       ->add_option("--wait-for-gpu", run.wait_for_gpu_seconds,
                    "seconds to wait while another counterguard or profiler holds the GPU")
@@ -139,6 +158,8 @@ int run_command_line(int argc, char** argv) {
                                "suites (default: those the recording used)");
   evaluate_command->add_option("--filter", evaluate.selection.filter,
                                "only case instances whose name matches");
+  add_sharding(*evaluate_command, evaluate.cost_from, evaluate.shard,
+               "balance shards by these results files' per-case seconds instead of the recording's");
   add_reports(*evaluate_command, evaluate.reports, true);
 
   detail::baseline_update_options update;
@@ -163,7 +184,9 @@ int run_command_line(int argc, char** argv) {
   update_command
       ->add_option("--case-timeout", update.case_timeout_seconds, "seconds before a silent case is killed")
       ->check(CLI::PositiveNumber);
-  update_command->add_option("--device", update.device, "CUDA device ordinal")->check(CLI::NonNegativeNumber);
+  add_devices(*update_command, update.devices);
+  update_command->add_option("--cost-from", update.cost_from,
+                             "hand cases out longest first by the per-case seconds of these results files");
   update_command
       ->add_option("--wait-for-gpu", update.wait_for_gpu_seconds,
                    "seconds to wait while another counterguard or profiler holds the GPU")
@@ -171,6 +194,7 @@ int run_command_line(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber);
   update_command->add_option("--history", update.history,
                              "also record every repetition into this history database");
+  const detail::command_action baseline_diff_action = detail::add_baseline_diff_command(*baseline_command);
 
   std::string chip = COUNTERGUARD_DEFAULT_CHIP;
   bool raw_metrics = false;
@@ -201,6 +225,8 @@ int run_command_line(int argc, char** argv) {
   const detail::command_action history_action = detail::add_history_commands(app);
   const detail::command_action compare_action = detail::add_compare_command(app);
   const detail::command_action exec_action = detail::add_exec_command(app);
+  const detail::command_action merge_action = detail::add_merge_command(app, command_line);
+  const detail::command_action list_action = detail::add_list_command(app);
 
   try {
     // `exec ... -- program args`: what follows "--" is the program's, never parsed as counterguard's options.
@@ -211,6 +237,8 @@ int run_command_line(int argc, char** argv) {
     const int status = app.exit(e);
     return status == 0 ? 0 : static_cast<int>(exit_code::invalid_input);
   }
+  run.devices.device_given = run_command->count("--device") > 0;
+  update.devices.device_given = update_command->count("--device") > 0;
 
   try {
     if (*run_command) {
@@ -245,7 +273,8 @@ int run_command_line(int argc, char** argv) {
       return detail::run_kernels_list();
     if (*launch_command)
       return detail::run_launch(launch_selection);
-    for (const auto& action : {history_action, compare_action, exec_action}) {
+    for (const auto& action :
+         {history_action, compare_action, baseline_diff_action, merge_action, list_action, exec_action}) {
       if (const std::optional<int> status = action())
         return *status;
     }

@@ -9,8 +9,11 @@
 #include "counterguard/baselines/noise_model.hpp"
 #include "counterguard/build_info.hpp"
 #include "counterguard/core/markdown_budget.hpp"
+#include "counterguard/history/metric_history.hpp"
 #include "counterguard/model/case_instance.hpp"
 #include "counterguard/results/run_results.hpp"
+#include "counterguard/runner/case_cost.hpp"
+#include "counterguard/runner/isolated_runner.hpp"
 
 namespace CLI {
 class App;
@@ -43,6 +46,13 @@ struct report_options {
   std::string history;  // record the results into this history database (docs/history.md)
 };
 
+// The GPUs a profiling command uses (docs/scaling.md).
+struct device_options {
+  int device = 0;             // --device N
+  bool device_given = false;  // --device was on the command line (else ctest's assignment wins)
+  std::string devices;        // --devices all|0,1,...: one worker per GPU; empty: one GPU
+};
+
 struct run_options {
   selection_options selection;
   report_options reports;
@@ -51,7 +61,9 @@ struct run_options {
   bool require_gpu = false;
   double case_timeout_seconds = 120.0;
   double wait_for_gpu_seconds = 600.0;
-  int device = 0;
+  device_options devices;
+  std::vector<std::string> cost_from;  // results files whose per-case seconds estimate each case's cost
+  std::string shard;                   // --shard I/N; empty: every selected instance
   std::string command_line;
 };
 
@@ -59,6 +71,8 @@ struct evaluate_options {
   std::string directory;
   selection_options selection;
   report_options reports;
+  std::vector<std::string> cost_from;  // default: the recording's own per-case seconds
+  std::string shard;
   std::string command_line;
 };
 
@@ -72,7 +86,8 @@ struct baseline_update_options {
   std::vector<std::string> extra_metrics;
   double case_timeout_seconds = 120.0;
   double wait_for_gpu_seconds = 600.0;
-  int device = 0;
+  device_options devices;
+  std::vector<std::string> cost_from;
   std::string command_line;
   std::string history;  // record every repetition into this history database
 };
@@ -119,6 +134,36 @@ int run_exec_evaluate(const evaluate_options& options);
 // --no-baselines, --false-alarm-rate, --strict, --history) on a command.
 void add_report_options(CLI::App& command, report_options& reports, bool with_baselines);
 
+// baseline diff (baseline_diff_command.cpp), a subcommand of `baseline`.
+command_action add_baseline_diff_command(CLI::App& baseline_command);
+
+// Where the complete summary goes when a --summary file had to be shortened: out/x.md -> out/x.full.md.
+[[nodiscard]] std::string full_summary_path(const std::string& summary);
+
+command_action add_merge_command(CLI::App& app,
+                                 const std::string& command_line);  // merge (merge_command.cpp)
+command_action add_list_command(CLI::App& app);                     // list (list_command.cpp)
+
+// The selected instances of shard `shard_text` ("I/N"; empty: all of them), balanced by `costs`, and the
+// record its results file carries (shard_selection.cpp).
+struct shard_selection {
+  std::vector<case_instance> instances;
+  std::optional<shard_record> shard;
+};
+[[nodiscard]] shard_selection select_shard(std::vector<case_instance> instances,
+                                           const std::string& shard_text, const case_cost_table& costs,
+                                           bool quiet);
+
+// The devices to profile on (device_choice.cpp): --devices, else --device, else the GPU ctest assigned
+// (CTEST_RESOURCE_GROUP_0_GPUS), else device 0. Empty when `--devices all` finds no GPU.
+[[nodiscard]] std::vector<int> chosen_devices(const device_options& options);
+// Profiles on those devices: with --devices, one worker per GPU fed from one queue (run_on_devices, also for
+// a single GPU); else run_isolated on the one device (or on `options.device` when `--devices all` found none,
+// so the worker reports why).
+[[nodiscard]] isolated_run_outcome profile_instances(const std::vector<case_instance>& instances,
+                                                     const std::vector<double>& costs,
+                                                     const device_options& devices, isolated_run_options run);
+
 // Records `results` into the history database at `database` (created when missing) and says so on stderr.
 // `distinguisher` separates runs whose results are identical by design (baseline update repetitions).
 void record_into_history(const std::string& database, const run_results& results, const std::string& origin,
@@ -141,8 +186,10 @@ void check_all_expectations(run_results& results, const std::vector<case_instanc
 // returns the exit status.
 int judge_and_report(run_results& results, const report_options& reports);
 
-// Prints the console report and writes the requested JSON, JUnit, Markdown and HTML files.
-void write_reports(const run_results& results, const report_options& reports);
+// Prints the console report and writes the requested JSON, JUnit, Markdown and HTML files; the HTML report
+// plots `history` (the recorded series of the run's GPU key, when a history database is given).
+void write_reports(const run_results& results, const report_options& reports,
+                   const std::vector<metric_history>& history = {});
 
 // Copies what the GPU worker saw of the device (name, chip, SMs, versions, clocks) and sets the GPU key.
 void adopt_device(run_metadata& metadata, const run_metadata& device);

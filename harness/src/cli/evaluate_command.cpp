@@ -1,3 +1,6 @@
+#include <algorithm>
+#include <set>
+
 #include "commands.hpp"
 #include "counterguard/core/error.hpp"
 #include "counterguard/exec/exec_recording.hpp"
@@ -15,10 +18,36 @@ int run_evaluate(const evaluate_options& options) {
     selection.paths = recording.suite_paths;
   if (!recording.results.metadata.chip.empty())
     selection.chip = recording.results.metadata.chip;
-  const std::vector<case_instance> instances = select_instances(selection);
+  std::vector<case_instance> instances = select_instances(selection);
+  std::optional<shard_record> shard;
+  if (!options.shard.empty()) {
+    // Shards of the instances this recording can evaluate, balanced by the recorded per-case seconds.
+    std::set<std::string> recorded;
+    for (const auto& c : recording.results.cases)
+      recorded.insert(c.instance);
+    instances.erase(std::remove_if(instances.begin(), instances.end(),
+                                   [&](const case_instance& i) { return recorded.count(i.name) == 0; }),
+                    instances.end());
+    const case_cost_table costs =
+        options.cost_from.empty() ? case_costs_of({recording.results}) : read_case_costs(options.cost_from);
+    shard_selection part = select_shard(std::move(instances), options.shard, costs, options.reports.quiet);
+    instances = std::move(part.instances);
+    shard = std::move(part.shard);
+  }
 
   std::vector<case_instance> evaluated;  // the selected instances the recording has, in suite order
   run_results results = evaluate_recording(directory, recording, instances, evaluated);
+  // A recording made with --shard and evaluated whole keeps its shard record, so evaluated shards merge too.
+  if (shard || evaluated.size() != recording.results.cases.size())
+    results.metadata.shard = shard;
+  if (evaluated.empty() && shard && shard->total_instances > 0) {
+    // More shards than instances: this one has nothing to evaluate, and says so in an empty results file.
+    results.metadata.mode = "evaluate";
+    results.metadata.command_line = options.command_line;
+    report_options reports = options.reports;
+    reports.no_baselines = true;
+    return judge_and_report(results, reports);
+  }
   if (evaluated.empty()) {
     throw input_error(
         {(directory / "run.json").string()}, "results.cases",

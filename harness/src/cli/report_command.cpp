@@ -8,6 +8,7 @@
 #include "counterguard/baselines/baseline_comparison.hpp"
 #include "counterguard/baselines/baseline_file.hpp"
 #include "counterguard/checker/run_verdict.hpp"
+#include "counterguard/history/history_store.hpp"
 #include "counterguard/reporters/console_reporter.hpp"
 #include "counterguard/reporters/html_reporter.hpp"
 #include "counterguard/reporters/json_reporter.hpp"
@@ -16,6 +17,9 @@
 
 namespace counterguard::detail {
 namespace {
+
+// How many recorded runs the HTML report's trend plots show.
+constexpr std::size_t html_history_runs = 30;
 
 // The baseline files of the suites in the run, for the run's GPU key (absent files: every metric is new).
 void compare_with_baselines(run_results& results, const report_options& reports) {
@@ -39,7 +43,8 @@ void compare_with_baselines(run_results& results, const report_options& reports)
 
 }  // namespace
 
-void write_reports(const run_results& results, const report_options& reports) {
+void write_reports(const run_results& results, const report_options& reports,
+                   const std::vector<metric_history>& history) {
   console_report_options console;
   console.strict = reports.strict;
   console.show_passing = !reports.quiet;
@@ -55,11 +60,8 @@ void write_reports(const run_results& results, const report_options& reports) {
                                                             : reports.junit;
     write_markdown_report(reports.markdown, results, reports.strict, {reports.markdown_limit, full_report});
   }
-  if (!reports.html.empty()) {
-    // Seam for the history store: pass its series of results.metadata.gpu_key here (metric_history.hpp).
-    const std::vector<metric_history> history;
+  if (!reports.html.empty())
     write_html_report(reports.html, results, history, reports.strict);
-  }
 }
 
 int judge_and_report(run_results& results, const report_options& reports) {
@@ -67,9 +69,14 @@ int judge_and_report(run_results& results, const report_options& reports) {
     compare_with_baselines(results, reports);
   for (auto& c : results.cases)
     settle_case_status(c, reports.strict);
-  write_reports(results, reports);
-  if (!reports.history.empty())
+  std::vector<metric_history> history;
+  if (!reports.history.empty()) {
+    // Recorded first, so the HTML report's trends end with this run.
     record_into_history(reports.history, results, "counterguard " + results.metadata.mode);
+    if (!reports.html.empty())
+      history = history_store(reports.history).all_series(results.metadata.gpu_key, html_history_runs);
+  }
+  write_reports(results, reports, history);
   return static_cast<int>(decide_exit_code(results, reports.strict));
 }
 

@@ -8,8 +8,8 @@
 #include "counterguard/baselines/gpu_key.hpp"
 #include "counterguard/checker/expectation_checker.hpp"
 #include "counterguard/core/error.hpp"
+#include "counterguard/core/interruption.hpp"
 #include "counterguard/measurement/recorded_run.hpp"
-#include "counterguard/runner/interruption.hpp"
 #include "counterguard/runner/isolated_runner.hpp"
 
 namespace counterguard::detail {
@@ -17,8 +17,9 @@ namespace {
 
 // Without a GPU, `run` still does everything that needs none, and says plainly what it skipped and why.
 int run_without_gpu(const run_options& options, const std::vector<case_instance>& instances,
-                    const std::string& reason) {
+                    const std::string& reason, const std::optional<shard_record>& shard) {
   run_results results = static_results(instances, options.command_line);
+  results.metadata.shard = shard;
   std::size_t skipped_checks = 0;
   std::size_t cases_with_skips = 0;
   for (const auto& instance : instances) {
@@ -53,25 +54,37 @@ void check_all_expectations(run_results& results, const std::vector<case_instanc
 }
 
 int run_profiling(const run_options& options) {
-  const std::vector<case_instance> instances = select_instances(options.selection);
-  if (instances.empty())
+  std::vector<case_instance> selected = select_instances(options.selection);
+  if (selected.empty())
     throw input_error({}, "--filter", "no case instance matches '" + options.selection.filter + "'");
+  const case_cost_table costs = read_case_costs(options.cost_from);
+  shard_selection part = select_shard(std::move(selected), options.shard, costs, options.reports.quiet);
+  const std::vector<case_instance>& instances = part.instances;
+  if (instances.empty()) {
+    // More shards than instances: this one has nothing to run, and says so in an empty results file.
+    run_results results;
+    results.metadata = host_metadata("run", options.command_line);
+    results.metadata.shard = part.shard;
+    report_options reports = options.reports;
+    reports.no_baselines = true;
+    return judge_and_report(results, reports);
+  }
 
   isolated_run_options run;
   run.executable = self_executable();
   run.suite_paths = options.selection.paths;
   run.extra_metrics = options.extra_metrics;
   run.save_counter_data_dir = options.save_counter_data;
-  run.device = options.device;
   run.case_timeout_seconds = options.case_timeout_seconds;
   run.wait_for_gpu_seconds = options.wait_for_gpu_seconds;
   run.echo_progress = !options.reports.quiet;
-  const isolated_run_outcome outcome = run_isolated(instances, run);
+  isolated_run_outcome outcome =
+      profile_instances(instances, estimate_case_costs(instances, costs), options.devices, run);
   interruption_guard::throw_if_interrupted();  // no results at all rather than some
 
   if (outcome.environment) {
     if (*outcome.environment == environment_problem::no_gpu && !options.require_gpu) {
-      return run_without_gpu(options, instances, outcome.environment_message);
+      return run_without_gpu(options, instances, outcome.environment_message, part.shard);
     }
     throw environment_error(*outcome.environment, outcome.environment_message);
   }
@@ -79,7 +92,8 @@ int run_profiling(const run_options& options) {
   run_results results;
   results.metadata = host_metadata("run", options.command_line);
   adopt_device(results.metadata, outcome.device);
-  results.cases = outcome.results;
+  results.metadata.shard = part.shard;
+  results.cases = std::move(outcome.results);
   if (!options.save_counter_data.empty()) {
     // The run's metadata beside the per-case archives, so `evaluate` reproduces the same results file.
     save_recorded_run(options.save_counter_data, recorded_run{options.selection.paths, results});

@@ -4,14 +4,13 @@
 #include <cstdio>
 
 #include "commands.hpp"
-#include "counterguard/build_info.hpp"
 #include "counterguard/checker/expectation_checker.hpp"
 #include "counterguard/measurement/case_measurement.hpp"
 #include "counterguard/measurement/case_result_factory.hpp"
 #include "counterguard/measurement/metric_plan.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
-#include "counterguard/statics/embedded_resource_report.hpp"
+#include "counterguard/statics/program_resources.hpp"
 
 namespace counterguard::detail {
 namespace {
@@ -20,7 +19,7 @@ namespace {
 std::string missing_reports(const kernel_definition& definition) {
   std::string missing;
   for (const auto& function : definition.device_functions()) {
-    if (find_kernel_resources(embedded_kernel_resources(), function) == nullptr) {
+    if (find_kernel_resources(program_kernel_resources(), function) == nullptr) {
       missing += (missing.empty() ? "" : ", ") + function;
     }
   }
@@ -49,7 +48,7 @@ run_results static_results(const std::vector<case_instance>& instances, const st
       continue;
     }
     const metric_plan plan = plan_metrics(instance, metric_catalog::builtin());
-    fill_static_measurements(result, plan, definition.device_functions(), embedded_kernel_resources());
+    fill_static_measurements(result, plan, definition.device_functions(), program_kernel_resources());
     std::vector<resolved_expectation> static_expectations;
     std::copy_if(instance.expectations.begin(), instance.expectations.end(),
                  std::back_inserter(static_expectations),
@@ -60,27 +59,34 @@ run_results static_results(const std::vector<case_instance>& instances, const st
   return results;
 }
 
+// One row per device function and architecture it was compiled for: a variant built for several reports each.
 void print_resource_table(const std::vector<std::string>& kernel_names) {
-  std::fputs(fmt::format("{:<34} {:<58} {:>4} {:>6} {:>6} {:>6} {:>7} {:>5}  {}\n", "variant",
-                         "device function", "regs", "spill>", "spill<", "stack", "smem", "cmem", "flags")
-                 .c_str(),
-             stdout);
+  std::fputs(
+      fmt::format("{:<34} {:<58} {:<6} {:>4} {:>6} {:>6} {:>6} {:>7} {:>5}  {}\n", "variant",
+                  "device function", "arch", "regs", "spill>", "spill<", "stack", "smem", "cmem", "flags")
+          .c_str(),
+      stdout);
   for (const auto& name : kernel_names) {
     const kernel_definition& definition = *kernel_registry::global().find(name);
     for (const auto& function : definition.device_functions()) {
-      const kernel_resources* r = find_kernel_resources(embedded_kernel_resources(), function);
-      if (r == nullptr) {
-        std::fputs(fmt::format("{:<34} {:<58} (no compiler report)\n", name, function).c_str(), stdout);
-        continue;
+      bool reported = false;
+      for (const kernel_resources& r : program_kernel_resources()) {
+        if (r.function != function)
+          continue;
+        reported = true;
+        std::string flags;
+        for (const auto& flag : r.flags)
+          flags += (flags.empty() ? "" : " ") + flag;
+        const std::string spill_store = r.spill_bytes_known ? std::to_string(r.spill_store_bytes) : "?";
+        const std::string spill_load = r.spill_bytes_known ? std::to_string(r.spill_load_bytes) : "?";
+        std::fputs(fmt::format("{:<34} {:<58} {:<6} {:>4} {:>6} {:>6} {:>6} {:>7} {:>5}  {}\n", name,
+                               function, r.architecture, r.registers, spill_store, spill_load,
+                               r.stack_frame_bytes, r.static_shared_bytes, r.constant_bytes, flags)
+                       .c_str(),
+                   stdout);
       }
-      std::string flags;
-      for (const auto& flag : r->flags)
-        flags += (flags.empty() ? "" : " ") + flag;
-      std::fputs(fmt::format("{:<34} {:<58} {:>4} {:>6} {:>6} {:>6} {:>7} {:>5}  {}\n", name, function,
-                             r->registers, r->spill_store_bytes, r->spill_load_bytes, r->stack_frame_bytes,
-                             r->static_shared_bytes, r->constant_bytes, flags)
-                     .c_str(),
-                 stdout);
+      if (!reported)
+        std::fputs(fmt::format("{:<34} {:<58} (no compiler report)\n", name, function).c_str(), stdout);
     }
   }
   std::fputs("\n", stdout);
@@ -96,10 +102,7 @@ int run_static(const selection_options& selection, const report_options& reports
   }
   std::sort(used.begin(), used.end());
   if (!reports.quiet) {
-    std::fputs(fmt::format("Compiler resource report ({}, per thread; smem and cmem per block, bytes):\n",
-                           COUNTERGUARD_CUDA_ARCHITECTURE)
-                   .c_str(),
-               stdout);
+    std::fputs("Compiler resource report (per thread; smem and cmem per block, bytes):\n", stdout);
     print_resource_table(used);
   }
   run_results results = static_results(instances, command_line);

@@ -9,7 +9,8 @@ nlohmann::json observation_outcome_to_json(const case_observation& observation) 
       {"metrics", observation.metrics},
       {"kernel_metrics", observation.kernel_metrics},
       {"verified", observation.verified ? nlohmann::json(*observation.verified) : nlohmann::json(nullptr)},
-      {"verification_message", observation.verification_message}};
+      {"verification_message", observation.verification_message},
+      {"unverified", observation.unverified}};
 }
 
 void read_observation_outcome(const json_reader& reader, const nlohmann::json& metadata,
@@ -32,6 +33,8 @@ void read_observation_outcome(const json_reader& reader, const nlohmann::json& m
   }
   if (reader.optional_member(metadata, field, "verification_message") != nullptr)
     observation.verification_message = reader.string(metadata, field, "verification_message");
+  if (reader.optional_member(metadata, field, "unverified") != nullptr)
+    observation.unverified = reader.boolean(metadata, field, "unverified");
 }
 
 }  // namespace counterguard

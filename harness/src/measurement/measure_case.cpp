@@ -15,6 +15,7 @@ void measure_case(case_result& result, const metric_plan& plan, const case_obser
   result.passes = observation.passes;
   result.verified = observation.verified;
   result.verification_message = observation.verification_message;
+  result.unverified = observation.unverified;
   if (observation.verified == false) {
     result.status = case_status::failed;
     result.status_reason = "wrong output: " + observation.verification_message;

@@ -4,6 +4,9 @@
 #include <optional>
 #include <set>
 
+#include "counterguard/core/error.hpp"
+#include "counterguard/core/name_suggestions.hpp"
+
 namespace counterguard {
 
 bool metric_plan::needs_gpu() const {
@@ -34,6 +37,18 @@ metric_plan plan_metrics(const case_instance& instance, const metric_catalog& ca
     add(name, std::nullopt);
   plan.raw_cupti.assign(raw.begin(), raw.end());
   return plan;
+}
+
+metric_plan plan_metrics(const std::vector<std::string>& metrics, const metric_catalog& catalog) {
+  for (const auto& name : metrics) {
+    if (!catalog.try_resolve(name)) {
+      throw input_error({}, "metrics", "unknown metric '" + name + "'",
+                        did_you_mean(name, catalog.closest_aliases(name)) +
+                            "a metric is an alias from docs/metrics.md or a raw CUPTI name");
+    }
+  }
+  case_instance bare;
+  return plan_metrics(bare, catalog, metrics);
 }
 
 }  // namespace counterguard

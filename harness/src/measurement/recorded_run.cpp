@@ -12,7 +12,7 @@
 #include "counterguard/measurement/case_result_factory.hpp"
 #include "counterguard/measurement/measure_case.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"
-#include "counterguard/statics/embedded_resource_report.hpp"
+#include "counterguard/statics/program_resources.hpp"
 
 namespace counterguard {
 namespace {
@@ -34,7 +34,7 @@ case_result evaluate_archived_case(const case_instance& instance, const counter_
   read_observation_outcome(reader, archive.metadata, "metadata", observation);
   case_result result = make_case_result(instance);
   const metric_plan plan = plan_for_observation(instance, observation, metric_catalog::builtin());
-  measure_case(result, plan, observation, embedded_kernel_resources());
+  measure_case(result, plan, observation, program_kernel_resources());
   return result;
 }
 

@@ -40,6 +40,8 @@ std::string render_console_report(const run_results& results, const console_repo
       rows.push_back({result.instance, "(output)", "-", "-", "-",
                       "WRONG OUTPUT: " + one_line(result.verification_message)});
     }
+    if (result.unverified)
+      rows.push_back({result.instance, "(output)", "-", "-", "-", "unverified: no verify registered"});
     for (const auto& check : result.checks) {
       if (!options.show_passing && check.verdict == check_verdict::pass)
         continue;

@@ -271,6 +271,8 @@ std::string render_case(const case_result& result, std::size_t index, bool stric
   if (result.verified)
     facts += *result.verified ? "output verified against the CPU reference"
                               : "<strong>wrong output</strong>: " + esc(result.verification_message);
+  if (result.unverified)
+    facts += "<strong>unverified</strong>: the variant registers no verification; its output was not checked";
   if (result.source)
     facts += " &middot; defined at <code>" + esc(source_text(result.source)) + "</code>";
   if (!plots.empty()) {

@@ -160,8 +160,10 @@ void render_case(std::string& xml, const case_result& result, bool strict) {
     case case_outcome::passed:
       break;
   }
-  if (!result.checks.empty()) {
+  if (!result.checks.empty() || result.unverified) {
     std::string out;
+    if (result.unverified)
+      out += "unverified: the variant registers no verification; its output was not checked\n";
     for (const auto& check : result.checks)
       out += std::string(to_string(check.verdict)) + ": " + check.message + "\n";
     body += "      <system-out>" + xml_escape(out) + "</system-out>\n";

@@ -134,6 +134,11 @@ std::string render_markdown_report(const run_results& results, bool strict, cons
     if (result.verified && !*result.verified) {
       items.push_back({1, "wrong output", result.instance, "", "", "", result.verification_message});
     }
+    if (result.unverified) {
+      items.push_back(
+          {7, "unverified", result.instance, "", "", "",
+           "the variant registers no verification: its counters were measured, its output unchecked"});
+    }
     for (const auto& check : result.checks) {
       if (check.verdict == check_verdict::pass)
         continue;

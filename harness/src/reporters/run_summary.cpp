@@ -41,6 +41,8 @@ run_summary summarize(const run_results& results, bool strict) {
     }
     if (result.verified && !*result.verified)
       ++s.wrong_output;
+    if (result.unverified)
+      ++s.unverified;
     for (const auto& check : result.checks) {
       ++s.checks;
       if (is_failing(check, strict))
@@ -75,8 +77,14 @@ std::string summary_line(const run_summary& s) {
   auto n = [](std::size_t value) { return std::to_string(value); };
   std::string line = n(s.cases) + " cases: " + n(s.passed) + " passed, " + n(s.failed) + " failed, " +
                      n(s.skipped) + " skipped, " + n(s.errors) + " errors";
-  if (s.wrong_output != 0)
-    line += " (" + n(s.wrong_output) + " wrong output)";
+  if (s.wrong_output != 0 || s.unverified != 0) {
+    line += " (";
+    if (s.wrong_output != 0)
+      line += n(s.wrong_output) + " wrong output" + (s.unverified != 0 ? ", " : "");
+    if (s.unverified != 0)
+      line += n(s.unverified) + " unverified";
+    line += ")";
+  }
   line += "; checks: " + n(s.check_pass) + " pass, " + n(s.check_fail) + " fail, " + n(s.check_regression) +
           " regression, " + n(s.check_improvement) + " improvement, " + n(s.check_new) + " new, " +
           n(s.check_missing) + " missing";

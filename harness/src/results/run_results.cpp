@@ -135,6 +135,8 @@ run_metadata metadata_from_json(const json_reader& in, const json& value) {
   m.mode = in.string(value, path, "mode");
   if (in.optional_member(value, path, "hostname") != nullptr)
     m.hostname = in.string(value, path, "hostname");
+  if (const json* shard = in.optional_member(value, path, "shard"); shard != nullptr && !shard->is_null())
+    m.shard = read_shard_record(in, *shard, field_at(path, "shard"));
   return m;
 }
 
@@ -194,20 +196,23 @@ json case_to_json(const case_result& r) {
     if (c.source)
       checks.back()["source"] = source_to_json(*c.source);
   }
-  return json{{"instance", r.instance},
-              {"suite", r.suite},
-              {"case", r.case_name},
-              {"kernel", r.kernel},
-              {"parameters", r.parameters},
-              {"status", to_string(r.status)},
-              {"status_reason", r.status_reason},
-              {"verified", r.verified ? json(*r.verified) : json(nullptr)},
-              {"verification_message", r.verification_message},
-              {"kernels", kernels},
-              {"totals", totals},
-              {"checks", checks},
-              {"passes", r.passes},
-              {"seconds", number_or_null(r.seconds)}};
+  json out{{"instance", r.instance},
+           {"suite", r.suite},
+           {"case", r.case_name},
+           {"kernel", r.kernel},
+           {"parameters", r.parameters},
+           {"status", to_string(r.status)},
+           {"status_reason", r.status_reason},
+           {"verified", r.verified ? json(*r.verified) : json(nullptr)},
+           {"verification_message", r.verification_message},
+           {"kernels", kernels},
+           {"totals", totals},
+           {"checks", checks},
+           {"passes", r.passes},
+           {"seconds", number_or_null(r.seconds)}};
+  if (r.unverified)
+    out["unverified"] = true;  // written only when set: older readers and files stay as they were
+  return out;
 }
 
 case_result case_from_json(const json_reader& in, const json& value, const std::string& path) {
@@ -232,6 +237,8 @@ case_result case_from_json(const json_reader& in, const json& value, const std::
     in.fail(path + ".verified", "expected true, false or null, got " + describe_json(verified));
   }
   r.verification_message = in.string(value, path, "verification_message");
+  if (in.optional_member(value, path, "unverified") != nullptr)
+    r.unverified = in.boolean(value, path, "unverified");
   const json& kernels = in.array(value, path, "kernels");
   for (std::size_t i = 0; i < kernels.size(); ++i) {
     const std::string kpath = index_at(path + ".kernels", i);
@@ -277,6 +284,8 @@ void to_json(nlohmann::json& out, const run_results& results) {
              {"cases", cases}};
   if (!results.metadata.hostname.empty())
     out["metadata"]["hostname"] = results.metadata.hostname;
+  if (results.metadata.shard)
+    out["metadata"]["shard"] = shard_record_to_json(*results.metadata.shard);
 }
 
 run_results read_run_results(const nlohmann::json& document, const std::string& file) {

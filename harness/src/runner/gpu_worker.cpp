@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <iostream>
 #include <map>
 #include <memory>
 #include <string>
@@ -23,7 +24,7 @@
 #include "counterguard/profiler/range_profiler.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
 #include "counterguard/runner/capture_archive_writer.hpp"
-#include "counterguard/statics/embedded_resource_report.hpp"
+#include "counterguard/statics/program_resources.hpp"
 
 namespace counterguard {
 namespace {
@@ -179,10 +180,12 @@ void profile_case(const worker_context& context, const case_instance& instance, 
   const auto verify_start = std::chrono::steady_clock::now();
   const verification verdict = run->verify();
   const auto verified = std::chrono::steady_clock::now();
-  observation.verified = verdict.passed;
+  if (verdict.checked)
+    observation.verified = verdict.passed;
+  observation.unverified = !verdict.checked;
   observation.verification_message = verdict.message;
 
-  measure_case(result, plan, observation, embedded_kernel_resources());
+  measure_case(result, plan, observation, program_kernel_resources());
   if (std::getenv("COUNTERGUARD_TIMING") != nullptr) {
     const auto measured = std::chrono::steady_clock::now();
     print_timing(instance, capture, std::chrono::duration<double>(measured - verified).count() * 1e3,
@@ -246,19 +249,24 @@ int run_gpu_worker(const worker_request& request, int event_fd) {
   }
   const worker_context context{*profiler, stream.get(), request, archive.get()};
 
-  for (std::size_t i = 0; i < request.instances.size(); ++i) {
-    const auto found = instances.find(request.instances[i]);
+  // Runs the case at `position` of the request; false when the worker must stop (its exit status in
+  // `status`).
+  int status = 0;
+  const auto run_case = [&](std::size_t position) {
+    const auto found = instances.find(request.instances.at(position));
     if (found == instances.end())
-      throw internal_error("the worker was asked for unknown case instance '" + request.instances[i] + "'");
-    events.write(case_begin_event{request.instances[i]});
+      throw internal_error("the worker was asked for unknown case instance '" + request.instances[position] +
+                           "'");
+    events.write(case_begin_event{request.instances[position]});
     case_result result = make_case_result(found->second);
     const auto started = std::chrono::steady_clock::now();
     bool lost = false;
     try {
-      profile_case(context, found->second, request.archive_indices.at(i), result);
+      profile_case(context, found->second, request.archive_indices.at(position), result);
     } catch (const environment_error& e) {
       events.write(environment_error_event{e.problem(), e.what()});
-      return static_cast<int>(exit_code::environment);
+      status = static_cast<int>(exit_code::environment);
+      return false;
     } catch (const std::exception& e) {
       result.status = case_status::error;
       result.status_reason = e.what();
@@ -270,8 +278,28 @@ int run_gpu_worker(const worker_request& request, int event_fd) {
     if (!lost)
       lost = context_lost();
     events.write(case_result_event{result});
-    if (lost)
-      return worker_context_lost_status;
+    status = lost ? worker_context_lost_status : 0;
+    return !lost;
+  };
+
+  if (request.streamed) {
+    // One case per line on standard input, as the parent hands them out; end of input: done.
+    std::string line;
+    while (std::getline(std::cin, line)) {
+      std::size_t position = 0;
+      try {
+        position = std::stoul(line.substr(0, line.find(' ')));
+      } catch (const std::exception&) {
+        throw internal_error("the worker was handed a malformed case line '" + line + "'");
+      }
+      if (!run_case(position))
+        return status;
+    }
+    return 0;
+  }
+  for (std::size_t i = 0; i < request.instances.size(); ++i) {
+    if (!run_case(i))
+      return status;
   }
   return 0;
 }

@@ -1,214 +1,22 @@
 #include "counterguard/runner/isolated_runner.hpp"
 
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <array>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <memory>
-#include <nlohmann/json.hpp>
-#include <thread>
 
 #include "counterguard/core/atomic_file.hpp"
+#include "counterguard/core/interruption.hpp"
 #include "counterguard/measurement/case_result_factory.hpp"
-#include "counterguard/runner/gpu_lock.hpp"
+#include "counterguard/profiler/gpu_lock.hpp"
 #include "counterguard/runner/gpu_worker.hpp"
-#include "counterguard/runner/interruption.hpp"
 #include "counterguard/runner/worker_protocol.hpp"
-
-extern char** environ;
+#include "detail/worker_process.hpp"
 
 namespace counterguard {
 namespace {
 
-constexpr int worker_event_fd = 3;
-
-[[noreturn]] void process_failure(const std::string& what) {
-  throw environment_error(environment_problem::process,
-                          what + ": " + std::strerror(errno) + " (check the process and file limits)");
-}
-
-// A pipe whose ends sit above the descriptors the child is given (0-3) and close on exec, so dup2 into
-// place in the child can never collide with them.
-std::array<int, 2> make_pipe() {
-  std::array<int, 2> raw{};
-  if (::pipe(raw.data()) != 0)
-    process_failure("cannot create a pipe to the GPU worker");
-  std::array<int, 2> moved{};
-  for (std::size_t i = 0; i < 2; ++i) {
-    moved[i] = ::fcntl(raw[i], F_DUPFD_CLOEXEC, 10);
-    ::close(raw[i]);
-    if (moved[i] < 0)
-      process_failure("cannot move the GPU worker's pipe (fcntl)");
-  }
-  return moved;
-}
-
-// The request file a worker reads: removed when the run no longer needs it, however the run ends.
-class request_file {
- public:
-  explicit request_file(const worker_request& request) {
-    std::string path = (std::filesystem::temp_directory_path() / "counterguard-worker-XXXXXX").string();
-    const int fd = ::mkstemp(path.data());
-    if (fd < 0)
-      process_failure("cannot create a temporary file for the GPU worker");
-    ::close(fd);
-    m_path = path;
-    write_file_atomically(m_path, worker_request_to_json(request).dump());
-  }
-  request_file(const request_file&) = delete;
-  request_file& operator=(const request_file&) = delete;
-  ~request_file() { std::remove(m_path.c_str()); }
-  [[nodiscard]] const std::string& path() const { return m_path; }
-
- private:
-  std::string m_path;
-};
-
-// A worker process (in a process group of its own) with its event pipe and stderr pipe.
-class worker_process {
- public:
-  worker_process(const std::string& executable, const std::string& request_path) {
-    const std::array<int, 2> events = make_pipe();
-    const std::array<int, 2> errors = make_pipe();
-    m_events = events[0];
-    m_errors = errors[0];
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, events[1], worker_event_fd);
-    posix_spawn_file_actions_adddup2(&actions, errors[1], STDERR_FILENO);
-    // Its own process group: a terminal's Ctrl-C reaches only the parent, which stops the worker (and
-    // anything it started) as a group.
-    posix_spawnattr_t attributes;
-    posix_spawnattr_init(&attributes);
-    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
-    posix_spawnattr_setpgroup(&attributes, 0);
-    std::string arg0 = executable;
-    std::string arg1 = "__worker";
-    std::string arg2 = request_path;
-    std::array<char*, 4> argv{arg0.data(), arg1.data(), arg2.data(), nullptr};
-    const int status = posix_spawn(&m_pid, executable.c_str(), &actions, &attributes, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attributes);
-    ::close(events[1]);
-    ::close(errors[1]);
-    if (status != 0) {
-      m_pid = -1;
-      errno = status;
-      process_failure("cannot start the GPU worker " + executable);
-    }
-  }
-  worker_process(const worker_process&) = delete;
-  worker_process& operator=(const worker_process&) = delete;
-  ~worker_process() {
-    stop();
-    ::close(m_events);
-    ::close(m_errors);
-  }
-
-  enum class wait_result { event, exited, timed_out, interrupted };
-
-  // Waits for the next event line (into `line`), the worker's exit, the timeout or a signal.
-  wait_result next_event(std::chrono::duration<double> timeout, std::string& line) {
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
-    while (true) {
-      const auto newline = m_event_buffer.find('\n');
-      if (newline != std::string::npos) {
-        line = m_event_buffer.substr(0, newline);
-        m_event_buffer.erase(0, newline + 1);
-        return wait_result::event;
-      }
-      if (m_events_closed)
-        return wait_result::exited;
-      if (interruption_guard::pending_signal() != 0)
-        return wait_result::interrupted;
-      const auto left =
-          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-      if (left.count() <= 0)
-        return wait_result::timed_out;
-      std::array<pollfd, 3> fds{pollfd{m_events, POLLIN, 0}, pollfd{m_errors, POLLIN, 0},
-                                pollfd{interruption_guard::wake_descriptor(), POLLIN, 0}};
-      if (m_errors_closed)
-        fds[1].fd = -1;  // poll ignores negative descriptors
-      const int ready = ::poll(fds.data(), fds.size(), static_cast<int>(left.count()));
-      if (ready < 0)
-        continue;
-      if (fds[1].revents != 0 && !m_errors_closed)
-        m_errors_closed = !relay_stderr();
-      if (fds[0].revents != 0)
-        m_events_closed = !read_into(m_events, m_event_buffer);
-    }
-  }
-
-  // Waits for the worker to exit; returns its exit status (or 128 + signal).
-  int wait() {
-    while (!m_errors_closed)
-      m_errors_closed = !relay_stderr();
-    int status = 0;
-    ::waitpid(m_pid, &status, 0);
-    m_pid = -1;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  }
-
-  // Stops the worker's process group: SIGTERM, then SIGKILL after a grace period (CUDA tears down its
-  // context and the driver releases the GPU's counters either way).
-  void stop() {
-    if (m_pid <= 0)
-      return;
-    const pid_t group = m_pid;  // the worker leads its own process group
-    m_pid = -1;
-    ::kill(-group, SIGTERM);
-    bool exited = false;
-    for (int i = 0; i < 40 && !exited; ++i) {
-      exited = ::waitpid(group, nullptr, WNOHANG) == group;
-      if (!exited)
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    ::kill(-group, SIGKILL);  // whatever is left of the group
-    if (!exited)
-      ::waitpid(group, nullptr, 0);
-  }
-
-  // The end of what the worker wrote to stderr, for error messages.
-  [[nodiscard]] std::string stderr_tail() const { return m_stderr_tail; }
-
- private:
-  static bool read_into(int fd, std::string& buffer) {
-    std::array<char, 65536> chunk{};
-    const ssize_t n = ::read(fd, chunk.data(), chunk.size());
-    if (n <= 0)
-      return false;
-    buffer.append(chunk.data(), static_cast<std::size_t>(n));
-    return true;
-  }
-
-  // Passes the worker's stderr through (kernels and CUDA may print there) and keeps its tail.
-  bool relay_stderr() {
-    std::string text;
-    if (!read_into(m_errors, text))
-      return false;
-    std::fwrite(text.data(), 1, text.size(), stderr);
-    m_stderr_tail += text;
-    if (m_stderr_tail.size() > 2048)
-      m_stderr_tail.erase(0, m_stderr_tail.size() - 2048);
-    return true;
-  }
-
-  pid_t m_pid = -1;
-  int m_events = -1;
-  int m_errors = -1;
-  bool m_events_closed = false;
-  bool m_errors_closed = false;
-  std::string m_event_buffer;
-  std::string m_stderr_tail;
-};
+using detail::request_file;
+using detail::worker_process;
 
 void report_progress(const isolated_run_options& options, std::size_t done, std::size_t total,
                      const case_result& result) {

@@ -21,7 +21,7 @@
 #include <thread>
 
 #include "counterguard/core/error.hpp"
-#include "counterguard/runner/interruption.hpp"
+#include "counterguard/core/interruption.hpp"
 
 extern char** environ;
 

@@ -95,13 +95,16 @@ worker_event decode(const json_reader& reader, const json& event) {
 }  // namespace
 
 json worker_request_to_json(const worker_request& request) {
-  return json{{"suite_paths", request.suite_paths},
-              {"instances", request.instances},
-              {"archive_indices", request.archive_indices},
-              {"extra_metrics", request.extra_metrics},
-              {"save_counter_data_dir", request.save_counter_data_dir},
-              {"device", request.device},
-              {"wait_for_gpu_seconds", request.wait_for_gpu_seconds}};
+  json document{{"suite_paths", request.suite_paths},
+                {"instances", request.instances},
+                {"archive_indices", request.archive_indices},
+                {"extra_metrics", request.extra_metrics},
+                {"save_counter_data_dir", request.save_counter_data_dir},
+                {"device", request.device},
+                {"wait_for_gpu_seconds", request.wait_for_gpu_seconds}};
+  if (request.streamed)
+    document["streamed"] = true;
+  return document;
 }
 
 worker_request read_worker_request(const json& document, const std::string& file) {
@@ -122,6 +125,8 @@ worker_request read_worker_request(const json& document, const std::string& file
   request.device = static_cast<int>(reader.integer(document, "", "device", 0, 1024));
   request.wait_for_gpu_seconds =
       reader.number_or_nan(reader.member(document, "", "wait_for_gpu_seconds"), "wait_for_gpu_seconds");
+  if (reader.optional_member(document, "", "streamed") != nullptr)
+    request.streamed = reader.boolean(document, "", "streamed");
   return request;
 }
 

@@ -69,3 +69,38 @@ TEST(evaluate_extra_metrics, a_malformed_metric_list_is_an_input_error_naming_th
 
 }  // namespace
 }  // namespace counterguard::test
+
+namespace counterguard::test {
+namespace {
+
+// Recorded on the H200 (evidence/h200/README.md, stage extras): `run cases/transpose.yaml
+// cases/coalescing.yaml
+// --metric dram_read_bytes --metric l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum --save-counter-data D`.
+TEST(evaluate_extra_metrics, evaluating_an_h200_recording_gives_every_value_the_run_reported) {
+  scratch_directory dir;
+  const std::string recording_dir = "harness/test/fixtures/h200_extra_metrics";
+  const auto out = dir.path() / "evaluated.json";
+  const command_result r =
+      run_counterguard("evaluate " + recording_dir + " --no-baselines --quiet --json " + out.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  const nlohmann::json run = nlohmann::json::parse(
+      read_text(std::filesystem::path(COUNTERGUARD_SOURCE_DIR) / recording_dir / "results.json"));
+  const nlohmann::json evaluated = nlohmann::json::parse(read_text(out));
+  ASSERT_EQ(evaluated["cases"].size(), run["cases"].size());
+  std::size_t compared = 0;
+  std::size_t extras = 0;
+  for (std::size_t i = 0; i < run["cases"].size(); ++i) {
+    for (const auto& [metric, total] : run["cases"][i]["totals"].items()) {
+      EXPECT_EQ(evaluated["cases"][i]["totals"][metric]["value"], total["value"])
+          << run["cases"][i]["instance"] << " " << metric;
+      ++compared;
+      extras +=
+          metric == "dram_read_bytes" || metric == "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum" ? 1 : 0;
+    }
+  }
+  EXPECT_EQ(compared, 174U);
+  EXPECT_EQ(extras, 46U);
+}
+
+}  // namespace
+}  // namespace counterguard::test

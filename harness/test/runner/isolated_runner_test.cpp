@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
-#include "counterguard/runner/interruption.hpp"
+#include "counterguard/core/interruption.hpp"
 
 namespace counterguard {
 namespace {

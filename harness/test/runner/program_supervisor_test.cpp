@@ -13,7 +13,7 @@
 #include <thread>
 
 #include "counterguard/core/error.hpp"
-#include "counterguard/runner/interruption.hpp"
+#include "counterguard/core/interruption.hpp"
 
 namespace counterguard {
 namespace {

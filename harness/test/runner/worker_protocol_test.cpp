@@ -89,5 +89,18 @@ TEST(worker_protocol, a_request_reads_back_and_a_malformed_one_names_the_field) 
   }
 }
 
+TEST(worker_protocol, a_streamed_request_says_so_and_an_older_request_is_not_streamed) {
+  worker_request request;
+  request.suite_paths = {"cases"};
+  request.instances = {"s/a"};
+  request.archive_indices = {0};
+  request.streamed = true;
+  EXPECT_TRUE(read_worker_request(worker_request_to_json(request), "request.json").streamed);
+  request.streamed = false;
+  const nlohmann::json plain = worker_request_to_json(request);
+  EXPECT_FALSE(plain.contains("streamed")) << "requests of one GPU are written as before";
+  EXPECT_FALSE(read_worker_request(plain, "request.json").streamed);
+}
+
 }  // namespace
 }  // namespace counterguard

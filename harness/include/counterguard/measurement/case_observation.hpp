@@ -21,6 +21,7 @@ struct case_observation {
   std::map<std::string, double> kernel_metrics;  // what the kernel reported itself (runtime_metrics)
   std::optional<bool> verified;                  // unset when the kernel has no verification
   std::string verification_message;
+  bool unverified = false;  // the variant registers no verification (array_kernel without verify)
   int passes = 0;
 };
 

@@ -20,4 +20,9 @@ struct metric_plan {
 [[nodiscard]] metric_plan plan_metrics(const case_instance& instance, const metric_catalog& catalog,
                                        const std::vector<std::string>& extra_metrics = {});
 
+// The plan for a bare list of metric names (aliases or raw CUPTI names), each with its catalog class. A name
+// that is neither is an input_error naming it, with the closest aliases.
+[[nodiscard]] metric_plan plan_metrics(const std::vector<std::string>& metrics,
+                                       const metric_catalog& catalog);
+
 }  // namespace counterguard

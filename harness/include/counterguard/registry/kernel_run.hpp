@@ -4,6 +4,7 @@
 
 #include <map>
 #include <string>
+#include <utility>
 
 namespace counterguard {
 
@@ -11,9 +12,13 @@ namespace counterguard {
 struct verification {
   bool passed = false;
   std::string message;  // on failure: the first mismatch ("y[1027] = 3.5, expected 4.0") and a count
+  bool checked = true;  // false: the variant has no verification; reported as unverified, never as verified
 
-  static verification success() { return {true, {}}; }
-  static verification failure(std::string why) { return {false, std::move(why)}; }
+  static verification success() { return {true, {}, true}; }
+  static verification failure(std::string why) { return {false, std::move(why), true}; }
+  static verification unverified() {
+    return {true, "no verification registered: the output was not checked", false};
+  }
 };
 
 // One prepared case instance of a kernel variant. The factory allocates and fills the inputs (outside the

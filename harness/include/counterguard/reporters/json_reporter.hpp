@@ -11,7 +11,11 @@ namespace counterguard {
 // "exit_code", so CI scripts need not recount.
 [[nodiscard]] nlohmann::json make_json_report(const run_results& results, bool strict);
 
-// Writes make_json_report (indented by 2) atomically to `path`.
+// make_json_report's text, indented by 2 and ending in a newline, built case by case so that a large run's
+// report never exists as one JSON tree (host memory stays close to the text's size).
+[[nodiscard]] std::string render_json_report(const run_results& results, bool strict);
+
+// Writes render_json_report atomically to `path`.
 void write_json_report(const std::string& path, const run_results& results, bool strict);
 
 }  // namespace counterguard

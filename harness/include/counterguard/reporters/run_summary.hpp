@@ -16,6 +16,7 @@ struct run_summary {
   std::size_t skipped = 0;
   std::size_t errors = 0;
   std::size_t wrong_output = 0;  // verified == false (also counted in failed)
+  std::size_t unverified = 0;    // ran without a verification: counters measured, output unchecked
   std::size_t checks = 0;
   std::size_t check_pass = 0;
   std::size_t check_fail = 0;

@@ -8,6 +8,7 @@
 
 #include "counterguard/core/source_location.hpp"
 #include "counterguard/metrics/metric_class.hpp"
+#include "counterguard/results/shard_record.hpp"
 
 namespace counterguard {
 
@@ -64,8 +65,10 @@ struct case_result {
   std::map<std::string, std::string> parameters;
   case_status status = case_status::passed;
   std::string status_reason;     // why skipped / failed / error
-  std::optional<bool> verified;  // unset when the kernel did not run
+  std::optional<bool> verified;  // unset when the kernel did not run or has no verification
   std::string verification_message;
+  bool unverified =
+      false;  // the kernel ran, but its variant registers no verification: its output is unchecked
   std::vector<kernel_measurement> kernels;
   std::map<std::string, metric_value> totals;  // the case as a whole (what expectations without kernel: use)
   std::vector<check_outcome> checks;
@@ -93,6 +96,8 @@ struct run_metadata {
   std::string mode;        // "run" (profiled on a GPU), "evaluate" (offline), "static"
   // The machine that ran the cases; empty in results written before it was recorded.
   std::string hostname;
+  // Set when the file holds one shard of a run (--shard I/N); absent otherwise.
+  std::optional<shard_record> shard;
 };
 
 struct run_results {

@@ -26,6 +26,10 @@ struct worker_request {
   std::string save_counter_data_dir;       // empty: keep no images
   int device = 0;
   double wait_for_gpu_seconds = 0.0;  // how long to keep retrying while another profiler holds the GPU
+  // Streamed (several GPUs share one queue, multi_device_runner.hpp): `instances` lists every case the worker
+  // may be given, and the parent hands them out one at a time on the worker's standard input, one line each:
+  // "<position in instances> <instance name>". The worker runs each as it arrives and exits at end of input.
+  bool streamed = false;
 };
 
 // {"event": "device"}: the worker set up the device; its description, as results metadata.

@@ -31,11 +31,11 @@ std::vector<std::string> toolkit_note::code_generation_flags() const {
   for (std::size_t i = 0; i < tokens.size(); ++i) {
     const std::string& option = tokens[i];
     const bool has_argument = i + 1 < tokens.size() && tokens[i + 1].rfind('-', 0) != 0;
-    // Options that say nothing about the code: verbosity and diagnostics, the target (a column of its
-    // own) and the address size.
-    if (option == "-v" || option == "--verbose" || option == "-Werror" || option == "--warning-as-error" ||
-        option == "-w" || option == "--disable-warnings" || option.rfind("-warn", 0) == 0 ||
-        option.rfind("--warn", 0) == 0) {
+    // Options that say nothing about the code: verbosity and diagnostics, line information (it changes no
+    // instruction), the target (a column of its own) and the address size.
+    if (option == "-lineinfo" || option == "--generate-line-info" || option == "-v" ||
+        option == "--verbose" || option == "-Werror" || option == "--warning-as-error" || option == "-w" ||
+        option == "--disable-warnings" || option.rfind("-warn", 0) == 0 || option.rfind("--warn", 0) == 0) {
       continue;
     }
     if (option == "-arch" || option == "--gpu-name" || option == "-m" || option == "--machine") {

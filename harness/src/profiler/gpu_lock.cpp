@@ -1,4 +1,4 @@
-#include "counterguard/runner/gpu_lock.hpp"
+#include "counterguard/profiler/gpu_lock.hpp"
 
 #include <cuda_runtime_api.h>
 #include <fcntl.h>
@@ -14,7 +14,7 @@
 #include <thread>
 
 #include "counterguard/core/error.hpp"
-#include "counterguard/runner/interruption.hpp"
+#include "counterguard/core/interruption.hpp"
 
 namespace counterguard {
 namespace {

@@ -1,5 +1,5 @@
 // Two counterguard runs on one GPU queue on its lock instead of failing with CUPTI_ERROR_HARDWARE_BUSY.
-#include "counterguard/runner/gpu_lock.hpp"
+#include "counterguard/profiler/gpu_lock.hpp"
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>

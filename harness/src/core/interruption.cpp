@@ -1,4 +1,4 @@
-#include "counterguard/runner/interruption.hpp"
+#include "counterguard/core/interruption.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>

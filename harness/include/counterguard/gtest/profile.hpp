@@ -1,0 +1,99 @@
+#pragma once
+// counterguard inside a GoogleTest binary: profile the kernels a piece of test code launches and assert on
+// their counters, with the same metric names, the same instrumented/hardware choice, the same per-kernel
+// attribution and the same measurement path as `counterguard run`. Link counterguard::gtest; link the kernels
+// with counterguard_link_kernels(<test> KERNELS <lib>) for the compiler's metrics (spills, registers, stack).
+//
+//   TEST(reduce, shared_tree_is_conflict_free) {
+//     COUNTERGUARD_SKIP_UNLESS_PROFILING();
+//     const auto m = counterguard::profile({"shared_load_bank_conflicts", "spill_store_bytes"},
+//                                          [&] { reduce<<<blocks, 256>>>(in, out, n); });
+//     COUNTERGUARD_EXPECT_METRIC_EQ(m, "shared_load_bank_conflicts", 0);
+//     COUNTERGUARD_EXPECT_METRIC_EQ(m.for_kernel("reduce"), "spill_store_bytes", 0);
+//   }
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "counterguard/results/run_results.hpp"
+
+namespace counterguard {
+
+struct profile_options {
+  int device = -1;         // -1: $COUNTERGUARD_DEVICE, else 0
+  int max_launches = 256;  // kernel launches the work may make (the counter-data image holds this many)
+  double wait_for_gpu_seconds = 600.0;  // while another counterguard or profiler holds the GPU
+};
+
+// What profiling a piece of work measured.
+class profile_result {
+ public:
+  profile_result() = default;
+  explicit profile_result(case_result result, bool skipped = false);
+
+  // Profiling was not possible here (no GPU, no permission): the test was marked skipped.
+  [[nodiscard]] bool skipped() const { return m_skipped; }
+  // Whether `metric` was measured; its value for the work as a whole (NaN when not measured); its class.
+  [[nodiscard]] bool has(const std::string& metric) const;
+  [[nodiscard]] double value(const std::string& metric) const;
+  [[nodiscard]] metric_class cls(const std::string& metric) const;
+  // The same measurement restricted to the launches of one kernel (its demangled name or last `::` part).
+  [[nodiscard]] profile_result for_kernel(const std::string& kernel) const;
+  // The launches' kernels, for messages: "example::reduce, example::finish".
+  [[nodiscard]] std::string kernel_names() const;
+  [[nodiscard]] const case_result& result() const { return m_result; }
+
+ private:
+  case_result m_result;
+  bool m_skipped = false;
+};
+
+// Profiles the kernels `work` launches. `metrics` are aliases (docs/metrics.md) or raw CUPTI names; an
+// unknown name throws input_error. Where profiling is not possible (no GPU, no permission, the GPU held past
+// the wait) the current test is marked skipped with the reason and the result is skipped(): the assertion
+// macros below then assert nothing.
+[[nodiscard]] profile_result profile(const std::vector<std::string>& metrics,
+                                     const std::function<void()>& work, const profile_options& options = {});
+
+// Why profiling is not possible in this process, or nothing when it is (creates the profiler once).
+[[nodiscard]] std::optional<std::string> profiling_unavailable(const profile_options& options = {});
+
+// A fixture whose tests are skipped, with the reason, where profiling is not possible.
+class profiling_test : public ::testing::Test {
+ protected:
+  void SetUp() override;
+};
+
+namespace detail {
+enum class metric_relation { equal, at_most, at_least, near };
+::testing::AssertionResult check_metric(const char* result_text, const char* metric_text,
+                                        const char* bound_text, const profile_result& result,
+                                        const std::string& metric, double bound, metric_relation relation,
+                                        double relative_tolerance = 0.0);
+}  // namespace detail
+
+}  // namespace counterguard
+
+// Skips the current test, with the reason, where profiling is not possible.
+#define COUNTERGUARD_SKIP_UNLESS_PROFILING()                                          \
+  if (const auto counterguard_unavailable_ = ::counterguard::profiling_unavailable(); \
+      counterguard_unavailable_)                                                      \
+  GTEST_SKIP() << *counterguard_unavailable_
+
+// Assertions that print the metric, the bound, the measured value, its class and the kernels measured.
+#define COUNTERGUARD_EXPECT_METRIC_EQ(result, metric, expected)                                           \
+  EXPECT_TRUE(::counterguard::detail::check_metric(#result, #metric, #expected, result, metric, expected, \
+                                                   ::counterguard::detail::metric_relation::equal))
+#define COUNTERGUARD_EXPECT_METRIC_LE(result, metric, bound)                                        \
+  EXPECT_TRUE(::counterguard::detail::check_metric(#result, #metric, #bound, result, metric, bound, \
+                                                   ::counterguard::detail::metric_relation::at_most))
+#define COUNTERGUARD_EXPECT_METRIC_GE(result, metric, bound)                                        \
+  EXPECT_TRUE(::counterguard::detail::check_metric(#result, #metric, #bound, result, metric, bound, \
+                                                   ::counterguard::detail::metric_relation::at_least))
+#define COUNTERGUARD_EXPECT_METRIC_NEAR(result, metric, expected, relative_tolerance)                     \
+  EXPECT_TRUE(::counterguard::detail::check_metric(#result, #metric, #expected, result, metric, expected, \
+                                                   ::counterguard::detail::metric_relation::near,         \
+                                                   relative_tolerance))

@@ -1,0 +1,15 @@
+#pragma once
+
+#include <vector>
+
+#include "counterguard/statics/kernel_resources.hpp"
+
+namespace counterguard {
+
+// The static resources of every kernel in this program: the compile-time reports embedded by
+// counterguard_add_kernels / counterguard_link_kernels first (they carry the compiler flags), then, for
+// kernels no report describes (a user library compiled as usual, with no counterguard launcher), what this
+// program's own cubins say (read_binary_resources on /proc/self/exe). Read once per process.
+[[nodiscard]] const std::vector<kernel_resources>& program_kernel_resources();
+
+}  // namespace counterguard

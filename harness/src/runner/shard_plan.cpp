@@ -1,0 +1,89 @@
+#include "counterguard/runner/shard_plan.hpp"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <numeric>
+
+#include "counterguard/core/error.hpp"
+#include "counterguard/runner/case_cost.hpp"
+
+namespace counterguard {
+namespace {
+
+bool parse_positive(const std::string& text, int& value) {
+  if (text.empty() || text.size() > 6 ||
+      !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return false;
+  value = std::stoi(text);
+  return value >= 1;
+}
+
+}  // namespace
+
+shard_spec parse_shard_spec(const std::string& text, const std::string& field) {
+  const auto slash = text.find('/');
+  shard_spec spec;
+  if (slash == std::string::npos || !parse_positive(text.substr(0, slash), spec.index) ||
+      !parse_positive(text.substr(slash + 1), spec.count) || spec.index > spec.count) {
+    throw input_error({}, field, "'" + text + "' is not a shard",
+                      "I/N with 1 <= I <= N, e.g. 1/4 .. 4/4 for four jobs");
+  }
+  return spec;
+}
+
+shard_assignment assign_shards(const std::vector<std::string>& names, const std::vector<double>& costs,
+                               int count) {
+  if (count < 1 || names.size() != costs.size())
+    throw internal_error("assign_shards: needs one cost per name and at least one shard");
+  std::vector<std::uint64_t> hashes(names.size());
+  for (std::size_t i = 0; i < names.size(); ++i)
+    hashes[i] = stable_hash(names[i]);
+  std::vector<std::size_t> order(names.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    if (costs[a] != costs[b])
+      return costs[a] > costs[b];
+    if (hashes[a] != hashes[b])
+      return hashes[a] < hashes[b];
+    return names[a] < names[b];
+  });
+  shard_assignment assignment;
+  assignment.shard_of.assign(names.size(), 0);
+  assignment.load.assign(static_cast<std::size_t>(count), 0.0);
+  std::vector<std::size_t> sizes(static_cast<std::size_t>(count), 0);
+  for (const std::size_t i : order) {
+    std::size_t best = 0;
+    for (std::size_t s = 1; s < assignment.load.size(); ++s) {
+      // The least loaded shard; among equals the one with fewer cases (so zero-cost cases spread too).
+      if (assignment.load[s] < assignment.load[best] ||
+          (assignment.load[s] == assignment.load[best] && sizes[s] < sizes[best]))
+        best = s;
+    }
+    assignment.shard_of[i] = static_cast<int>(best);
+    assignment.load[best] += costs[i];
+    ++sizes[best];
+  }
+  std::uint64_t digest = stable_hash(std::to_string(count) + "\n");
+  for (std::size_t i = 0; i < names.size(); ++i)
+    digest = stable_hash(names[i] + "\t" + std::to_string(assignment.shard_of[i]) + "\n", digest);
+  char text[17];
+  std::snprintf(text, sizeof(text), "%016" PRIx64, digest);
+  assignment.plan = text;
+  return assignment;
+}
+
+shard_record make_shard_record(const shard_assignment& assignment, const shard_spec& spec) {
+  shard_record record;
+  record.index = spec.index;
+  record.count = spec.count;
+  record.total_instances = assignment.shard_of.size();
+  record.plan = assignment.plan;
+  for (std::size_t i = 0; i < assignment.shard_of.size(); ++i) {
+    if (assignment.shard_of[i] == spec.index - 1)
+      record.positions.push_back(i);
+  }
+  return record;
+}
+
+}  // namespace counterguard

