@@ -2,6 +2,10 @@
 // compiled outside counterguard_add_kernels fails here instead of silently passing static checks.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
 #include "counterguard/build_info.hpp"
 #include "counterguard/measurement/case_measurement.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
@@ -17,14 +21,28 @@ TEST(builtin_kernels, every_variant_launches_at_least_one_device_function) {
   }
 }
 
-TEST(builtin_kernels, every_device_function_has_a_compiler_report_for_the_target) {
+TEST(builtin_kernels, every_device_function_has_a_compiler_report_for_every_target) {
+  const std::vector<std::string> architectures = COUNTERGUARD_BUILTIN_ARCHITECTURES;
+  ASSERT_FALSE(architectures.empty());
+  const std::vector<kernel_resources>& reports = embedded_kernel_resources();
   for (const auto& definition : kernel_registry::global().definitions()) {
     for (const auto& function : definition.device_functions()) {
-      const kernel_resources* resources = find_kernel_resources(embedded_kernel_resources(), function);
-      ASSERT_NE(resources, nullptr) << definition.name() << " launches " << function
-                                    << ", which no report names";
-      EXPECT_EQ(resources->architecture, COUNTERGUARD_CUDA_ARCHITECTURE) << function;
-      EXPECT_GT(resources->registers, 0) << function;
+      ASSERT_NE(find_kernel_resources(reports, function), nullptr)
+          << definition.name() << " launches " << function << ", which no report names";
+      for (const auto& architecture : architectures) {
+        const auto report = std::find_if(reports.begin(), reports.end(), [&](const kernel_resources& r) {
+          return r.function == function && r.architecture == architecture;
+        });
+        ASSERT_NE(report, reports.end()) << function << " has no report for " << architecture;
+        EXPECT_GT(report->registers, 0) << function << " on " << architecture;
+      }
+      for (const auto& report : reports) {
+        if (report.function == function) {
+          EXPECT_NE(std::find(architectures.begin(), architectures.end(), report.architecture),
+                    architectures.end())
+              << function << " reported for " << report.architecture << ", which is not a target";
+        }
+      }
     }
   }
 }
