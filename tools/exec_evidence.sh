@@ -125,10 +125,10 @@ PY
       echo "crosscheck exit status $?"; head -8 "$OUT/c_ncu_crosscheck.md"
       ;;
     benchmark)
-      for launches in 6 60; do
+      for launches in ${BENCH_LAUNCHES:-6 60}; do
         python3 tools/exec_vs_ncu.py benchmark --counterguard "$CG" --kernel-regex '(vec_add|transpose_naive|histogram)\(' \
           --nvtx-include step/ --launch-count "$launches" --metric global_load_sectors_per_request \
-          --metric global_store_sectors_per_request --metric global_reduction_requests --repeat 3 \
+          --metric global_store_sectors_per_request --metric global_reduction_requests --repeat "${BENCH_REPEAT:-3}" \
           --json "$OUT/benchmark_$launches.json" --markdown "$OUT/benchmark_$launches.md" -- "$DEMO" --iterations 20 \
           >"$OUT/benchmark_$launches.log" 2>&1
         echo "benchmark ($launches launches) exit status $?"; tail -8 "$OUT/benchmark_$launches.md"

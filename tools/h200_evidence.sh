@@ -4,6 +4,7 @@
 # Usage: tools/h200_evidence.sh STAGE...
 #   stages: info run crosscheck baseline repeat planted faults sanitize benchmark timing (evidence/h200/README.md)
 #           extras lock signals noise example (issues 9, 11, 15: evidence/h200/README.md)
+#           predication (issue 14)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/counterguard-out}
@@ -153,6 +154,21 @@ PY
       # The noise model's false-alarm rate and power on the H200 (issue 11).
       tools/noise_stress/run_false_alarm_check.sh .device "$OUT/noise" | tail -30
       (cd "$OUT" && tar -czf noise.tar.gz noise && rm -rf noise)
+      ;;
+    predication)
+      # Issue 14: predicated-off lanes. The divergence suite with counter data kept (a CPU fixture), its new
+      # predicated case's baseline, and ncu's instrumented counters on the same kernels as the oracle.
+      "$CG" run cases/divergence.yaml --no-baselines --json "$OUT/divergence.json" \
+        --save-counter-data "$OUT/divergence_counterdata" >"$OUT/divergence.log" 2>&1
+      echo "divergence exit status $?"; tail -12 "$OUT/divergence.log"
+      ncu --csv --page raw --print-units base \
+        --metrics smsp__sass_inst_executed.sum,smsp__sass_thread_inst_executed.sum,smsp__sass_thread_inst_executed_pred_on.sum,smsp__sass_branch_targets_threads_divergent.sum \
+        "$CG" launch cases/divergence.yaml >"$OUT/divergence_ncu.csv" 2>"$OUT/divergence_ncu.err"
+      echo "ncu exit status $?"; grep -c '^"' "$OUT/divergence_ncu.csv"
+      "$CG" baseline update cases/divergence.yaml --filter 'divergence/predicated*' --repeat 3 \
+        --summary "$OUT/divergence_baseline.md" >"$OUT/divergence_baseline.log" 2>&1
+      echo "baseline update exit status $?"; mkdir -p "$OUT/baselines" && cp -r baselines/. "$OUT/baselines/"
+      tar -C "$OUT" -czf "$OUT/divergence_counterdata.tar.gz" divergence_counterdata && rm -rf "$OUT/divergence_counterdata"
       ;;
     example)
       # The example user project (issue 9): its cases, its baselines, its GoogleTest tests, ncu on its kernels,

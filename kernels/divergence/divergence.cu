@@ -52,9 +52,30 @@ __global__ void lane_loop(const unsigned* x, unsigned* y, int iterations) {
   y[i] = path_a(x[i], (lane + 1) * iterations / 32);
 }
 
+// path_a with a trip count the compiler knows: straight-line code it can predicate.
+template <int rounds>
+__host__ __device__ inline unsigned path_a_unrolled(unsigned v) {
+#pragma unroll
+  for (int i = 0; i < rounds; ++i)
+    v = v * 1664525U + 1013904223U;
+  return v;
+}
+
+// The same parity test as odd_even around a short straight-line body: the compiler predicates it instead of
+// branching, so every lane issues every instruction (32 threads per instruction, no divergent branch) while
+// the odd lanes are predicated off in the body. Only predicated-on threads per instruction shows the waste,
+// as in the textbook interleaved reduction (`if (tid % (2 * s) == 0)`).
+__global__ void predicated_odd_even(const unsigned* x, unsigned* y, int /*iterations*/) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned v = x[i];
+  if (threadIdx.x % 2U == 0U)
+    v = path_a_unrolled<8>(v);
+  y[i] = v;
+}
+
 namespace {
 
-enum class pattern { warp_uniform, odd_even, lane_loop };
+enum class pattern { warp_uniform, odd_even, lane_loop, predicated_odd_even };
 
 using divergence_kernel = void (*)(const unsigned*, unsigned*, int);
 
@@ -89,6 +110,9 @@ class divergence_run final : public kernel_run {
       case pattern::lane_loop:
         lane_loop<<<grid, block, 0, stream>>>(m_x.data(), m_y.data(), iterations);
         break;
+      case pattern::predicated_odd_even:
+        predicated_odd_even<<<grid, block, 0, stream>>>(m_x.data(), m_y.data(), iterations);
+        break;
     }
     COUNTERGUARD_CUDA_CHECK(cudaGetLastError());
   }
@@ -108,6 +132,9 @@ class divergence_run final : public kernel_run {
           break;
         case pattern::lane_loop:
           expected[i] = path_a(x[i], (static_cast<int>(thread % 32U) + 1) * iterations / 32);
+          break;
+        case pattern::predicated_odd_even:
+          expected[i] = thread % 2U == 0U ? path_a_unrolled<8>(x[i]) : x[i];
           break;
       }
     }
@@ -151,5 +178,10 @@ kernel_definition& define(const char* name, const char* description, const char*
 [[maybe_unused]] static kernel_definition& lane_loop_registration =
     define("divergence/lane_loop", "a loop whose trip count grows with the lane index",
            "counterguard::kernels::divergence::lane_loop", pattern::lane_loop);
+
+[[maybe_unused]] static kernel_definition& predicated_odd_even_registration =
+    define("divergence/predicated_odd_even",
+           "a parity test around straight-line code: predicated, not branched (iterations unused)",
+           "counterguard::kernels::divergence::predicated_odd_even", pattern::predicated_odd_even);
 
 }  // namespace counterguard::kernels::divergence

@@ -9,6 +9,7 @@
 #include "counterguard/core/cuda_check.hpp"
 #include "counterguard/core/error.hpp"
 #include "counterguard/core/value_format.hpp"
+#include "counterguard/exec/exec_instructions.hpp"
 #include "counterguard/measurement/measure_case.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"
 #include "counterguard/profiler/gpu_lock.hpp"
@@ -25,6 +26,7 @@ struct process_profiler {
   std::unique_ptr<range_profiler> profiler;
   std::optional<std::string> unavailable;
   bool opened = false;
+  bool under_exec = false;  // `counterguard exec` runs this binary: its injection library is the profiler
 };
 
 process_profiler& state() {
@@ -44,6 +46,14 @@ void open(const profile_options& options) {
   if (s.opened)
     return;
   s.opened = true;
+  const char* instructions = std::getenv(exec_instructions_variable);
+  if (instructions != nullptr && *instructions != '\0') {
+    // A second CUPTI subscriber would fail, and would take the launches from the injection library's cases.
+    s.under_exec = true;
+    s.unavailable = "counterguard exec profiles this process (one CUPTI profiler per process): the counters "
+                    "are checked by its cases, the test's own checks run as usual";
+    return;
+  }
   try {
     const int device = device_of(options);
     if (const std::string uuid = gpu_uuid(device); !uuid.empty())
@@ -119,8 +129,13 @@ std::optional<std::string> profiling_unavailable(const profile_options& options)
   return state().unavailable;
 }
 
+bool profiled_by_exec() {
+  open({});
+  return state().under_exec;
+}
+
 void profiling_test::SetUp() {
-  if (const auto why = profiling_unavailable())
+  if (const auto why = profiling_unavailable(); why && !profiled_by_exec())
     GTEST_SKIP() << *why;
 }
 
@@ -131,6 +146,8 @@ profile_result profile(const std::vector<std::string>& metrics, const std::funct
   case_result result;
   result.instance = "counterguard::profile";
   if (const auto why = profiling_unavailable(options)) {
+    if (state().under_exec)
+      work();  // the launches are what exec's cases select
     GTEST_MESSAGE_AT_(nullptr, -1, why->c_str(), ::testing::TestPartResult::kSkip);
     return profile_result(std::move(result), true);
   }

@@ -61,7 +61,12 @@ class profile_result {
 // Why profiling is not possible in this process, or nothing when it is (creates the profiler once).
 [[nodiscard]] std::optional<std::string> profiling_unavailable(const profile_options& options = {});
 
-// A fixture whose tests are skipped, with the reason, where profiling is not possible.
+// Whether `counterguard exec` runs this binary: then profile() runs its work unprofiled (the injection library
+// profiles the launches its cases select) and marks the test skipped for its counters.
+[[nodiscard]] bool profiled_by_exec();
+
+// A fixture whose tests are skipped, with the reason, where profiling is not possible (not under exec: the
+// test's own checks still run there).
 class profiling_test : public ::testing::Test {
  protected:
   void SetUp() override;
@@ -80,7 +85,7 @@ enum class metric_relation { equal, at_most, at_least, near };
 // Skips the current test, with the reason, where profiling is not possible.
 #define COUNTERGUARD_SKIP_UNLESS_PROFILING()                                          \
   if (const auto counterguard_unavailable_ = ::counterguard::profiling_unavailable(); \
-      counterguard_unavailable_)                                                      \
+      counterguard_unavailable_ && !::counterguard::profiled_by_exec())               \
   GTEST_SKIP() << *counterguard_unavailable_
 
 // Assertions that print the metric, the bound, the measured value, its class and the kernels measured.
