@@ -11,6 +11,9 @@ install(TARGETS ${area_targets} counterguard_harness EXPORT counterguardTargets
 install(DIRECTORY harness/include/counterguard DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(FILES "${COUNTERGUARD_AREA_INCLUDE_DIR}/generated/counterguard/build_info.hpp"
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/counterguard)
+# `counterguard exec` loads it into programs: the installed tool finds it in <libdir>/counterguard.
+install(TARGETS counterguard_injection EXPORT counterguardTargets
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/counterguard)
 install(EXPORT counterguardTargets NAMESPACE counterguard:: DESTINATION ${COUNTERGUARD_INSTALL_CMAKEDIR})
 
 if(TARGET counterguard)

@@ -74,6 +74,18 @@ function(counterguard_add_runner name)
     target_compile_options(${name} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>)
   endif()
   counterguard_bundle_runtime_libraries(${name})
+  # `<runner> exec` loads the injection library into programs; the runner looks for it in its lib/ folder.
+  if(TARGET counterguard::injection)
+    add_custom_command(TARGET ${name} POST_BUILD
+      COMMAND ${CMAKE_COMMAND} -E make_directory $<TARGET_FILE_DIR:${name}>/lib
+      COMMAND ${CMAKE_COMMAND} -E copy_if_different $<TARGET_FILE:counterguard::injection>
+              $<TARGET_FILE_DIR:${name}>/lib/
+      VERBATIM)
+    get_target_property(imported counterguard::injection IMPORTED)
+    if(NOT imported)
+      add_dependencies(${name} counterguard_injection)
+    endif()
+  endif()
 endfunction()
 
 # Links kernel libraries into an executable together with their embedded compiler resource reports.

@@ -19,15 +19,16 @@
 
 #include "commands.hpp"
 #include "counterguard/core/error.hpp"
+#include "counterguard/core/interruption.hpp"
 #include "counterguard/core/name_suggestions.hpp"
 #include "counterguard/cupti/metric_name_validator.hpp"
+#include "counterguard/exec/exec_instructions.hpp"
 #include "counterguard/exec/exec_recording.hpp"
 #include "counterguard/measurement/metric_plan.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"
 #include "counterguard/model/launch_selector_parser.hpp"
 #include "counterguard/model/suite_loader.hpp"
 #include "counterguard/profiler/gpu_lock.hpp"
-#include "counterguard/core/interruption.hpp"
 #include "counterguard/runner/program_supervisor.hpp"
 #include "counterguard/statics/binary_resources.hpp"
 #include "static_binary_checks.hpp"
@@ -210,7 +211,10 @@ std::string find_injection_library() {
     return fs::absolute(variable).string();
   }
   const fs::path self = fs::path(self_executable()).parent_path();
+  // Next to it and in its lib/ (build trees; runners get a copy from counterguard_add_runner), then where
+  // `cmake --install` puts it relative to the installed tool.
   std::vector<fs::path> candidates{self / injection_file, self / "lib" / injection_file,
+                                   self.parent_path() / COUNTERGUARD_INJECTION_INSTALL_DIR / injection_file,
                                    self.parent_path() / "lib" / injection_file};
 #ifdef COUNTERGUARD_INJECTION_BUILD_PATH
   candidates.emplace_back(COUNTERGUARD_INJECTION_BUILD_PATH);
@@ -474,7 +478,23 @@ int run_exec_evaluate(const evaluate_options& options) {
     selection.paths = envelope.suite_paths;
   if (!envelope.results.metadata.chip.empty())
     selection.chip = envelope.results.metadata.chip;
-  const std::vector<case_instance> instances = exec_instances(selection, envelope.command_line_cases);
+  std::vector<case_instance> instances = exec_instances(selection, envelope.command_line_cases);
+  if (const fs::path instructions_path = directory / exec_instructions_file; fs::exists(instructions_path)) {
+    // As `evaluate` of a `run` recording: the instances the program was profiled for, not cases added to the
+    // suites since (those did not fail to select anything; they were never asked for).
+    std::set<std::string> instructed;
+    for (const auto& request : load_exec_instructions(instructions_path.string()).cases)
+      instructed.insert(request.name);
+    const auto not_recorded =
+        std::stable_partition(instances.begin(), instances.end(),
+                              [&](const case_instance& i) { return instructed.count(i.name) != 0; });
+    if (not_recorded != instances.end() && !options.reports.quiet) {
+      std::fprintf(
+          stderr, "counterguard: %zu selected case instances are not in this recording (first: %s)\n",
+          static_cast<std::size_t>(std::distance(not_recorded, instances.end())), not_recorded->name.c_str());
+    }
+    instances.erase(not_recorded, instances.end());
+  }
   const std::vector<recorded_process> processes = load_recorded_processes(directory);
   const exec_evaluation evaluation = evaluate_exec_recording(processes, instances, envelope.extra_metrics,
                                                              load_recorded_resources(directory));

@@ -50,8 +50,9 @@ void open(const profile_options& options) {
   if (instructions != nullptr && *instructions != '\0') {
     // A second CUPTI subscriber would fail, and would take the launches from the injection library's cases.
     s.under_exec = true;
-    s.unavailable = "counterguard exec profiles this process (one CUPTI profiler per process): the counters "
-                    "are checked by its cases, the test's own checks run as usual";
+    s.unavailable =
+        "counterguard exec profiles this process (one CUPTI profiler per process): the counters "
+        "are checked by its cases, the test's own checks run as usual";
     return;
   }
   try {

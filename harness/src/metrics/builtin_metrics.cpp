@@ -171,8 +171,9 @@ void add_execution_metrics(metric_catalog& c) {
               "active threads per warp instruction (32 = no divergence)"));
   // Predicated-off lanes are active and issue the instruction but do nothing: threads_per_instruction counts
   // them, these do not (ncu: "not predicated off threads per warp").
-  c.add(counter("predicated_on_thread_instructions", exact, lower, "smsp__sass_thread_inst_executed_pred_on.sum",
-                "instructions", "thread instructions executed with the predicate on (instrumented)"));
+  c.add(counter("predicated_on_thread_instructions", exact, lower,
+                "smsp__sass_thread_inst_executed_pred_on.sum", "instructions",
+                "thread instructions executed with the predicate on (instrumented)"));
   c.add(ratio("predicated_on_threads_per_instruction", higher, "smsp__sass_thread_inst_executed_pred_on.sum",
               "smsp__sass_inst_executed.sum", "threads",
               "threads per warp instruction that are active and not predicated off (32 = no lane wasted)"));

@@ -12,6 +12,7 @@
 #include <set>
 
 #include "cli_test_support.hpp"
+#include "counterguard/exec/exec_instructions.hpp"
 #include "counterguard/exec/exec_recording.hpp"
 #include "counterguard/measurement/recorded_run.hpp"
 #include "counterguard/statics/binary_resources.hpp"
@@ -61,6 +62,13 @@ void write_recording(const fs::path& directory, const std::vector<recorded_proce
       archives.push_back(item.path());
   }
   std::sort(archives.begin(), archives.end());
+  // What the injection library was told: every case the fixture recorded (cases added to the suites since are
+  // not part of this recording).
+  exec_instructions instructions;
+  instructions.output_directory = directory.string();
+  for (const auto& recorded : run.results.cases)
+    instructions.cases.push_back({recorded.instance, {}, {}});
+  save_exec_instructions((directory / exec_instructions_file).string(), instructions);
   for (const auto& spec : processes) {
     process_record record;
     record.process.pid = spec.pid;

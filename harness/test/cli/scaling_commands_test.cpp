@@ -234,7 +234,7 @@ TEST(scaling_commands, list_prints_every_instance_name_or_json_without_a_gpu) {
   r = run_counterguard("list cases --json");
   ASSERT_EQ(r.status, 0) << r.output;
   const nlohmann::json listed = nlohmann::json::parse(r.output);
-  ASSERT_EQ(listed.size(), 93U);
+  ASSERT_EQ(listed.size(), 94U);
   EXPECT_EQ(listed[0]["suite"], "atomics");
   EXPECT_TRUE(contains(listed[0]["file"].get<std::string>(), "atomics.yaml"));
 }

@@ -1,6 +1,6 @@
-// counterguard::profile in a test binary that `counterguard exec` runs: the injection library is the process's
-// one CUPTI profiler, so profile() must run the test's work unprofiled (its launches are what exec's cases
-// select) and never open a profiler of its own. Every test of this binary runs as if under exec.
+// counterguard::profile in a test binary that `counterguard exec` runs: the injection library is the
+// process's one CUPTI profiler, so profile() must run the test's work unprofiled (its launches are what
+// exec's cases select) and never open a profiler of its own. Every test of this binary runs as if under exec.
 #include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
@@ -43,8 +43,8 @@ TEST(profile_under_exec, metric_assertions_pass_through_so_the_tests_own_checks_
         ::testing::ScopedFakeTestPartResultReporter::INTERCEPT_ONLY_CURRENT_THREAD, &parts);
     result = profile({"shared_load_bank_conflicts"}, [] {});
   }
-  EXPECT_TRUE(detail::check_metric("m", "shared_load_bank_conflicts", "0", result, "shared_load_bank_conflicts",
-                                   0.0, detail::metric_relation::equal));
+  EXPECT_TRUE(detail::check_metric("m", "shared_load_bank_conflicts", "0", result,
+                                   "shared_load_bank_conflicts", 0.0, detail::metric_relation::equal));
 }
 
 TEST(profile_under_exec, the_exec_state_is_reported) {

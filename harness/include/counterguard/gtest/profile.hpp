@@ -61,8 +61,8 @@ class profile_result {
 // Why profiling is not possible in this process, or nothing when it is (creates the profiler once).
 [[nodiscard]] std::optional<std::string> profiling_unavailable(const profile_options& options = {});
 
-// Whether `counterguard exec` runs this binary: then profile() runs its work unprofiled (the injection library
-// profiles the launches its cases select) and marks the test skipped for its counters.
+// Whether `counterguard exec` runs this binary: then profile() runs its work unprofiled (the injection
+// library profiles the launches its cases select) and marks the test skipped for its counters.
 [[nodiscard]] bool profiled_by_exec();
 
 // A fixture whose tests are skipped, with the reason, where profiling is not possible (not under exec: the
