@@ -75,16 +75,20 @@ function(counterguard_add_runner name)
   endif()
   counterguard_bundle_runtime_libraries(${name})
   # `<runner> exec` loads the injection library into programs; the runner looks for it in its lib/ folder.
+  # A copy of its own, refreshed whenever the library is rebuilt (not only when the runner relinks).
   if(TARGET counterguard::injection)
-    add_custom_command(TARGET ${name} POST_BUILD
-      COMMAND ${CMAKE_COMMAND} -E make_directory $<TARGET_FILE_DIR:${name}>/lib
-      COMMAND ${CMAKE_COMMAND} -E copy_if_different $<TARGET_FILE:counterguard::injection>
-              $<TARGET_FILE_DIR:${name}>/lib/
-      VERBATIM)
-    get_target_property(imported counterguard::injection IMPORTED)
-    if(NOT imported)
-      add_dependencies(${name} counterguard_injection)
+    get_target_property(directory ${name} RUNTIME_OUTPUT_DIRECTORY)
+    if(NOT directory)
+      set(directory "${CMAKE_CURRENT_BINARY_DIR}")
     endif()
+    set(copy "${directory}/lib/libcounterguard_injection.so")
+    add_custom_command(OUTPUT "${copy}"
+      COMMAND ${CMAKE_COMMAND} -E make_directory "${directory}/lib"
+      COMMAND ${CMAKE_COMMAND} -E copy $<TARGET_FILE:counterguard::injection> "${copy}"
+      DEPENDS counterguard::injection $<TARGET_FILE:counterguard::injection>
+      VERBATIM)
+    add_custom_target(${name}_injection_copy ALL DEPENDS "${copy}")
+    add_dependencies(${name} ${name}_injection_copy)
   endif()
 endfunction()
 

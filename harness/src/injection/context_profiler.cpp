@@ -134,12 +134,6 @@ context_profiler::context_profiler(CUcontext context) : m_context(context) {
   // stands in (its major version is what the GPU key uses).
   m_device.cuda_runtime_version = version_text(driver_version);
   m_device.cupti_version = std::to_string(cupti_version);
-
-  auto enable =
-      cupti_params<CUpti_RangeProfiler_Enable_Params>(CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
-  enable.ctx = m_context;
-  COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerEnable(&enable));
-  m_profiler = enable.pRangeProfilerObject;
 }
 
 context_profiler::~context_profiler() {
@@ -173,9 +167,16 @@ const context_profiler::configuration& context_profiler::configuration_for(
 }
 
 void context_profiler::begin(const std::vector<std::string>& raw_metrics) {
-  if (m_profiler == nullptr)
-    throw api_error("the range profiler of this context was released", 0);
   const configuration& config = configuration_for(raw_metrics);
+  if (m_profiler == nullptr) {
+    // Enabled per launch (release() after it): other processes of the program get the counters between.
+    auto enable =
+        cupti_params<CUpti_RangeProfiler_Enable_Params>(CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
+    enable.ctx = m_context;
+    COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerEnable(&enable));
+    m_profiler = enable.pRangeProfilerObject;
+    m_applied = nullptr;
+  }
   // Seen on the H200 (range_profiler.cpp): SetConfig with another configuration on an enabled profiler keeps
   // collecting the first one's counters, so a new metric set re-enables it.
   if (m_applied != nullptr && m_applied != &config) {

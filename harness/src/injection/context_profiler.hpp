@@ -28,8 +28,9 @@ struct launch_capture {
 // serialises.
 class context_profiler {
  public:
-  // Checks that the context's device can be profiled and enables the range profiler on it. Throws
-  // environment_error when it cannot (privileges, another profiler, unsupported device) and api_error.
+  // Checks that the context's device can be profiled and reads its counter availability (the caller holds
+  // the counters_lock). Throws environment_error when it cannot (privileges, another profiler, unsupported
+  // device) and api_error.
   explicit context_profiler(CUcontext context);
   ~context_profiler();
   context_profiler(const context_profiler&) = delete;
@@ -40,14 +41,15 @@ class context_profiler {
   [[nodiscard]] CUdevice cu_device() const { return m_cu_device; }
   [[nodiscard]] int max_threads_per_sm() const { return m_max_threads_per_sm; }
 
-  // Starts collecting `raw_metrics` for the next launch on this context.
+  // Enables the range profiler when it is not (the caller holds the counters_lock) and starts collecting
+  // `raw_metrics` for the next launch on this context.
   void begin(const std::vector<std::string>& raw_metrics);
   // After the launch returned: stops, decodes and returns its counters. Throws api_error when the launch
   // left no range (it failed) or kernel replay did not finish in one launch.
   [[nodiscard]] launch_capture end();
   // Stops a begun collection without decoding (the caller is failing); never throws.
   void abandon() noexcept;
-  // Disables the range profiler (before the context goes away); never throws.
+  // Disables the range profiler (after each launch, and before the context goes away); never throws.
   void release() noexcept;
 
  private:

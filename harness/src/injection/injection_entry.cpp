@@ -42,6 +42,16 @@ void warn(const std::string& message) {
                message.c_str());
 }
 
+// COUNTERGUARD_INJECTION_TRACE=1: each step of loading and setting up, on stderr (why a process is not profiled).
+void trace(const std::string& message) {
+  static const bool enabled = [] {
+    const char* value = std::getenv("COUNTERGUARD_INJECTION_TRACE");
+    return value != nullptr && *value != '\0' && *value != '0';
+  }();
+  if (enabled)
+    warn("trace: " + message);
+}
+
 std::string narrow(const wchar_t* text) {
   std::string result;
   for (; text != nullptr && *text != L'\0'; ++text)
@@ -234,6 +244,7 @@ process_identity own_identity() {
 }
 
 void at_exit() {
+  trace("the process exits");
   if (g_session != nullptr && !g_forked_child.load()) {
     try {
       g_session->finish();
@@ -269,21 +280,27 @@ bool subscribe() {
 // Sets the session up once per process, from whichever entry point comes first.
 void start() {
   int expected = 0;
-  if (!g_started.compare_exchange_strong(expected, 1))
+  if (!g_started.compare_exchange_strong(expected, 1)) {
+    trace("already set up");
     return;
+  }
   // Stay loaded: NVTX unloads an injection whose initialisation fails, and callbacks point in here.
   Dl_info self{};
   if (::dladdr(reinterpret_cast<const void*>(&start), &self) != 0 && self.dli_fname != nullptr)
     static_cast<void>(::dlopen(self.dli_fname, RTLD_NOW | RTLD_NODELETE));
   const char* path = std::getenv(exec_instructions_variable);
-  if (path == nullptr || *path == '\0')
+  if (path == nullptr || *path == '\0') {
+    trace(std::string(exec_instructions_variable) + " is not set: not profiling");
     return;  // loaded without `counterguard exec`: do nothing
+  }
   try {
     exec_instructions instructions = load_exec_instructions(path);
     g_nvtx = new nvtx_registry();
     auto* session = new injection_session(std::move(instructions), own_identity());
+    trace("recording into " + session->folder().string());
     if (!subscribe())
       return;
+    trace("subscribed to the CUPTI launch and NVTX callbacks");
     g_session = session;
     std::atexit(&at_exit);
     ::pthread_atfork(nullptr, nullptr, [] { g_forked_child.store(true); });
@@ -297,6 +314,7 @@ void start() {
 
 // NOLINTNEXTLINE(readability-identifier-naming): the name the CUDA driver looks up
 extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) {
+  counterguard::injection::trace("InitializeInjection (CUDA driver)");
   counterguard::injection::start();
   return 1;
 }
@@ -305,16 +323,26 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
 extern "C" __attribute__((visibility("default"))) int InitializeInjectionNvtx2(
     const void* (*get_export_table)(std::uint32_t)) {
   // CUPTI implements NVTX for its subscribers; this library only has to be subscribed before it answers.
+  using counterguard::injection::trace;
+  trace("InitializeInjectionNvtx2 (NVTX)");
   Dl_info cupti{};
-  if (::dladdr(reinterpret_cast<const void*>(&cuptiGetVersion), &cupti) == 0 || cupti.dli_fname == nullptr)
+  if (::dladdr(reinterpret_cast<const void*>(&cuptiGetVersion), &cupti) == 0 || cupti.dli_fname == nullptr) {
+    trace("cannot locate CUPTI: NVTX ranges are not seen");
     return 0;
+  }
   void* library = ::dlopen(cupti.dli_fname, RTLD_NOW | RTLD_NOLOAD);
-  if (library == nullptr)
+  if (library == nullptr) {
+    trace(std::string("cannot open ") + cupti.dli_fname + ": NVTX ranges are not seen");
     return 0;
+  }
   using nvtx_initialize = int (*)(const void* (*)(std::uint32_t));
   const auto forward = reinterpret_cast<nvtx_initialize>(::dlsym(library, "InitializeInjectionNvtx2"));
-  if (forward == nullptr)
+  if (forward == nullptr) {
+    trace(std::string(cupti.dli_fname) + " has no InitializeInjectionNvtx2: NVTX ranges are not seen");
     return 0;
+  }
   counterguard::injection::start();
-  return forward(get_export_table);
+  const int status = forward(get_export_table);
+  trace("CUPTI's NVTX initialisation returned " + std::to_string(status));
+  return status;
 }

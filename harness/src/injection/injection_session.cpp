@@ -18,6 +18,10 @@ bool context_alive(CUcontext context) {
   return cuCtxGetApiVersion(context, &version) == CUDA_SUCCESS;
 }
 
+// How long a selected launch waits while another process of the program profiles (then it runs unprofiled
+// and its cases say why).
+constexpr double counters_wait_seconds = 600.0;
+
 std::string launch_name(const pending_launch& pending) {
   return "kernel '" + pending.function + "'";
 }
@@ -26,6 +30,7 @@ std::string launch_name(const pending_launch& pending) {
 
 injection_session::injection_session(exec_instructions instructions, process_identity identity)
     : m_folder(process_folder(instructions.output_directory, identity)),
+      m_counters((std::filesystem::path(instructions.output_directory) / "counters.lock").string()),
       m_selection(instructions.cases, identity) {
   m_record.process = std::move(identity);
   for (std::size_t i = 0; i < instructions.cases.size(); ++i) {
@@ -107,6 +112,13 @@ void injection_session::launch_entered(pending_launch& pending, CUcontext contex
   m_gate.lock();
   pending.exclusive = true;
   const std::lock_guard<std::mutex> lock(m_state);
+  if (!m_counters.acquire(counters_wait_seconds)) {
+    fail_cases(pending.decision, launch_name(pending) + ": not profiled: " + m_counters.problem());
+    save_record();
+    m_gate.unlock();
+    pending = pending_launch{};  // the launch runs unprofiled; its exit has nothing to do
+    return;
+  }
   try {
     context_profiler* profiler = profiler_for(context);
     if (!pending.decision.raw_metrics.empty()) {
@@ -179,6 +191,9 @@ void injection_session::launch_exited(pending_launch& pending) {
       }
       save_record();
     }
+    if (profiler != m_profilers.end())
+      profiler->second->release();
+    m_counters.release();
   }
   m_gate.unlock();
   pending = pending_launch{};

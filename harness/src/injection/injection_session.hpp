@@ -13,6 +13,7 @@
 #include <unordered_map>
 
 #include "context_profiler.hpp"
+#include "counters_lock.hpp"
 #include "counterguard/exec/exec_instructions.hpp"
 #include "counterguard/exec/launch_selection.hpp"
 #include "counterguard/exec/process_record.hpp"
@@ -43,6 +44,7 @@ class injection_session {
   injection_session(exec_instructions instructions, process_identity identity);
 
   [[nodiscard]] const process_identity& identity() const { return m_record.process; }
+  [[nodiscard]] const std::filesystem::path& folder() const { return m_folder; }
 
   void launch_entered(pending_launch& pending, CUcontext context, const intercepted_launch& launch,
                       const nvtx_context& nvtx);
@@ -63,6 +65,7 @@ class injection_session {
   std::mutex m_state;
   std::shared_mutex m_gate;
   std::filesystem::path m_folder;
+  counters_lock m_counters;  // held from a profiled launch's entry to its exit
   launch_selection m_selection;
   process_record m_record;
   std::unordered_map<std::string, kernel_names> m_names;
