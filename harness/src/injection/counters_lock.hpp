@@ -6,9 +6,11 @@ namespace counterguard::injection {
 
 // The GPU's performance counters belong to one process at a time: a second process that enables the range
 // profiler while another has it enabled gets CUPTI_ERROR_HARDWARE_BUSY. The processes of one program under
-// `counterguard exec` (ranks, children) take this lock, a file in the recording directory, around each
-// profiled launch; the range profiler is enabled only while it is held. Per launch, not per process, so
-// ranks that wait for each other (a barrier between launches) never wait for the lock forever.
+// `counterguard exec` (ranks, children) take this lock, a file in the recording directory, before a profiled
+// launch; the range profiler is enabled only while it is held. A process keeps it (and its profiler enabled:
+// enabling costs more than a short kernel) until another process waits for it, which a shared lock on a
+// second file announces; the holder then lets go after its launch, or at once when it is between launches,
+// so ranks that wait for each other at a barrier never wait for the lock forever.
 class counters_lock {
  public:
   explicit counters_lock(std::string path);
@@ -20,12 +22,18 @@ class counters_lock {
   // be opened: then `problem()` says why).
   [[nodiscard]] bool acquire(double seconds);
   void release() noexcept;
+  [[nodiscard]] bool held() const { return m_held; }
+  // Whether another process is waiting in acquire().
+  [[nodiscard]] bool others_waiting();
   [[nodiscard]] const std::string& problem() const { return m_problem; }
 
  private:
+  [[nodiscard]] bool open_files();
+
   std::string m_path;
   std::string m_problem;
   int m_descriptor = -1;
+  int m_waiting_descriptor = -1;  // <path>.waiting: shared-locked by the processes waiting
   bool m_held = false;
 };
 

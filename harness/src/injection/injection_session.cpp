@@ -112,6 +112,8 @@ void injection_session::launch_entered(pending_launch& pending, CUcontext contex
   m_gate.lock();
   pending.exclusive = true;
   const std::lock_guard<std::mutex> lock(m_state);
+  if (!m_counters.held())
+    start_handover_watch();
   if (!m_counters.acquire(counters_wait_seconds)) {
     fail_cases(pending.decision, launch_name(pending) + ": not profiled: " + m_counters.problem());
     save_record();
@@ -191,12 +193,44 @@ void injection_session::launch_exited(pending_launch& pending) {
       }
       save_record();
     }
-    if (profiler != m_profilers.end())
-      profiler->second->release();
-    m_counters.release();
+    if (m_counters.others_waiting())
+      hand_over_counters();
   }
   m_gate.unlock();
   pending = pending_launch{};
+}
+
+void injection_session::hand_over_counters() {
+  for (auto& [context, profiler] : m_profilers) {
+    if (context_alive(context))
+      profiler->release();
+  }
+  m_counters.release();
+}
+
+void injection_session::start_handover_watch() {
+  if (m_watching)
+    return;
+  m_watching = true;
+  // Between launches (a rank at a barrier) nothing else would notice a waiting process. Never joined: the
+  // session lives until the process ends, and the thread stops touching it once finish() has run.
+  std::thread([this] {
+    while (true) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      if (!m_gate.try_lock())
+        continue;  // a launch is in flight: its exit hands over
+      {
+        const std::lock_guard<std::mutex> lock(m_state);
+        if (m_finished) {
+          m_gate.unlock();
+          return;
+        }
+        if (m_counters.held() && m_counters.others_waiting())
+          hand_over_counters();
+      }
+      m_gate.unlock();
+    }
+  }).detach();
 }
 
 void injection_session::context_destroying(CUcontext context) {
@@ -226,6 +260,8 @@ void injection_session::finish() {
   }
   if (all_released)
     deinitialize_profiler_api();
+  m_counters.release();
+  m_finished = true;
   m_record.finished = true;
   save_record();
 }

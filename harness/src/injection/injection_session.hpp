@@ -60,6 +60,10 @@ class injection_session {
   [[nodiscard]] const kernel_names& names_for(const std::string& symbol);
   context_profiler* profiler_for(CUcontext context);
   void fail_cases(const launch_selection::decision& decision, const std::string& problem);
+  // Disables the range profilers and lets another process of the program have the counters (m_state held).
+  void hand_over_counters();
+  // Starts the thread that hands the counters over while this process is between launches.
+  void start_handover_watch();
   void save_record();
 
   std::mutex m_state;
@@ -73,6 +77,8 @@ class injection_session {
   std::atomic<bool> m_disabled{false};  // an environment problem stops all profiling in this process
   bool m_any_case = false;              // a case applies to this process: launches may be profiled
   int m_next_archive = 0;
+  bool m_watching = false;  // the hand-over thread runs
+  bool m_finished = false;  // finish() ran: the hand-over thread stops
 };
 
 }  // namespace counterguard::injection
