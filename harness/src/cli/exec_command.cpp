@@ -422,6 +422,11 @@ int run_exec(const exec_options& options) {
                          nvtx_injection != nullptr && *nvtx_injection != '\0' ? nvtx_injection : injection},
                         {exec_instructions_variable, instructions_path}};
   const program_outcome program = run_program(launch);
+  // The lock the program's processes took the GPU's counters in turn with (injection/counters_lock.hpp).
+  for (const char* lock : {"counters.lock", "counters.lock.waiting"}) {
+    std::error_code ignored;
+    fs::remove(recording.path() / lock, ignored);
+  }
   interruption_guard::throw_if_interrupted();
 
   const std::vector<recorded_process> processes = load_recorded_processes(recording.path());
