@@ -3,6 +3,7 @@
 # the offline evaluation of its recorded H200 counter data against its baselines; its GPU tests skip).
 #   tools/test_example_project.sh installed    BUILD_DIR WORK_DIR   # cmake --install, then find_package
 #   tools/test_example_project.sh subdirectory BUILD_DIR WORK_DIR   # add_subdirectory of this checkout
+#   tools/test_example_project.sh fetchcontent BUILD_DIR WORK_DIR   # FetchContent of this repository's HEAD
 # BUILD_DIR is counterguard's own build folder (for `installed`); WORK_DIR a scratch folder (emptied).
 set -euo pipefail
 mode=$1
@@ -20,8 +21,13 @@ case "$mode" in
   subdirectory)
     configure+=(-DREDUCTION_STENCIL_COUNTERGUARD_SOURCE="$source_dir")
     ;;
+  fetchcontent)
+    # As a user's project fetches a release: a clone of the repository at a commit (committed work only).
+    configure+=(-DREDUCTION_STENCIL_COUNTERGUARD_GIT="file://$source_dir"
+                -DREDUCTION_STENCIL_COUNTERGUARD_TAG="$(git -C "$source_dir" rev-parse HEAD)")
+    ;;
   *)
-    echo "usage: $0 installed|subdirectory BUILD_DIR WORK_DIR" >&2
+    echo "usage: $0 installed|subdirectory|fetchcontent BUILD_DIR WORK_DIR" >&2
     exit 2
     ;;
 esac
