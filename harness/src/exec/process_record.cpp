@@ -15,15 +15,6 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::array<environment_problem, 8> all_problems{environment_problem::no_gpu,
-                                                          environment_problem::insufficient_privileges,
-                                                          environment_problem::profiler_busy,
-                                                          environment_problem::under_external_profiler,
-                                                          environment_problem::unsupported_device,
-                                                          environment_problem::gpu_wait_expired,
-                                                          environment_problem::file_system,
-                                                          environment_problem::process};
-
 json device_to_json(const run_metadata& m) {
   return {{"gpu_name", m.gpu_name},
           {"chip", m.chip},
@@ -53,36 +44,6 @@ run_metadata device_from_json(const json_reader& reader, const json& value, cons
 }
 
 }  // namespace
-
-const char* environment_problem_name(environment_problem problem) {
-  switch (problem) {
-    case environment_problem::no_gpu:
-      return "no_gpu";
-    case environment_problem::insufficient_privileges:
-      return "insufficient_privileges";
-    case environment_problem::profiler_busy:
-      return "profiler_busy";
-    case environment_problem::under_external_profiler:
-      return "under_external_profiler";
-    case environment_problem::unsupported_device:
-      return "unsupported_device";
-    case environment_problem::gpu_wait_expired:
-      return "gpu_wait_expired";
-    case environment_problem::file_system:
-      return "file_system";
-    case environment_problem::process:
-      return "process";
-  }
-  return "process";
-}
-
-std::optional<environment_problem> environment_problem_from_name(const std::string& name) {
-  for (const environment_problem problem : all_problems) {
-    if (name == environment_problem_name(problem))
-      return problem;
-  }
-  return std::nullopt;
-}
 
 void note_launch(process_record& record, const std::string& function, const std::string& mangled,
                  const std::string& nvtx) {

@@ -42,7 +42,8 @@ void warn(const std::string& message) {
                message.c_str());
 }
 
-// COUNTERGUARD_INJECTION_TRACE=1: each step of loading and setting up, on stderr (why a process is not profiled).
+// COUNTERGUARD_INJECTION_TRACE=1: each step of loading and setting up, on stderr (why a process is not
+// profiled).
 void trace(const std::string& message) {
   static const bool enabled = [] {
     const char* value = std::getenv("COUNTERGUARD_INJECTION_TRACE");

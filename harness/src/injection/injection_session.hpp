@@ -13,10 +13,10 @@
 #include <unordered_map>
 
 #include "context_profiler.hpp"
-#include "counters_lock.hpp"
 #include "counterguard/exec/exec_instructions.hpp"
 #include "counterguard/exec/launch_selection.hpp"
 #include "counterguard/exec/process_record.hpp"
+#include "counters_lock.hpp"
 #include "launch_inspection.hpp"
 
 namespace counterguard::injection {

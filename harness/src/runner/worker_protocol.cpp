@@ -9,37 +9,6 @@ namespace {
 
 using nlohmann::json;
 
-constexpr environment_problem all_problems[] = {environment_problem::no_gpu,
-                                                environment_problem::insufficient_privileges,
-                                                environment_problem::profiler_busy,
-                                                environment_problem::under_external_profiler,
-                                                environment_problem::unsupported_device,
-                                                environment_problem::gpu_wait_expired,
-                                                environment_problem::file_system,
-                                                environment_problem::process};
-
-const char* problem_name(environment_problem problem) {
-  switch (problem) {
-    case environment_problem::no_gpu:
-      return "no_gpu";
-    case environment_problem::insufficient_privileges:
-      return "insufficient_privileges";
-    case environment_problem::profiler_busy:
-      return "profiler_busy";
-    case environment_problem::under_external_profiler:
-      return "under_external_profiler";
-    case environment_problem::unsupported_device:
-      return "unsupported_device";
-    case environment_problem::gpu_wait_expired:
-      return "gpu_wait_expired";
-    case environment_problem::file_system:
-      return "file_system";
-    case environment_problem::process:
-      return "process";
-  }
-  return "process";
-}
-
 struct event_encoder {
   json operator()(const device_ready_event& e) const {
     run_results wrapper;
@@ -59,7 +28,9 @@ struct event_encoder {
     return {{"event", "input_error"}, {"message", e.message}};
   }
   json operator()(const environment_error_event& e) const {
-    return {{"event", "environment_error"}, {"problem", problem_name(e.problem)}, {"message", e.message}};
+    return {{"event", "environment_error"},
+            {"problem", environment_problem_name(e.problem)},
+            {"message", e.message}};
   }
 };
 
@@ -83,10 +54,8 @@ worker_event decode(const json_reader& reader, const json& event) {
     return input_error_event{reader.string(event, "", "message")};
   if (kind == "environment_error") {
     const std::string name = reader.string(event, "", "problem");
-    for (const environment_problem problem : all_problems) {
-      if (name == problem_name(problem))
-        return environment_error_event{problem, reader.string(event, "", "message")};
-    }
+    if (const std::optional<environment_problem> problem = environment_problem_from_name(name))
+      return environment_error_event{*problem, reader.string(event, "", "message")};
     reader.fail("problem", "unknown environment problem '" + name + "'");
   }
   reader.fail("event", "unknown event '" + kind + "'");

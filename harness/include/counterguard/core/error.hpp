@@ -1,5 +1,6 @@
 #pragma once
 
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -47,6 +48,10 @@ enum class environment_problem {
   file_system,         // a file or directory could not be written, read or created
   process,             // a worker process, pipe or temporary file could not be set up
 };
+
+// The problem's name in files and protocols ("profiler_busy"), and back; nothing for an unknown name.
+[[nodiscard]] const char* environment_problem_name(environment_problem problem);
+[[nodiscard]] std::optional<environment_problem> environment_problem_from_name(const std::string& name);
 
 class environment_error : public error {
  public:

@@ -54,8 +54,4 @@ void save_process_record(const std::string& path, const process_record& record);
 // A missing or malformed file is an input_error naming it and the field.
 [[nodiscard]] process_record load_process_record(const std::string& path);
 
-// The name environment problems have in process records ("insufficient_privileges", ...) and back.
-[[nodiscard]] const char* environment_problem_name(environment_problem problem);
-[[nodiscard]] std::optional<environment_problem> environment_problem_from_name(const std::string& name);
-
 }  // namespace counterguard
