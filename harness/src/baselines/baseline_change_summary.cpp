@@ -77,9 +77,10 @@ suite_summary summarize_changes(const baseline_update_result& update, change_sum
   if (update.changes.empty())
     summary.heading += "\nNo baseline value changed.\n";
   if (update.kept > 0) {
-    summary.heading += "\n" + std::to_string(update.kept) +
-                       " measured entries kept as they were: the refresh agreed with them (noisy values inside their "
-                       "bands, other values unchanged).\n";
+    summary.heading +=
+        "\n" + std::to_string(update.kept) +
+        " measured entries kept as they were: the refresh agreed with them (noisy values inside their "
+        "bands, other values unchanged).\n";
   }
   if (update.earlier_used + update.earlier_left_out > 0) {
     summary.heading += "\nNoisy bands pooled " + std::to_string(update.earlier_used) +

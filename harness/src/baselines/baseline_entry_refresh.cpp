@@ -65,8 +65,8 @@ entry_refresh_outcome refresh_baseline_entry(const entry_refresh_inputs& inputs,
   if (outcome.earlier_used == 0)
     return outcome;
   const baseline_entry& fresh = inputs.fresh;
-  baseline_entry pooled = make_baseline_entry(samples, fresh.cls, fresh.direction,
-                                              fresh.noise.value_or(noise_kind::counts));
+  baseline_entry pooled =
+      make_baseline_entry(samples, fresh.cls, fresh.direction, fresh.noise.value_or(noise_kind::counts));
   pooled.noise = fresh.noise;
   pooled.tolerance = fresh.tolerance;
   pooled.absolute_floor = fresh.absolute_floor;

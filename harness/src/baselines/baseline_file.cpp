@@ -89,10 +89,10 @@ class parser {
             ? m_reader.map_entries(
                   node, field,
                   {"value", "class", "min", "max", "n", "direction", "tolerance", "absolute_floor"})
-            : m_reader.map_entries(node, field,
-                                   {"value", "class", "min", "max", "n", "direction", "tolerance",
-                                    "absolute_floor", "mean", "sd", "noise", "false_alarm_rate",
-                                    "from_history"});
+            : m_reader.map_entries(
+                  node, field,
+                  {"value", "class", "min", "max", "n", "direction", "tolerance", "absolute_floor", "mean",
+                   "sd", "noise", "false_alarm_rate", "from_history"});
     baseline_entry e;
     e.value =
         m_reader.number(m_reader.required(node, fields, field, "value").value, field_at(field, "value"));

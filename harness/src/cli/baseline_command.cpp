@@ -68,7 +68,8 @@ int run_baseline_update(const baseline_update_options& options) {
   // What tells the repetitions apart in the history (their results may be identical).
   std::vector<std::string> distinguishers;
   for (std::size_t r = 0; r < repetitions.size(); ++r)
-    distinguishers.push_back("repetition " + std::to_string(r + 1) + "/" + std::to_string(repetitions.size()));
+    distinguishers.push_back("repetition " + std::to_string(r + 1) + "/" +
+                             std::to_string(repetitions.size()));
   baseline_refresh_options refresh;
   refresh.keep_entries_inside_band = !options.replace_all;
   if (options.from_history > 0) {

@@ -39,7 +39,8 @@ std::vector<run_results> refresh_of(const std::vector<double>& conflicts, double
 
 // The file a first refresh of 1000, 1010, 1020 conflicts (5 repetitions' worth of sectors) wrote.
 baseline_file first_refresh() {
-  return update_baseline(std::nullopt, "transpose", refresh_of({1000, 1010, 1020, 1005, 1015}), classify).file;
+  return update_baseline(std::nullopt, "transpose", refresh_of({1000, 1010, 1020, 1005, 1015}), classify)
+      .file;
 }
 
 const baseline_entry& conflicts_of(const baseline_file& file) {
@@ -116,7 +117,8 @@ TEST(refresh_baseline_entry, replace_all_replaces_entries_inside_the_band) {
   const baseline_file existing = first_refresh();
   baseline_refresh_options options;
   options.keep_entries_inside_band = false;
-  const auto update = update_baseline(existing, "transpose", refresh_of({1100, 930, 1060}), classify, options);
+  const auto update =
+      update_baseline(existing, "transpose", refresh_of({1100, 930, 1060}), classify, options);
   EXPECT_EQ(update.kept, 0U);
   EXPECT_EQ(update.changes.size(), 2U);  // the sectors too: n went from 5 to 3
   EXPECT_EQ(conflicts_of(update.file).value, 1060);

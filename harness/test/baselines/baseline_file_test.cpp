@@ -184,7 +184,8 @@ TEST(baseline_yaml, a_version_2_file_without_from_history_reads_and_writes_as_be
       "schema_version: 2\ngpu_key: GH100-132sm-cuda13\nsuite: transpose\nmetadata: {gpu_name: NVIDIA H200, "
       "driver: 580.65, cuda: 13.0, cupti: 13.0.48, date: 2025-01-02T03:04:05Z, git_commit: abc123, "
       "counterguard_version: 0.1.0}\ncases:\n  t/a:\n    total:\n"
-      "      duration_ns: {value: 10000, class: noisy, min: 9800, max: 10400, n: 5, direction: lower_is_better, "
+      "      duration_ns: {value: 10000, class: noisy, min: 9800, max: 10400, n: 5, direction: "
+      "lower_is_better, "
       "mean: 10050, sd: 230.2, noise: duration}\n";
   const baseline_file file = parse_baseline_yaml(text, "old.yaml");
   EXPECT_FALSE(file.cases.at("t/a").at("total").at("duration_ns").from_history.has_value());

@@ -42,10 +42,10 @@ struct entry_refresh_inputs {
 };
 
 struct entry_refresh_outcome {
-  baseline_entry entry;     // what the file records from now on
-  bool kept = false;        // `entry` is `existing`, unchanged
-  int earlier_used = 0;     // earlier values among entry's samples (entry.from_history)
-  int earlier_left_out = 0; // earlier values outside the repetitions' own band: from before a change
+  baseline_entry entry;      // what the file records from now on
+  bool kept = false;         // `entry` is `existing`, unchanged
+  int earlier_used = 0;      // earlier values among entry's samples (entry.from_history)
+  int earlier_left_out = 0;  // earlier values outside the repetitions' own band: from before a change
 };
 
 // Decides one entry of a refresh:

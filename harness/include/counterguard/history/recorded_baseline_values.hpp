@@ -16,8 +16,8 @@ namespace counterguard {
 // `own_content_hashes` (results_content_hash of this refresh's repetitions with the distinguisher they are
 // recorded under) are left out, so a refresh that finds its own repetitions in the store already does not
 // count them twice. The source shares ownership of `store`.
-[[nodiscard]] earlier_values_source recorded_baseline_values(std::shared_ptr<const history_store> store,
-                                                             const std::string& gpu_key, std::size_t last_n,
-                                                             const std::vector<std::string>& own_content_hashes);
+[[nodiscard]] earlier_values_source recorded_baseline_values(
+    std::shared_ptr<const history_store> store, const std::string& gpu_key, std::size_t last_n,
+    const std::vector<std::string>& own_content_hashes);
 
 }  // namespace counterguard
