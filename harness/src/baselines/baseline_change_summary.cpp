@@ -10,7 +10,10 @@ namespace counterguard {
 namespace {
 
 std::string spread_text(const baseline_entry& e) {
-  return "[" + format_value(e.min) + ", " + format_value(e.max) + "], n=" + std::to_string(e.n);
+  std::string text = "[" + format_value(e.min) + ", " + format_value(e.max) + "], n=" + std::to_string(e.n);
+  if (e.from_history && *e.from_history > 0)
+    text += " (" + std::to_string(*e.from_history) + " from history)";
+  return text;
 }
 
 std::string cell(const std::string& text) {
@@ -73,6 +76,17 @@ suite_summary summarize_changes(const baseline_update_result& update, change_sum
                      std::to_string(removed) + " removed.\n";
   if (update.changes.empty())
     summary.heading += "\nNo baseline value changed.\n";
+  if (update.kept > 0) {
+    summary.heading +=
+        "\n" + std::to_string(update.kept) +
+        " measured entries kept as they were: the refresh agreed with them (noisy values inside their "
+        "bands, other values unchanged).\n";
+  }
+  if (update.earlier_used + update.earlier_left_out > 0) {
+    summary.heading += "\nNoisy bands pooled " + std::to_string(update.earlier_used) +
+                       " recorded value(s) from the history; " + std::to_string(update.earlier_left_out) +
+                       " fell outside the refresh's own band (before a change) and were left out.\n";
+  }
 
   summary_table changed_table{
       "\n### Changed\n\n| case | kernel | metric | old | new | delta | new spread "

@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <fstream>
 #include <sstream>
@@ -18,7 +19,8 @@ namespace counterguard {
 bool operator==(const baseline_entry& a, const baseline_entry& b) {
   return a.value == b.value && a.cls == b.cls && a.min == b.min && a.max == b.max && a.n == b.n &&
          a.direction == b.direction && a.tolerance == b.tolerance && a.absolute_floor == b.absolute_floor &&
-         a.mean == b.mean && a.sd == b.sd && a.noise == b.noise && a.false_alarm_rate == b.false_alarm_rate;
+         a.mean == b.mean && a.sd == b.sd && a.noise == b.noise && a.false_alarm_rate == b.false_alarm_rate &&
+         a.from_history == b.from_history;
 }
 
 std::string kernel_key(const std::string& function, int occurrence) {
@@ -65,6 +67,8 @@ void emit_entry(YAML::Emitter& out, const baseline_entry& e) {
     out << YAML::Key << "mean" << YAML::Value << format_value(*e.mean);
   if (e.sd)
     out << YAML::Key << "sd" << YAML::Value << format_value(*e.sd);
+  if (e.from_history)
+    out << YAML::Key << "from_history" << YAML::Value << std::to_string(*e.from_history);
   if (e.noise)
     out << YAML::Key << "noise" << YAML::Value << to_string(*e.noise);
   if (e.false_alarm_rate)
@@ -85,9 +89,10 @@ class parser {
             ? m_reader.map_entries(
                   node, field,
                   {"value", "class", "min", "max", "n", "direction", "tolerance", "absolute_floor"})
-            : m_reader.map_entries(node, field,
-                                   {"value", "class", "min", "max", "n", "direction", "tolerance",
-                                    "absolute_floor", "mean", "sd", "noise", "false_alarm_rate"});
+            : m_reader.map_entries(
+                  node, field,
+                  {"value", "class", "min", "max", "n", "direction", "tolerance", "absolute_floor", "mean",
+                   "sd", "noise", "false_alarm_rate", "from_history"});
     baseline_entry e;
     e.value =
         m_reader.number(m_reader.required(node, fields, field, "value").value, field_at(field, "value"));
@@ -165,6 +170,11 @@ class parser {
                       "valid: counts, bytes, percent, duration, relative");
       }
       e.noise = *parsed;
+    }
+    if (const yaml_entry* history = find_entry(fields, "from_history")) {
+      // Some of the n samples were this refresh's own: at most n - 1 came from the history.
+      e.from_history = static_cast<int>(
+          m_reader.integer(history->value, field_at(field, "from_history"), 0, std::max(e.n - 1, 0)));
     }
     if (const yaml_entry* rate = find_entry(fields, "false_alarm_rate")) {
       e.false_alarm_rate = m_reader.number(rate->value, field_at(field, "false_alarm_rate"));

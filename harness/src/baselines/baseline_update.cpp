@@ -29,6 +29,14 @@ std::string unusable_reason(const case_result& result) {
 baseline_update_result update_baseline(const std::optional<baseline_file>& existing, const std::string& suite,
                                        const std::vector<run_results>& repetitions,
                                        const metric_classifier& classify, const std::string& existing_path) {
+  return update_baseline(existing, suite, repetitions, classify, baseline_refresh_options{}, existing_path);
+}
+
+baseline_update_result update_baseline(const std::optional<baseline_file>& existing, const std::string& suite,
+                                       const std::vector<run_results>& repetitions,
+                                       const metric_classifier& classify,
+                                       const baseline_refresh_options& options,
+                                       const std::string& existing_path) {
   baseline_update_result update;
   update.file = existing.value_or(baseline_file{});
   update.file.suite = suite;
@@ -93,10 +101,12 @@ baseline_update_result update_baseline(const std::optional<baseline_file>& exist
         baseline_entry entry = make_baseline_entry(values, cls, traits.direction, traits.noise);
         if (entry.cls == metric_class::noisy)
           entry.absolute_floor = traits.absolute_floor;
+        const baseline_entry* old_entry = nullptr;
         const auto old_kernel = before.find(kernel);
         if (old_kernel != before.end()) {
           const auto old = old_kernel->second.find(metric);
           if (old != old_kernel->second.end()) {
+            old_entry = &old->second;
             // Tolerances, floors, noise kinds and false-alarm rates are decisions a human wrote into the
             // file: keep them.
             entry.tolerance = old->second.tolerance;
@@ -107,7 +117,14 @@ baseline_update_result update_baseline(const std::optional<baseline_file>& exist
               entry.noise = old->second.noise;
           }
         }
-        after[kernel][metric] = entry;
+        entry_refresh_inputs inputs{instance, kernel, metric, values, {}, entry, old_entry};
+        if (entry.cls == metric_class::noisy && options.earlier_values)
+          inputs.earlier = options.earlier_values(instance, kernel, metric);
+        const entry_refresh_outcome refreshed = refresh_baseline_entry(inputs, options);
+        update.kept += refreshed.kept ? 1 : 0;
+        update.earlier_used += static_cast<std::size_t>(refreshed.earlier_used);
+        update.earlier_left_out += static_cast<std::size_t>(refreshed.earlier_left_out);
+        after[kernel][metric] = refreshed.entry;
       }
     }
     // The change list, in file order: kernels and metrics of both versions.

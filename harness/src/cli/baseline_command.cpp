@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <utility>
@@ -14,6 +15,8 @@
 #include "counterguard/core/atomic_file.hpp"
 #include "counterguard/core/error.hpp"
 #include "counterguard/core/interruption.hpp"
+#include "counterguard/history/history_source.hpp"
+#include "counterguard/history/recorded_baseline_values.hpp"
 #include "counterguard/runner/isolated_runner.hpp"
 
 namespace counterguard::detail {
@@ -62,6 +65,22 @@ int run_baseline_update(const baseline_update_options& options) {
   for (const auto& instance : instances)
     suites.insert(instance.suite);
   const std::string gpu_key = repetitions.front().metadata.gpu_key;
+  // What tells the repetitions apart in the history (their results may be identical).
+  std::vector<std::string> distinguishers;
+  for (std::size_t r = 0; r < repetitions.size(); ++r)
+    distinguishers.push_back("repetition " + std::to_string(r + 1) + "/" +
+                             std::to_string(repetitions.size()));
+  baseline_refresh_options refresh;
+  refresh.keep_entries_inside_band = !options.replace_all;
+  if (options.from_history > 0) {
+    // The repetitions are recorded after the baselines are written; should they be in the history already
+    // (the same results recorded before), their hashes keep them from counting twice.
+    std::vector<std::string> own;
+    for (std::size_t r = 0; r < repetitions.size(); ++r)
+      own.push_back(results_content_hash(repetitions[r], distinguishers[r]));
+    refresh.earlier_values = recorded_baseline_values(std::make_shared<const history_store>(options.history),
+                                                      gpu_key, options.from_history, own);
+  }
   // Every suite's update is computed before any file is written: a baseline file that cannot be read stops
   // the refresh with nothing written.
   std::vector<std::pair<std::string, baseline_update_result>> updates;
@@ -69,7 +88,7 @@ int run_baseline_update(const baseline_update_options& options) {
     const std::string path = baseline_path(options.baseline_dir, gpu_key, suite);
     const std::optional<baseline_file> existing = load_baseline_file(path);
     baseline_update_result update =
-        update_baseline(existing, suite, repetitions, catalog_metric_traits, path);
+        update_baseline(existing, suite, repetitions, catalog_metric_traits, refresh, path);
     // A file is rewritten only when a value or band changed (or it is new): a refresh that measured the same
     // values leaves the file, its date and commit untouched, so a nightly job has nothing to propose.
     const bool write = !update.measured.empty() && (!existing || !update.changes.empty());
@@ -97,9 +116,8 @@ int run_baseline_update(const baseline_update_options& options) {
   }
   // After the baselines are saved: a history that cannot be written does not cost the refresh.
   for (std::size_t r = 0; r < repetitions.size() && !options.history.empty(); ++r) {
-    const std::string repetition = std::to_string(r + 1) + "/" + std::to_string(repetitions.size());
-    record_into_history(options.history, repetitions[r],
-                        "counterguard baseline update, repetition " + repetition, "repetition " + repetition);
+    record_into_history(options.history, repetitions[r], "counterguard baseline update, " + distinguishers[r],
+                        distinguishers[r]);
   }
   return 0;
 }

@@ -192,8 +192,15 @@ int run_command_line(int argc, char** argv) {
                    "seconds to wait while another counterguard or profiler holds the GPU")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
-  update_command->add_option("--history", update.history,
-                             "also record every repetition into this history database");
+  CLI::Option* update_history = update_command->add_option(
+      "--history", update.history, "also record every repetition into this history database");
+  update_command
+      ->add_option("--from-history", update.from_history,
+                   "noisy bands also use the last N values --history recorded for the GPU key")
+      ->check(CLI::Range(1, 100000))
+      ->needs(update_history);
+  update_command->add_flag("--replace-all", update.replace_all,
+                           "replace every measured entry, also those the refresh agrees with");
   const detail::command_action baseline_diff_action = detail::add_baseline_diff_command(*baseline_command);
 
   std::string chip = COUNTERGUARD_DEFAULT_CHIP;

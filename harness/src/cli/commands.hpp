@@ -90,6 +90,9 @@ struct baseline_update_options {
   std::vector<std::string> cost_from;
   std::string command_line;
   std::string history;  // record every repetition into this history database
+  // Noisy entries pool the last N values --history recorded for the GPU key (0: the repetitions alone).
+  std::size_t from_history = 0;
+  bool replace_all = false;  // replace entries the refresh agrees with too (docs/baselines.md)
 };
 
 // `static --binary`: the kernels' resources read from compiled programs, libraries, cubins or fat binaries.

@@ -168,6 +168,42 @@ TEST(baseline_yaml, rejects_a_mean_without_an_sd_a_negative_sd_a_bad_rate_and_an
   }
 }
 
+TEST(baseline_yaml, from_history_is_written_after_sd_and_read_back) {
+  baseline_file file = with_statistics();
+  file.cases["transpose/smem?pad=1,n=2048"]["total"]["duration_ns"].from_history = 3;
+  const std::string text = render_baseline_yaml(file);
+  EXPECT_NE(text.find("mean: 10050.5, sd: 230.25, from_history: 3, noise: duration"), std::string::npos)
+      << text;
+  const baseline_file back = parse_baseline_yaml(text, "t.yaml");
+  EXPECT_EQ(back.cases, file.cases);
+  EXPECT_EQ(render_baseline_yaml(back), text);
+}
+
+TEST(baseline_yaml, a_version_2_file_without_from_history_reads_and_writes_as_before) {
+  const std::string text =
+      "schema_version: 2\ngpu_key: GH100-132sm-cuda13\nsuite: transpose\nmetadata: {gpu_name: NVIDIA H200, "
+      "driver: 580.65, cuda: 13.0, cupti: 13.0.48, date: 2025-01-02T03:04:05Z, git_commit: abc123, "
+      "counterguard_version: 0.1.0}\ncases:\n  t/a:\n    total:\n"
+      "      duration_ns: {value: 10000, class: noisy, min: 9800, max: 10400, n: 5, direction: "
+      "lower_is_better, "
+      "mean: 10050, sd: 230.2, noise: duration}\n";
+  const baseline_file file = parse_baseline_yaml(text, "old.yaml");
+  EXPECT_FALSE(file.cases.at("t/a").at("total").at("duration_ns").from_history.has_value());
+  EXPECT_EQ(render_baseline_yaml(file).find("from_history"), std::string::npos);
+}
+
+TEST(baseline_yaml, rejects_from_history_of_n_or_more_and_in_version_1_files) {
+  baseline_file file = with_statistics();
+  file.cases["transpose/smem?pad=1,n=2048"]["total"]["duration_ns"].from_history = 5;  // n = 5
+  EXPECT_THROW((void)parse_baseline_yaml(render_baseline_yaml(file), "b.yaml"), input_error);
+  file.cases["transpose/smem?pad=1,n=2048"]["total"]["duration_ns"].from_history = 4;
+  EXPECT_NO_THROW((void)parse_baseline_yaml(render_baseline_yaml(file), "b.yaml"));
+  baseline_file old = sample_file();
+  old.schema_version = 1;
+  old.cases["transpose/smem?pad=1,n=2048"]["total"]["duration_ns"].from_history = 1;
+  EXPECT_THROW((void)parse_baseline_yaml(render_baseline_yaml(old), "b.yaml"), input_error);
+}
+
 TEST(baseline_yaml, every_committed_baseline_file_still_loads) {
   const std::string directory = std::string(COUNTERGUARD_SOURCE_DIR) + "/baselines/GH100-132sm-cuda13/";
   for (const char* suite : {"atomics", "coalescing", "constant", "divergence", "histogram", "matmul",

@@ -73,6 +73,12 @@ TEST(command_line, a_bad_flag_is_an_input_error) {
   EXPECT_EQ(run_counterguard("run --no-such-flag").status, 2);
 }
 
+TEST(command_line, baseline_update_from_history_needs_a_history_database) {
+  const command_result r = run_counterguard("baseline update cases/transpose.yaml --from-history 20");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("--history"), std::string::npos) << r.output;
+}
+
 TEST(command_line, metrics_validate_accepts_every_builtin_suite) {
   const command_result r = run_counterguard("metrics validate cases/");
   EXPECT_EQ(r.status, 0) << r.output;

@@ -33,6 +33,10 @@ struct baseline_entry {
   std::optional<double> sd;
   std::optional<noise_kind> noise;
   std::optional<double> false_alarm_rate;
+  // Schema version 2, noisy entries refreshed with `baseline update --from-history`: how many of the n
+  // samples behind value, min, max, mean and sd were earlier recorded runs rather than this refresh's
+  // repetitions (absent: none). Files without it, and version 1 files, read as before.
+  std::optional<int> from_history;
 
   friend bool operator==(const baseline_entry& a, const baseline_entry& b);
   friend bool operator!=(const baseline_entry& a, const baseline_entry& b) { return !(a == b); }

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "counterguard/baselines/baseline_entry_refresh.hpp"
 #include "counterguard/baselines/baseline_file.hpp"
 #include "counterguard/baselines/noise_model.hpp"
 #include "counterguard/results/run_results.hpp"
@@ -42,13 +43,18 @@ struct baseline_update_result {
   std::vector<baseline_change> changes;   // in file order; unchanged entries are not listed
   std::vector<std::string> measured;      // instances whose baselines were replaced
   std::vector<std::string> not_recorded;  // "instance: why" for cases that could not be used
+  std::size_t kept = 0;                   // entries measured and left as they were (refresh_baseline_entry)
+  std::size_t earlier_used = 0;           // earlier recorded values joined to noisy entries' samples
+  std::size_t earlier_left_out = 0;       // earlier recorded values outside the refresh's band (a change)
 };
 
 // Merges N repetitions of a run into the baseline file of `suite`:
 //   value = median of the N measurements (mean of the middle two for even N), min / max / n = spread;
 //   noisy entries also mean, sd and the classifier's noise kind (make_baseline_entry);
 //   class = the case total's reported class, else the classifier's; direction from the classifier;
-//   a human's `tolerance`, `absolute_floor`, `noise` and `false_alarm_rate` on an existing entry are kept.
+//   a human's `tolerance`, `absolute_floor`, `noise` and `false_alarm_rate` on an existing entry are kept;
+//   an entry the refresh agrees with stays exactly as it was, and noisy entries may pool earlier recorded
+//   values (refresh_baseline_entry, `options`; the overload without options uses the defaults).
 // The file is written as schema version 2.
 // Only the instances measured (cases of `suite` that ran and were not wrong: status passed or failed,
 // verified != false, in every repetition) are replaced; every other case of `existing` stays as it was.
@@ -58,6 +64,12 @@ struct baseline_update_result {
                                                      const std::string& suite,
                                                      const std::vector<run_results>& repetitions,
                                                      const metric_classifier& classify,
+                                                     const std::string& existing_path = {});
+[[nodiscard]] baseline_update_result update_baseline(const std::optional<baseline_file>& existing,
+                                                     const std::string& suite,
+                                                     const std::vector<run_results>& repetitions,
+                                                     const metric_classifier& classify,
+                                                     const baseline_refresh_options& options,
                                                      const std::string& existing_path = {});
 
 // The change list as Markdown for a pull-request body: a heading with the suite and GPU key, counts,
