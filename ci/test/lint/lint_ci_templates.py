@@ -7,6 +7,8 @@
 - GitLab includes (ci/gitlab/*.yml): GitLab's own CI schema (ci.json, as npm gitlab-ci-local 4.75.1 bundles it),
   checked with python3-jsonschema: the spec:inputs header, and the jobs interpolated with the default inputs
   and with a user project's inputs.
+- The example project's CI files (examples/reduction_stencil/.github/workflows/*.yml, .gitlab-ci.yml): the same
+  GitHub linters; the GitLab schema on its .gitlab-ci.yml as written and with its includes' jobs.
 
 Both GitHub linters predate `concurrency: queue:` (GitHub, May 2026): that one line is removed before they read
 a workflow, and nothing else is changed.
