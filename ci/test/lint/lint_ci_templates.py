@@ -7,6 +7,8 @@
 - GitLab includes (ci/gitlab/*.yml): GitLab's own CI schema (ci.json, as npm gitlab-ci-local 4.75.1 bundles it),
   checked with python3-jsonschema: the spec:inputs header, and the jobs interpolated with the default inputs
   and with a user project's inputs.
+- The example project's CI files (examples/reduction_stencil/.github/workflows/*.yml, .gitlab-ci.yml): the same
+  GitHub linters; the GitLab schema on its .gitlab-ci.yml as written and with its includes' jobs.
 
 Both GitHub linters predate `concurrency: queue:` (GitHub, May 2026): that one line is removed before they read
 a workflow, and nothing else is changed.
@@ -30,6 +32,8 @@ SOURCE = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 sys.path.insert(0, os.path.dirname(HERE))
 import template_runner  # noqa: E402
 
+# The example project's CI files, as a user commits them (ci/test/test_example_ci.py runs them).
+EXAMPLE = os.path.join(SOURCE, "examples", "reduction_stencil")
 RUNNER_LABELS = "gpu,gpu-1,gpu-2,gpu-3,gpu-4"
 USER_INPUTS = {"runner": "build/my_counterguard", "cases": "tests/counterguard",
                "baseline-dir": "tests/counterguard/baselines", "build": "cmake --build build --target my_counterguard",
@@ -39,6 +43,9 @@ USER_INPUTS = {"runner": "build/my_counterguard", "cases": "tests/counterguard",
 def without_queue(path, scratch):
     """A copy of the workflow without `queue: max` lines (newer than both linters)."""
     text = open(path, encoding="utf-8").read()
+    if path.startswith(EXAMPLE):  # the example's workflows have the templates' file names
+        scratch = os.path.join(scratch, "example")
+        os.makedirs(scratch, exist_ok=True)
     copy = os.path.join(scratch, os.path.basename(path))
     with open(copy, "w", encoding="utf-8") as f:
         f.write(re.sub(r"(?m)^\s*queue: max\s*\n", "", text))
@@ -58,6 +65,7 @@ def run(command, label):
 def lint_github(modules):
     problems = 0
     workflows = sorted(glob.glob(os.path.join(SOURCE, "ci", "github", "*.yml")))
+    workflows += sorted(glob.glob(os.path.join(EXAMPLE, ".github", "workflows", "*.yml")))
     actions = sorted(glob.glob(os.path.join(SOURCE, "ci", "github", "*", "action.yml")))
     with tempfile.TemporaryDirectory() as scratch:
         copies = [without_queue(w, scratch) for w in workflows]
@@ -66,8 +74,20 @@ def lint_github(modules):
         validator = os.path.join(modules, "@action-validator", "cli", "cli.mjs")
         for path in copies + actions:
             problems += run(["node", validator, path], f"action-validator {os.path.relpath(path, SOURCE)}"
-                            if path in actions else f"action-validator {os.path.basename(path)}")
+                            if path in actions else f"action-validator {os.path.relpath(path, scratch)}")
     return problems
+
+
+def example_gitlab_documents():
+    """The example's .gitlab-ci.yml as written, and with its includes' jobs (interpolated with its inputs)."""
+    import yaml
+    with open(os.path.join(EXAMPLE, ".gitlab-ci.yml"), encoding="utf-8") as f:
+        pipeline = yaml.safe_load(f)
+    composed = {k: v for k, v in pipeline.items() if k != "include"}
+    for entry in pipeline["include"]:
+        composed.update(template_runner.load_gitlab_include(os.path.join(SOURCE, entry["file"].lstrip("/")),
+                                                            entry.get("inputs", {})))
+    return {"as written": pipeline, "with its includes": composed}
 
 
 def lint_gitlab(modules):
@@ -96,6 +116,13 @@ def lint_gitlab(modules):
                     print(f"  at {'/'.join(map(str, error.absolute_path))}: {error.message[:300]}")
             else:
                 print(f"{label}: ok")
+    for name, document in example_gitlab_documents().items():
+        errors = sorted(validator.iter_errors(document), key=lambda e: list(e.absolute_path))
+        label = f"GitLab schema examples/reduction_stencil/.gitlab-ci.yml ({name})"
+        problems += 1 if errors else 0
+        print(f"{label}: " + ("FAILED" if errors else "ok"))
+        for error in errors[:10]:
+            print(f"  at {'/'.join(map(str, error.absolute_path))}: {error.message[:300]}")
     return problems
 
 
