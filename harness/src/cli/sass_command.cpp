@@ -50,14 +50,15 @@ void print(const kernel_sass& sass, bool lines_only) {
   std::size_t width = 4;
   for (const auto& instruction : sass.instructions)
     width = std::max(width, place_with_inlining(instruction).size());
-  const std::string row = "{:>6}  {:<" + std::to_string(width) + "}  {}\n";
-  std::fputs(fmt::format(row, "PC", "LINE", lines_only ? "" : "SASS").c_str(), stdout);
-  for (const auto& instruction : sass.instructions) {
-    std::fputs(fmt::format(row, fmt::format("{:04x}", instruction.offset), place_with_inlining(instruction),
-                           instruction.text)
-                   .c_str(),
-               stdout);
-  }
+  const std::string row = "{:>6}  {:<" + std::to_string(width) + "}  {}";
+  const auto print_row = [&](const std::string& pc, const std::string& line, const std::string& text) {
+    std::string out = fmt::format(row, pc, line, text);
+    out.erase(out.find_last_not_of(' ') + 1);  // --lines-only: no text column
+    std::fputs((out + "\n").c_str(), stdout);
+  };
+  print_row("PC", "LINE", lines_only ? "" : "SASS");
+  for (const auto& instruction : sass.instructions)
+    print_row(fmt::format("{:04x}", instruction.offset), place_with_inlining(instruction), instruction.text);
   std::fputs("\nper source line:\n", stdout);
   for (const auto& summary : summarize_by_line(sass)) {
     std::string memory;
@@ -142,7 +143,7 @@ command_action add_sass_command(CLI::App& app) {
   command->add_option("--binary", options->binary, "program, shared library, .cubin or .fatbin")->required();
   command
       ->add_option("--kernel", options->kernel,
-                   "function name: mangled, demangled, or demangled without parameters")
+                   "function name: mangled, demangled, demangled without parameters or namespaces")
       ->required();
   command->add_option("--arch", options->architecture, "only the cubin for this architecture (sm_90)");
   command->add_flag("--lines-only", options->lines_only,

@@ -68,7 +68,12 @@ bool names_function(const std::string& wanted, const std::string& mangled) {
   if (wanted == mangled)
     return true;
   const std::string demangled = demangle(mangled);
-  return wanted == demangled || wanted == strip_signature(demangled);
+  const std::string name = strip_signature(demangled);
+  // An unqualified name ("smem_tile") matches the function of that name in any namespace.
+  const bool unqualified =
+      wanted.find("::") == std::string::npos && name.size() > wanted.size() + 2 &&
+      name.compare(name.size() - wanted.size() - 2, std::string::npos, "::" + wanted) == 0;
+  return wanted == demangled || wanted == name || unqualified;
 }
 
 std::vector<sass_instruction> instructions_of(const elf_section& text_section, const std::string& mangled,

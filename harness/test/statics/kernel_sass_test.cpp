@@ -19,9 +19,9 @@ namespace {
 const std::string self = "/proc/self/exe";
 const std::string tile_kernel = "counterguard::kernels::transpose::smem_tile";
 
-// The line of transpose.cu whose text contains `fragment`, found in the source so that the test follows it.
-int source_line_containing(const std::string& fragment) {
-  std::ifstream source(TRANSPOSE_SOURCE);
+// The line of a source whose text contains `fragment`, found in the source so that the test follows it.
+int source_line_containing(const std::string& fragment, const std::string& path = TRANSPOSE_SOURCE) {
+  std::ifstream source(path);
   std::string line;
   int number = 0;
   while (std::getline(source, line)) {
@@ -29,7 +29,7 @@ int source_line_containing(const std::string& fragment) {
     if (line.find(fragment) != std::string::npos)
       return number;
   }
-  ADD_FAILURE() << fragment << " is not in " << TRANSPOSE_SOURCE;
+  ADD_FAILURE() << fragment << " is not in " << path;
   return 0;
 }
 
@@ -84,9 +84,11 @@ TEST(kernel_sass, the_same_kernel_is_found_by_mangled_and_full_demangled_name) {
   const kernel_sass by_name = lines_of(self, tile_kernel);
   const kernel_sass by_mangled = lines_of(self, by_name.mangled);
   const kernel_sass by_signature =
-      lines_of(self, "counterguard::kernels::transpose::smem_tile(const float*, float*, int, int)");
+      lines_of(self, "counterguard::kernels::transpose::smem_tile(float const*, float*, int, int)");
   EXPECT_EQ(by_mangled.instructions.size(), by_name.instructions.size());
   EXPECT_EQ(by_signature.instructions.size(), by_name.instructions.size());
+  const kernel_sass unqualified = lines_of(self, "smem_tile");
+  EXPECT_EQ(unqualified.mangled, by_name.mangled);
 }
 
 TEST(kernel_sass, a_kernel_built_without_lineinfo_says_so) {
@@ -97,6 +99,24 @@ TEST(kernel_sass, a_kernel_built_without_lineinfo_says_so) {
   ASSERT_FALSE(found.front().instructions.empty());
   for (const auto& instruction : found.front().instructions)
     EXPECT_FALSE(instruction.position.has_value());
+}
+
+TEST(kernel_sass, inlined_code_carries_its_call_site) {
+  const int body = source_line_containing("marker: inlined body", INLINED_PROBE_SOURCE);
+  const int call = source_line_containing("marker: call site", INLINED_PROBE_SOURCE);
+  const kernel_sass sass = lines_of(INLINED_PROBE, "inlined_probe");
+  ASSERT_TRUE(sass.has_line_info);
+  std::size_t inlined = 0;
+  for (const auto& instruction : sass.instructions) {
+    ASSERT_TRUE(instruction.position.has_value());
+    if (instruction.position->line != body)
+      continue;
+    ++inlined;
+    ASSERT_EQ(instruction.inlined_at.size(), 1U) << "offset " << instruction.offset;
+    EXPECT_EQ(instruction.inlined_at.front().line, call);
+    EXPECT_TRUE(ends_with(instruction.inlined_at.front().file, "inlined_probe.cu"));
+  }
+  EXPECT_GT(inlined, 0U);
 }
 
 TEST(kernel_sass, an_unknown_kernel_is_an_error_listing_close_names) {

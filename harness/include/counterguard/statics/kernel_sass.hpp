@@ -57,7 +57,8 @@ struct kernel_sass_options {
   bool lines_only = false;   // no nvdisasm: one instruction per 16 bytes, with its source line but no text
 };
 
-// The SASS of `kernel` (mangled name, demangled name, or demangled name without its parameters) in a
+// The SASS of `kernel` (mangled name, demangled name, demangled name without its parameters, or that name
+// without its namespaces) in a
 // program, shared library, .cubin or .fatbin: one entry per cubin holding it. Unknown names are an
 // input_error listing the closest function names; nvdisasm missing (unless lines_only) an environment_error.
 [[nodiscard]] std::vector<kernel_sass> read_kernel_sass(const std::string& path, const std::string& kernel,
