@@ -274,9 +274,8 @@ int run_command_line(int argc, char** argv) {
       return detail::run_kernels_list();
     if (*launch_command)
       return detail::run_launch(launch_selection);
-    for (const auto& action :
-         {history_action, compare_action, baseline_diff_action, merge_action, list_action, exec_action,
-          sass_action}) {
+    for (const auto& action : {history_action, compare_action, baseline_diff_action, merge_action,
+                               list_action, exec_action, sass_action}) {
       if (const std::optional<int> status = action())
         return *status;
     }
