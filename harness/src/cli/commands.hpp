@@ -146,6 +146,7 @@ command_action add_baseline_diff_command(CLI::App& baseline_command);
 command_action add_merge_command(CLI::App& app,
                                  const std::string& command_line);  // merge (merge_command.cpp)
 command_action add_list_command(CLI::App& app);                     // list (list_command.cpp)
+command_action add_sass_command(CLI::App& app);                     // sass (sass_command.cpp)
 
 // The selected instances of shard `shard_text` ("I/N"; empty: all of them), balanced by `costs`, and the
 // record its results file carries (shard_selection.cpp).
