@@ -4,7 +4,7 @@
 # Usage: tools/h200_evidence.sh STAGE...
 #   stages: info run crosscheck baseline repeat planted faults sanitize benchmark timing (evidence/h200/README.md)
 #           extras lock signals noise example (issues 9, 11, 15: evidence/h200/README.md)
-#           predication (issue 14)
+#           predication sass (issue 14), history_pool (issue 11)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/counterguard-out}
@@ -189,6 +189,41 @@ PY
         --results "$OUT/example_run.json" --cases counterguard --report "$OUT/example_ncu_crosscheck.md" | tail -8)
       tar -C "$OUT" -czf "$OUT/example_recording.tar.gz" example_recording example_baselines
       rm -rf "$OUT/example_recording" "$OUT/example_baselines"
+      ;;
+    history_pool)
+      # Issue 11: bands pooled from the run history, and the no-churn rule. A refresh recorded in a history, three
+      # gated runs recorded there, a second refresh: nothing changes (baseline diff). Then --replace-all
+      # --from-history 20 rebuilds every noisy band from the history (entries say from_history: k).
+      H=$OUT/history_pool; mkdir -p "$H"; rm -f /tmp/pool.db
+      sel=(cases/shared_banks.yaml cases/transpose.yaml)
+      "$CG" baseline update "${sel[@]}" --repeat 3 --replace-all --history /tmp/pool.db \
+        --baseline-dir "$H/baselines" >"$H/refresh1.log" 2>&1; echo "refresh 1 exit status $?"
+      cp -r "$H/baselines" "$H/baselines_first"
+      for i in 1 2 3; do
+        "$CG" run "${sel[@]}" --baseline-dir "$H/baselines" --history /tmp/pool.db --quiet \
+          >"$H/run$i.log" 2>&1; echo "gated run $i exit status $?"
+      done
+      "$CG" baseline update "${sel[@]}" --repeat 3 --history /tmp/pool.db --baseline-dir "$H/baselines" \
+        >"$H/refresh2.log" 2>&1; echo "refresh 2 (no-churn) exit status $?"
+      "$CG" baseline diff "$H/baselines_first" "$H/baselines" >"$H/diff_after_refresh2.txt" 2>&1
+      echo "baseline diff after refresh 2: exit status $?"; tail -3 "$H/diff_after_refresh2.txt"
+      diff -r "$H/baselines_first" "$H/baselines" >/dev/null && echo "refresh 2: files byte-identical"
+      "$CG" baseline update "${sel[@]}" --repeat 3 --replace-all --from-history 20 --history /tmp/pool.db \
+        --baseline-dir "$H/baselines" >"$H/refresh3.log" 2>&1; echo "refresh 3 (--from-history 20) exit status $?"
+      grep -rhoE "from_history: [0-9]+" "$H/baselines" | sort | uniq -c
+      "$CG" run "${sel[@]}" --baseline-dir "$H/baselines" --quiet >"$H/run_pooled.log" 2>&1
+      echo "gated run against pooled bands exit status $?"
+      cp /tmp/pool.db "$H/history.db"
+      ;;
+    sass)
+      # Issue 14: the instruction-to-line map with the real nvdisasm, on built-in kernels (the CPU machine has no
+      # nvdisasm): text, JSON (a CPU fixture), and the statics tests that need nvdisasm.
+      S=$OUT/sass; mkdir -p "$S"
+      "$CG" sass --binary "$CG" --kernel smem_tile >"$S/smem_tile.txt" 2>&1; echo "sass smem_tile exit status $?"
+      "$CG" sass --binary "$CG" --kernel smem_tile --json "$S/smem_tile.json" >/dev/null 2>&1; echo "sass --json exit status $?"
+      "$CG" sass --binary "$CG" --kernel naive --lines-only >"$S/naive_lines.txt" 2>&1; echo "sass naive exit status $?"
+      head -30 "$S/smem_tile.txt"; grep -A14 "per source line" "$S/smem_tile.txt"
+      nvdisasm --version | tail -1 >"$S/nvdisasm_version.txt"
       ;;
     *)
       echo "unknown stage $stage"; exit 2 ;;
