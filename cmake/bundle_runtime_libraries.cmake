@@ -1,7 +1,7 @@
 # Copies the shared libraries of EXECUTABLE that a GPU host may lack into DESTINATION (script mode:
 # cmake -DEXECUTABLE=... -DDESTINATION=... -P bundle_runtime_libraries.cmake). Only libraries from the list
 # below are copied: the C/C++ runtime, zlib, the CUDA driver and the toolkit's CUPTI belong to the host.
-set(bundled "libmuparser|libyaml-cpp|libsqlite3|libcrypto|liblz4|libzstd|libfmt")
+set(bundled "libmuparser|libyaml-cpp|libsqlite3|libcrypto|liblz4|libzstd|libfmt|libdw|libelf|liblzma|libbz2")
 file(GET_RUNTIME_DEPENDENCIES
   EXECUTABLES "${EXECUTABLE}"
   RESOLVED_DEPENDENCIES_VAR resolved
