@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <deque>
 #include <memory>
 #include <optional>
 
@@ -12,6 +11,7 @@
 #include "counterguard/measurement/case_result_factory.hpp"
 #include "counterguard/profiler/gpu_lock.hpp"
 #include "counterguard/runner/case_cost.hpp"
+#include "counterguard/runner/case_group_queue.hpp"
 #include "counterguard/runner/gpu_worker.hpp"
 #include "detail/worker_process.hpp"
 
@@ -30,6 +30,7 @@ struct device_worker {
   bool ready = false;                                       // the running process reported its device
   bool ever_ready = false;                                  // some process on this device did
   std::optional<std::size_t> current;                       // the position of the case it was handed
+  std::optional<std::size_t> group;                         // the case (group) of its last one
   bool began = false;                                       // ... and that it said it started
   steady::time_point deadline = steady::time_point::max();  // silent past this: killed
   run_metadata metadata;
@@ -45,9 +46,7 @@ class device_scheduler {
  public:
   device_scheduler(const std::vector<case_instance>& instances, const std::vector<double>& costs,
                    const std::vector<int>& devices, const isolated_run_options& options)
-      : m_instances(instances), m_options(options), m_results(instances.size()) {
-    for (const std::size_t position : longest_first(costs))
-      m_queue.push_back(position);
+      : m_instances(instances), m_options(options), m_results(instances.size()), m_queue(instances, costs) {
     m_started = steady::now();
     if (options.lock_gpu) {
       // In the order of the GPUs' UUIDs, whatever order --devices names them in: two runs that want the
@@ -236,7 +235,7 @@ class device_scheduler {
     if (worker.current) {
       if (!worker.began && status == worker_context_lost_status) {
         // It was handed this case just as it stopped after another case lost the CUDA context.
-        m_queue.push_front(*worker.current);
+        m_queue.put_back(*worker.current);
         worker.current.reset();
       } else {
         fail_current(worker, "the GPU worker exited with status " + std::to_string(status) + ": " + tail);
@@ -322,9 +321,14 @@ class device_scheduler {
         }
         continue;
       }
-      const std::size_t position = m_queue.front();
-      m_queue.pop_front();
+      std::vector<std::size_t> busy_groups;
+      for (const auto& other : m_workers) {
+        if (other.current)
+          busy_groups.push_back(m_queue.group_of(*other.current));
+      }
+      const std::size_t position = *m_queue.take(worker.group, busy_groups);
       worker.current = position;
+      worker.group = m_queue.group_of(position);
       worker.began = false;
       restart_clock(worker);
       // A worker that died meanwhile is noticed when its events end (handle_exit).
@@ -336,7 +340,7 @@ class device_scheduler {
   const std::vector<case_instance>& m_instances;
   const isolated_run_options& m_options;
   std::vector<std::optional<case_result>> m_results;
-  std::deque<std::size_t> m_queue;
+  case_group_queue m_queue;
   std::size_t m_finished = 0;
   bool m_dispatching = false;
   steady::time_point m_started;
