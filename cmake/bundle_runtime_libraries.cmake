@@ -2,13 +2,27 @@
 # cmake -DEXECUTABLE=... -DDESTINATION=... -P bundle_runtime_libraries.cmake). Only libraries from the list
 # below are copied: the C/C++ runtime, zlib, the CUDA driver and the toolkit's CUPTI belong to the host.
 set(bundled "libmuparser|libyaml-cpp|libsqlite3|libcrypto|liblz4|libzstd|libfmt|libdw|libelf|liblzma|libbz2")
+file(MAKE_DIRECTORY "${DESTINATION}")
 file(GET_RUNTIME_DEPENDENCIES
   EXECUTABLES "${EXECUTABLE}"
   RESOLVED_DEPENDENCIES_VAR resolved
   UNRESOLVED_DEPENDENCIES_VAR unresolved
   PRE_INCLUDE_REGEXES "^(${bundled})\\.so"
-  PRE_EXCLUDE_REGEXES ".*")
-file(MAKE_DIRECTORY "${DESTINATION}")
+  PRE_EXCLUDE_REGEXES ".*"
+  CONFLICTING_DEPENDENCIES_PREFIX conflicting)
+# A library that another bundled one loads (libelf for libdw) resolves both to the system's copy and, through
+# the executable's $ORIGIN/lib, to the copy made last time: the system's is the one to copy.
+foreach(name IN LISTS conflicting_FILENAMES)
+  foreach(candidate IN LISTS conflicting_${name})
+    file(REAL_PATH "${candidate}" candidate_path)
+    file(REAL_PATH "${DESTINATION}" destination_path)
+    string(FIND "${candidate_path}" "${destination_path}/" inside)
+    if(NOT inside EQUAL 0)
+      list(APPEND resolved "${candidate}")
+      break()
+    endif()
+  endforeach()
+endforeach()
 foreach(library IN LISTS resolved)
   get_filename_component(name "${library}" NAME)
   # The resolved path is the name the executable asks for (libmuparser.so.2): copy what it points to.

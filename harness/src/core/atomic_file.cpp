@@ -57,10 +57,8 @@ class temporary_file_guard {
   bool m_armed = false;
 };
 
-}  // namespace
-
-void write_file_atomically(const std::string& path, const std::string& content,
-                           const std::function<void(const std::string& temporary_path)>& before_rename) {
+void write_file(const std::string& path, const std::string& content, file_durability durability,
+                const std::function<void(const std::string& temporary_path)>& before_rename) {
   // Reports often go into a folder that a clean checkout lacks (out/summary.md): create it.
   std::error_code created;
   std::filesystem::create_directories(std::filesystem::path(directory_of(path)), created);
@@ -85,7 +83,7 @@ void write_file_atomically(const std::string& path, const std::string& content,
     }
     written += static_cast<std::size_t>(n);
   }
-  if (::fsync(fd) != 0)
+  if (durability == file_durability::synced && ::fsync(fd) != 0)
     fail(temporary, "cannot sync", errno);
   if (guard.close_fd() != 0)
     fail(temporary, "cannot close", errno);
@@ -95,6 +93,8 @@ void write_file_atomically(const std::string& path, const std::string& content,
   if (std::rename(temporary.c_str(), path.c_str()) != 0)
     fail(path, "cannot replace", errno);
   guard.release();
+  if (durability == file_durability::scratch)
+    return;
 
   // Make the rename itself durable; a failure here cannot undo it, so it is not an error.
   const int directory = ::open(directory_of(path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -102,6 +102,17 @@ void write_file_atomically(const std::string& path, const std::string& content,
     ::fsync(directory);
     ::close(directory);
   }
+}
+
+}  // namespace
+
+void write_file_atomically(const std::string& path, const std::string& content,
+                           const std::function<void(const std::string& temporary_path)>& before_rename) {
+  write_file(path, content, file_durability::synced, before_rename);
+}
+
+void write_scratch_file_atomically(const std::string& path, const std::string& content) {
+  write_file(path, content, file_durability::scratch, {});
 }
 
 }  // namespace counterguard

@@ -146,12 +146,19 @@ std::vector<std::uint8_t> gunzip(const fs::path& path, const std::vector<std::ui
 
 }  // namespace
 
-void save_counter_data_archive(const std::filesystem::path& directory, const counter_data_archive& archive) {
+void save_counter_data_archive(const std::filesystem::path& directory, const counter_data_archive& archive,
+                               file_durability durability) {
+  const auto write = [durability](const fs::path& path, const std::string& content) {
+    if (durability == file_durability::scratch)
+      write_scratch_file_atomically(path.string(), content);
+    else
+      write_file_atomically(path.string(), content);
+  };
   json cases = json::array();
   for (std::size_t index = 0; index < archive.cases.size(); ++index) {
     const archived_case& entry = archive.cases[index];
     const std::string image = image_file_name(index);
-    write_file_atomically((directory / image).string(), gzip_bytes(directory / image, entry.image.bytes));
+    write(directory / image, gzip_bytes(directory / image, entry.image.bytes));
     json ranges = json::array();
     for (const auto& launch : entry.launches)
       ranges.push_back(launch_to_json(launch));
@@ -169,7 +176,7 @@ void save_counter_data_archive(const std::filesystem::path& directory, const cou
                       {"metadata", archive.metadata},
                       {"cases", std::move(cases)}};
   // Last: the manifest makes the archive visible.
-  write_file_atomically((directory / k_manifest).string(), manifest.dump(2) + "\n");
+  write(directory / k_manifest, manifest.dump(2) + "\n");
 }
 
 counter_data_archive load_counter_data_archive(const std::filesystem::path& directory) {

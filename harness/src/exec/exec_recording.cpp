@@ -201,7 +201,7 @@ void save_recorded_launch(const fs::path& folder, int index, const std::string& 
   archive.cases.push_back(launch.data);
   std::array<char, 16> name{};
   std::snprintf(name.data(), name.size(), "%04d", index);
-  save_counter_data_archive(folder / name.data(), archive);
+  save_counter_data_archive(folder / name.data(), archive, file_durability::scratch);
 }
 
 std::vector<recorded_process> load_recorded_processes(const fs::path& directory) {

@@ -87,7 +87,7 @@ void save_process_record(const std::string& path, const process_record& record) 
                  record.environment ? json(environment_problem_name(*record.environment)) : json(nullptr)},
                 {"environment_message", record.environment_message},
                 {"finished", record.finished}};
-  write_file_atomically(path, document.dump(2) + "\n");
+  write_scratch_file_atomically(path, document.dump(2) + "\n");
 }
 
 process_record load_process_record(const std::string& path) {

@@ -22,6 +22,7 @@
 #include "counterguard/exec/exec_instructions.hpp"
 #include "counterguard/exec/nvtx_tracker.hpp"
 #include "injection_session.hpp"
+#include "injection_trace.hpp"
 
 namespace counterguard::injection {
 namespace {
@@ -36,22 +37,6 @@ thread_local nvtx_thread_stacks t_stacks;
 thread_local int t_depth = 0;          // launch API calls open on this thread
 thread_local int t_claimed_depth = 0;  // the depth of the call that claimed the launch (0: none)
 thread_local pending_launch t_pending;
-
-void warn(const std::string& message) {
-  std::fprintf(stderr, "counterguard injection (pid %d): %s\n", static_cast<int>(::getpid()),
-               message.c_str());
-}
-
-// COUNTERGUARD_INJECTION_TRACE=1: each step of loading and setting up, on stderr (why a process is not
-// profiled).
-void trace(const std::string& message) {
-  static const bool enabled = [] {
-    const char* value = std::getenv("COUNTERGUARD_INJECTION_TRACE");
-    return value != nullptr && *value != '\0' && *value != '0';
-  }();
-  if (enabled)
-    warn("trace: " + message);
-}
 
 std::string narrow(const wchar_t* text) {
   std::string result;

@@ -8,6 +8,7 @@
 
 #include "counterguard/core/error.hpp"
 #include "counterguard/exec/exec_recording.hpp"
+#include "injection_trace.hpp"
 
 namespace counterguard::injection {
 namespace {
@@ -24,6 +25,11 @@ constexpr double counters_wait_seconds = 600.0;
 
 std::string launch_name(const pending_launch& pending) {
   return "kernel '" + pending.function + "'";
+}
+
+double milliseconds_between(std::chrono::steady_clock::time_point from,
+                            std::chrono::steady_clock::time_point to) {
+  return std::chrono::duration<double, std::milli>(to - from).count();
 }
 
 }  // namespace
@@ -136,6 +142,7 @@ void injection_session::launch_entered(pending_launch& pending, CUcontext contex
     fail_cases(pending.decision, launch_name(pending) + ": " + e.what());
     save_record();
   }
+  pending.begun = std::chrono::steady_clock::now();
 }
 
 void injection_session::nested_launch(pending_launch& pending, const intercepted_launch& launch) {
@@ -172,10 +179,13 @@ void injection_session::launch_exited(pending_launch& pending) {
       launch.dynamic_shared_bytes = pending.launch.dynamic_shared_bytes;
       record.attributes_known = read_launch_attributes(pending.launch, profiler->second->cu_device(),
                                                        profiler->second->max_threads_per_sm(), launch);
+      const auto exited = std::chrono::steady_clock::now();
+      auto ended = exited;
       try {
         if (pending.profiling) {
           pending.profiling = false;
           launch_capture capture = profiler->second->end();
+          ended = std::chrono::steady_clock::now();
           record.data.image = std::move(capture.image);
           record.data.passes = capture.passes;
           record.data.dropped_ranges = capture.dropped_ranges;
@@ -187,6 +197,18 @@ void injection_session::launch_exited(pending_launch& pending) {
         record.seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - pending.started).count();
         save_recorded_launch(m_folder, m_next_archive++, profiler->second->device().chip, record);
+        if (tracing()) {
+          const auto saved = std::chrono::steady_clock::now();
+          char line[256];
+          std::snprintf(line, sizeof(line),
+                        "profiled launch %d (%d passes): lock and set-up %.1f ms, launch and replay %.1f ms, "
+                        "stop and decode %.1f ms, recording %.1f ms",
+                        m_next_archive - 1, record.data.passes,
+                        milliseconds_between(pending.started, pending.begun),
+                        milliseconds_between(pending.begun, exited), milliseconds_between(exited, ended),
+                        milliseconds_between(ended, saved));
+          trace(line + (" " + launch_name(pending)));
+        }
       } catch (const std::exception& e) {
         profiler->second->abandon();
         fail_cases(pending.decision, launch_name(pending) + ": " + e.what());

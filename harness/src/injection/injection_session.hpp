@@ -33,6 +33,7 @@ struct pending_launch {
   std::string nvtx;
   launch_selection::decision decision;
   std::chrono::steady_clock::time_point started;
+  std::chrono::steady_clock::time_point begun;  // the range profiler started (or the launch let through)
 };
 
 // What the injection library does in one process: counts every kernel launch, profiles the ones the

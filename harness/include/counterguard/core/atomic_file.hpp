@@ -14,4 +14,12 @@ namespace counterguard {
 void write_file_atomically(const std::string& path, const std::string& content,
                            const std::function<void(const std::string& temporary_path)>& before_rename = {});
 
+// The same without the fsyncs: readers still see the old file or the new one (a killed writer leaves no torn
+// file), but a crash of the machine may lose the write. For files that live only as long as the run writing
+// them, where the syncs were the cost: `counterguard exec` writes three files per profiled launch.
+void write_scratch_file_atomically(const std::string& path, const std::string& content);
+
+// Which of the two a writer that serves both uses.
+enum class file_durability { synced, scratch };
+
 }  // namespace counterguard

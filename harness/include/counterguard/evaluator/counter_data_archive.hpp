@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "counterguard/core/atomic_file.hpp"
 #include "counterguard/cupti/counter_data_image.hpp"
 #include "counterguard/profiler/profiled_launch.hpp"
 
@@ -33,7 +34,9 @@ struct counter_data_archive {
 // Writes the archive into `directory` (created if needed). Every file is written to a temporary name and
 // renamed, the manifest last, so a reader never sees a half-written archive. Throws environment_error
 // (file_system) when a file cannot be written.
-void save_counter_data_archive(const std::filesystem::path& directory, const counter_data_archive& archive);
+// `scratch`: without fsyncs, for archives that live only as long as the run (counterguard exec's launches).
+void save_counter_data_archive(const std::filesystem::path& directory, const counter_data_archive& archive,
+                               file_durability durability = file_durability::synced);
 
 // Reads an archive. A missing, unreadable, corrupt or inconsistent file (bad JSON, wrong schema version,
 // truncated or altered image: size and CRC-32 are checked) is an input_error naming the file.
