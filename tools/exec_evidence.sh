@@ -10,6 +10,7 @@
 #   processes   ranks (fork + exec children), a crash, a hang, a failing exit status; the GPU is free afterwards
 #   crosscheck  (c) every exact value of the demo's cases against ncu on the same launches
 #   benchmark   wall time of exec and ncu with the same selection and metrics (target: ncu >= 5x)
+#   overhead    exec's per-launch trace (COUNTERGUARD_INJECTION_TRACE): where its time goes
 #   gtest       (b) the example project's GoogleTest binary under exec: EXAMPLE_TESTS=<binary> and
 #               EXAMPLE_CASES=<exec suite> (tools/exec_demo/reduction_stencil_tests.yaml for examples/reduction_stencil)
 set -uo pipefail
@@ -132,6 +133,28 @@ PY
           --json "$OUT/benchmark_$launches.json" --markdown "$OUT/benchmark_$launches.md" -- "$DEMO" --iterations 20 \
           >"$OUT/benchmark_$launches.log" 2>&1
         echo "benchmark ($launches launches) exit status $?"; tail -8 "$OUT/benchmark_$launches.md"
+      done
+      ;;
+    overhead)
+      # Where exec's time goes: the benchmark's selection (30 launches) with the injection's per-launch trace,
+      # and the demo's suite (several cases, one process configuration) traced the same way.
+      COUNTERGUARD_INJECTION_TRACE=1 record o_bench "$CG" exec --kernel-name 'regex:(vec_add|transpose_naive|histogram)\(' \
+        --nvtx-include step/ --launch-count 30 --metric global_load_sectors_per_request \
+        --metric global_store_sectors_per_request --metric global_reduction_requests --no-baselines --quiet \
+        -- "$DEMO" --iterations 20
+      COUNTERGUARD_INJECTION_TRACE=1 record o_demo "$CG" exec --cases tools/exec_demo/demo.yaml --no-baselines --quiet \
+        -- "$DEMO"
+      for log in o_bench o_demo; do
+        echo "--- $log: first launches, then the means over all"
+        grep "profiled launch" "$OUT/$log.log" | head -3
+        grep "profiled launch" "$OUT/$log.log" | python3 -c '
+import re, sys
+rows = [list(map(float, re.findall(r"([0-9.]+) ms", line))) for line in sys.stdin]
+if rows:
+    names = ["set-up", "launch+replay", "decode", "recording"]
+    print(f"{len(rows)} launches; mean ms: " + ", ".join(f"{n} {sum(r[i] for r in rows) / len(rows):.1f}" for i, n in enumerate(names)))
+    print("after the first: " + ", ".join(f"{n} {sum(r[i] for r in rows[1:]) / max(1, len(rows) - 1):.1f}" for i, n in enumerate(names)))'
+        grep -E "exited with status" "$OUT/$log.log"
       done
       ;;
     gtest)

@@ -10,8 +10,13 @@ launch_selection::launch_selection(std::vector<exec_case_request> cases, const p
       m_applies(m_cases.size()),
       m_matches(m_cases.size(), 0),
       m_profiled(m_cases.size(), 0) {
-  for (std::size_t i = 0; i < m_cases.size(); ++i)
+  std::set<std::string> raw;
+  for (std::size_t i = 0; i < m_cases.size(); ++i) {
     m_applies[i] = m_cases[i].selector.process.matches(process);
+    if (m_applies[i])
+      raw.insert(m_cases[i].raw_metrics.begin(), m_cases[i].raw_metrics.end());
+  }
+  m_process_raw_metrics.assign(raw.begin(), raw.end());
 }
 
 bool launch_selection::any_case_applies() const {

@@ -130,7 +130,7 @@ void injection_session::launch_entered(pending_launch& pending, CUcontext contex
   try {
     context_profiler* profiler = profiler_for(context);
     if (!pending.decision.raw_metrics.empty()) {
-      profiler->begin(pending.decision.raw_metrics);
+      profiler->begin(m_selection.process_raw_metrics());  // one configuration for every launch
       pending.profiling = true;
     }
   } catch (const environment_error& e) {
@@ -189,7 +189,7 @@ void injection_session::launch_exited(pending_launch& pending) {
           record.data.image = std::move(capture.image);
           record.data.passes = capture.passes;
           record.data.dropped_ranges = capture.dropped_ranges;
-          record.data.raw_metrics = pending.decision.raw_metrics;
+          record.data.raw_metrics = m_selection.process_raw_metrics();
         } else {
           record.data.image.chip = profiler->second->device().chip;
         }

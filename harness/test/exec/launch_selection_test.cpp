@@ -63,6 +63,16 @@ TEST(launch_selection, a_launch_wanted_by_several_cases_collects_the_union_of_th
   EXPECT_FALSE(selection.decide(names_of_kernel("unrelated"), {}).profiled());
 }
 
+TEST(launch_selection, the_process_configuration_is_the_union_of_the_counters_of_the_cases_that_apply_here) {
+  exec_case_request rank1 = request("s/r", "k", {"r.sum"});
+  rank1.selector.process.rank = 1;
+  process_identity rank0;
+  rank0.rank = 0;
+  const launch_selection selection(
+      {request("s/a", "k*", {"y.sum", "x.sum"}), request("s/b", "other", {"y.sum", "z.max"}), rank1}, rank0);
+  EXPECT_EQ(selection.process_raw_metrics(), (std::vector<std::string>{"x.sum", "y.sum", "z.max"}));
+}
+
 TEST(launch_selection, nvtx_context_decides_with_the_name) {
   exec_case_request in_step = request("s/a", "k", {});
   nvtx_selector nvtx;
