@@ -13,6 +13,7 @@
 #include <cupti_target.h>
 #include <cupti_version.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <regex>
@@ -21,6 +22,7 @@
 #include "counterguard/cupti/cupti_check.hpp"
 #include "counterguard/cupti/profiler_host.hpp"
 #include "driver_check.hpp"
+#include "injection_trace.hpp"
 
 namespace counterguard::injection {
 namespace {
@@ -157,25 +159,36 @@ const context_profiler::configuration& context_profiler::configuration_for(
   const auto found = m_configurations.find(metrics);
   if (found != m_configurations.end())
     return *found->second;
+  const auto started = std::chrono::steady_clock::now();
   auto config = std::make_unique<configuration>();
   config->host = std::make_unique<detail::profiler_host>(m_device.chip, m_counter_availability);
   config->host->add_metrics(metrics);
   config->metrics = metrics;
   config->image = config->host->config_image();
   config->passes = detail::config_pass_count(config->image);
+  trace("configuration of " + std::to_string(metrics.size()) + " counters (" +
+        std::to_string(config->passes) + " passes) made in " +
+        std::to_string(
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count()) +
+        " ms");
   return *m_configurations.emplace(metrics, std::move(config)).first->second;
 }
 
 void context_profiler::begin(const std::vector<std::string>& raw_metrics) {
   const configuration& config = configuration_for(raw_metrics);
   if (m_profiler == nullptr) {
-    // Enabled per launch (release() after it): other processes of the program get the counters between.
+    // Enabled until another process of the program waits for the counters (release()).
+    const auto started = std::chrono::steady_clock::now();
     auto enable =
         cupti_params<CUpti_RangeProfiler_Enable_Params>(CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
     enable.ctx = m_context;
     COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerEnable(&enable));
     m_profiler = enable.pRangeProfilerObject;
     m_applied = nullptr;
+    trace("range profiler enabled in " +
+          std::to_string(
+              std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count()) +
+          " ms");
   }
   // Seen on the H200 (range_profiler.cpp): SetConfig with another configuration on an enabled profiler keeps
   // collecting the first one's counters, so a new metric set re-enables it.

@@ -61,7 +61,10 @@ context_profiler* injection_session::profiler_for(CUcontext context) {
   const auto found = m_profilers.find(context);
   if (found != m_profilers.end())
     return found->second.get();
+  const auto started = std::chrono::steady_clock::now();
   auto profiler = std::make_unique<context_profiler>(context);
+  trace("profiler for a new context set up in " +
+        std::to_string(milliseconds_between(started, std::chrono::steady_clock::now())) + " ms");
   if (!m_record.device)
     m_record.device = profiler->device();
   return m_profilers.emplace(context, std::move(profiler)).first->second.get();
