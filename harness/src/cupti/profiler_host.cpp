@@ -20,14 +20,6 @@ std::string join(const std::vector<std::string>& names) {
   return text;
 }
 
-std::vector<const char*> c_names(const std::vector<std::string>& names) {
-  std::vector<const char*> pointers;
-  pointers.reserve(names.size());
-  for (const auto& name : names)
-    pointers.push_back(name.c_str());
-  return pointers;
-}
-
 }  // namespace
 
 profiler_host::profiler_host(std::string chip, const std::vector<std::uint8_t>& counter_availability)
@@ -110,6 +102,14 @@ void with_shared_profiler_host(const std::string& chip, const std::function<void
   if (found == hosts->end())
     found = hosts->emplace(chip, std::make_unique<profiler_host>(chip)).first;
   use(*found->second);
+}
+
+std::vector<const char*> c_names(const std::vector<std::string>& names) {
+  std::vector<const char*> pointers;
+  pointers.reserve(names.size());
+  for (const auto& name : names)
+    pointers.push_back(name.c_str());
+  return pointers;
 }
 
 }  // namespace counterguard::detail

@@ -15,9 +15,8 @@
 
 #include <chrono>
 #include <cstdlib>
-#include <fstream>
-#include <regex>
 
+#include "counterguard/core/driver_version.hpp"
 #include "counterguard/core/error.hpp"
 #include "counterguard/cupti/cupti_check.hpp"
 #include "counterguard/cupti/profiler_host.hpp"
@@ -31,31 +30,10 @@ using detail::cupti_params;
 
 bool g_profiler_api_initialized = false;
 
-std::string version_text(int version) {  // 13000 -> "13.0"
-  return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
-}
-
-std::string driver_release() {
-  std::ifstream in("/proc/driver/nvidia/version");
-  std::string line;
-  std::getline(in, line);
-  static const std::regex release(R"(Kernel Module\s+(?:for \S+\s+)?([0-9]+\.[0-9.]+))");
-  std::smatch match;
-  return std::regex_search(line, match, release) ? match[1].str() : std::string();
-}
-
 int attribute(CUdevice_attribute which, CUdevice device) {
   int value = 0;
   check_driver(cuDeviceGetAttribute(&value, which, device), "cuDeviceGetAttribute");
   return value;
-}
-
-std::vector<const char*> c_names(const std::vector<std::string>& names) {
-  std::vector<const char*> pointers;
-  pointers.reserve(names.size());
-  for (const auto& name : names)
-    pointers.push_back(name.c_str());
-  return pointers;
 }
 
 }  // namespace
@@ -129,12 +107,10 @@ context_profiler::context_profiler(CUcontext context) : m_context(context) {
   m_device.sm_clock_mhz = attribute(CU_DEVICE_ATTRIBUTE_CLOCK_RATE, m_cu_device) / 1000;
   m_device.memory_clock_mhz = attribute(CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, m_cu_device) / 1000;
   m_max_threads_per_sm = attribute(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, m_cu_device);
-  const std::string release = driver_release();
-  m_device.driver_version = release.empty() ? "CUDA " + version_text(driver_version)
-                                            : release + " (CUDA " + version_text(driver_version) + ")";
+  m_device.driver_version = driver_description(driver_version);
   // The program brings its own runtime, whose version the driver API cannot see: the driver's CUDA version
   // stands in (its major version is what the GPU key uses).
-  m_device.cuda_runtime_version = version_text(driver_version);
+  m_device.cuda_runtime_version = cuda_version_text(driver_version);
   m_device.cupti_version = std::to_string(cupti_version);
 }
 
@@ -206,7 +182,7 @@ void context_profiler::begin(const std::vector<std::string>& raw_metrics) {
   }
   m_applied = &config;
 
-  std::vector<const char*> names = c_names(raw_metrics);
+  std::vector<const char*> names = detail::c_names(raw_metrics);
   auto size = cupti_params<CUpti_RangeProfiler_GetCounterDataSize_Params>(
       CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
   size.pRangeProfilerObject = m_profiler;

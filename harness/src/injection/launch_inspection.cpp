@@ -1,8 +1,8 @@
 // Launch callbacks' parameters: the structs of generated_cuda_meta.h (driver, mirrored below) and
-// generated_cuda_runtime_api_meta.h (runtime). CUDA 13's <<<>>> goes through __cudaLaunchKernel(cudaKernel_t,
-// grid, block, args, smem, stream), for which CUPTI publishes no struct; it is mirrored as in
-// profiler/launch_recorder.cpp. NOT verified on a GPU: which of the runtime and driver callbacks fire for one
-// launch (both are handled, the outermost claims it), and cudaKernel_t used as a CUkernel.
+// generated_cuda_runtime_api_meta.h (runtime). CUDA 13's <<<>>> goes through __cudaLaunchKernel, for which
+// CUPTI publishes no struct (cupti/internal_launch_params.hpp). Both the runtime and the driver callbacks are
+// handled and the outermost claims the launch; on the H200, exec_demo's <<<>>> launches and the built-in
+// runner's launches were named and sized right this way (evidence/h200/exec).
 #include "launch_inspection.hpp"
 
 #include <cuda_runtime_api.h>
@@ -10,17 +10,12 @@
 #include <cupti_runtime_cbid.h>
 #include <generated_cuda_runtime_api_meta.h>
 
+#include "counterguard/cupti/internal_launch_params.hpp"
+
 namespace counterguard::injection {
 namespace {
 
-struct internal_launch_kernel_params {
-  cudaKernel_t kernel;
-  dim3 gridDim;
-  dim3 blockDim;
-  void** args;
-  size_t sharedMem;
-  cudaStream_t stream;
-};
+using detail::internal_launch_kernel_params;
 
 // The driver launch callbacks' parameters, as generated_cuda_meta.h declares them (that header needs the
 // driver's internal API-version macros, so the three structs are mirrored here; cuLaunchKernel_ptsz and the

@@ -9,21 +9,10 @@
 #include "counterguard/core/error.hpp"
 #include "counterguard/core/symbol_names.hpp"
 #include "counterguard/cupti/cupti_check.hpp"
+#include "counterguard/cupti/internal_launch_params.hpp"
 
 namespace counterguard::detail {
 namespace {
-
-// CUDA 13's <<<>>> launches through __cudaLaunchKernel(cudaKernel_t, grid, block, args, smem, stream)
-// (crt/host_runtime.h). CUPTI publishes no params struct for it; this mirrors the declaration in
-// crt/device_functions.h. NOT verified on a GPU: gpu-facts §3 verified only cudaLaunchKernel_v7000.
-struct internal_launch_kernel_params {
-  cudaKernel_t kernel;
-  dim3 gridDim;
-  dim3 blockDim;
-  void** args;
-  size_t sharedMem;
-  cudaStream_t stream;
-};
 
 // The launch being recorded, as read from the callback's parameters.
 struct launch_geometry {

@@ -29,13 +29,12 @@
 
 #include <chrono>
 #include <cstdlib>
-#include <fstream>
 #include <map>
 #include <memory>
-#include <regex>
 #include <utility>
 
 #include "counterguard/core/cuda_check.hpp"
+#include "counterguard/core/driver_version.hpp"
 #include "counterguard/core/error.hpp"
 #include "counterguard/core/nvtx_range.hpp"
 #include "counterguard/cupti/cupti_check.hpp"
@@ -71,21 +70,6 @@ void check_driver(CUresult status, const char* call) {
     throw api_error(std::string(call) + ": CUresult " + std::to_string(status), status);
 }
 
-// The kernel driver's release ("580.159.04"), which cudaDriverGetVersion does not give (it reports the
-// CUDA API level, "13.0"); empty where /proc does not say.
-std::string driver_release() {
-  std::ifstream in("/proc/driver/nvidia/version");
-  std::string line;
-  std::getline(in, line);
-  static const std::regex release(R"(Kernel Module\s+(?:for \S+\s+)?([0-9]+\.[0-9.]+))");
-  std::smatch match;
-  return std::regex_search(line, match, release) ? match[1].str() : std::string();
-}
-
-std::string version_text(int version) {  // 13000 -> "13.0"
-  return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
-}
-
 const char* support_text(CUpti_Profiler_Support_Level level) {
   switch (level) {
     case CUPTI_PROFILER_CONFIGURATION_SUPPORTED:
@@ -97,14 +81,6 @@ const char* support_text(CUpti_Profiler_Support_Level level) {
     default:
       return "unknown";
   }
-}
-
-std::vector<const char*> c_names(const std::vector<std::string>& names) {
-  std::vector<const char*> pointers;
-  pointers.reserve(names.size());
-  for (const auto& name : names)
-    pointers.push_back(name.c_str());
-  return pointers;
 }
 
 // A metric set's host object and configuration, built once per set (about 2 ms each, more for many metrics).
@@ -281,10 +257,8 @@ range_profiler::range_profiler(int device_ordinal) : m_state(std::make_unique<st
   d.compute_capability = properties.major * 10 + properties.minor;
   d.sm_clock_mhz = sm_clock_khz / 1000;
   d.memory_clock_mhz = memory_clock_khz / 1000;
-  const std::string release = driver_release();
-  d.driver_version = release.empty() ? "CUDA " + version_text(driver_version)
-                                     : release + " (CUDA " + version_text(driver_version) + ")";
-  d.cuda_runtime_version = version_text(runtime_version);
+  d.driver_version = driver_description(driver_version);
+  d.cuda_runtime_version = cuda_version_text(runtime_version);
   d.cupti_version = std::to_string(cupti_version);  // CUPTI_API_VERSION, e.g. 130001
 
   // The process's one CUPTI subscriber (§3: kernel names from runtime launch callbacks).
@@ -339,7 +313,7 @@ profile_capture range_profiler::profile(const std::vector<std::string>& raw_metr
   const configuration& config = s.configuration_for(raw_metrics);
   s.apply(&config);
   phase("configure");
-  std::vector<const char*> names = c_names(raw_metrics);
+  std::vector<const char*> names = detail::c_names(raw_metrics);
 
   // The counter-data image for up to max_launches ranges (§2.5).
   auto size = detail::cupti_params<CUpti_RangeProfiler_GetCounterDataSize_Params>(

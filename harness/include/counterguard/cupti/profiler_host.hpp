@@ -44,4 +44,7 @@ class profiler_host {
 // the first host object costs about 300 ms (loading the chip's metric tables), later ones about 2 ms.
 void with_shared_profiler_host(const std::string& chip, const std::function<void(profiler_host&)>& use);
 
+// The C strings of `names` (valid while `names` lives), for CUPTI's arrays of metric names.
+[[nodiscard]] std::vector<const char*> c_names(const std::vector<std::string>& names);
+
 }  // namespace counterguard::detail
