@@ -59,9 +59,11 @@ std::string changed_instruction(const kernel_blame& blame, const blamed_line& li
 
 }  // namespace
 
-std::vector<blame_change> diff_blame(const std::vector<kernel_blame>& before, const std::vector<kernel_blame>& after) {
+std::vector<blame_change> diff_blame(const std::vector<kernel_blame>& before,
+                                     const std::vector<kernel_blame>& after) {
   std::vector<blame_change> changes;
-  const auto find_function = [](const std::vector<kernel_blame>& all, const std::string& mangled) -> const kernel_blame* {
+  const auto find_function = [](const std::vector<kernel_blame>& all,
+                                const std::string& mangled) -> const kernel_blame* {
     for (const auto& blame : all) {
       if (blame.mangled == mangled)
         return &blame;
@@ -107,8 +109,8 @@ std::vector<blame_change> diff_blame(const std::vector<kernel_blame>& before, co
 }
 
 std::string format_change(const blame_change& change) {
-  return fmt::format("{}  {}  {} {} -> {}", change.place, change.sass, sass_metric_display_name(change.metric),
-                     change.before, change.after);
+  return fmt::format("{}  {}  {} {} -> {}", change.place, change.sass,
+                     sass_metric_display_name(change.metric), change.before, change.after);
 }
 
 }  // namespace counterguard

@@ -26,12 +26,13 @@ sass_profile make_sass_profile(const sass_metrics_capture& capture, const device
   profile.metrics = capture.metrics;
   profile.dropped_records = capture.dropped_records;
   for (const auto& record : capture.records) {
-    auto function = std::find_if(profile.functions.begin(), profile.functions.end(),
-                                 [&](const sass_function_profile& f) {
-                                   return f.mangled == record.function && f.cubin_crc == record.cubin_crc;
-                                 });
+    auto function =
+        std::find_if(profile.functions.begin(), profile.functions.end(), [&](const sass_function_profile& f) {
+          return f.mangled == record.function && f.cubin_crc == record.cubin_crc;
+        });
     if (function == profile.functions.end()) {
-      profile.functions.push_back({record.function, strip_signature(demangle(record.function)), record.cubin_crc, {}});
+      profile.functions.push_back(
+          {record.function, strip_signature(demangle(record.function)), record.cubin_crc, {}});
       function = profile.functions.end() - 1;
     }
     auto& values = function->values_by_pc[record.pc_offset];
@@ -95,7 +96,8 @@ sass_profile sass_profile_from_json(const nlohmann::json& json, const std::strin
     profile.dropped_records = json.at("dropped_records").get<std::size_t>();
     field = "metrics";
     for (const auto& metric : json.at("metrics"))
-      profile.metrics.push_back({metric.at("name").get<std::string>(), metric.at("cupti").get<std::string>()});
+      profile.metrics.push_back(
+          {metric.at("name").get<std::string>(), metric.at("cupti").get<std::string>()});
     field = "functions";
     for (const auto& function : json.at("functions")) {
       sass_function_profile f;
@@ -122,7 +124,8 @@ void write_sass_profile(const std::string& path, const sass_profile& profile) {
 sass_profile read_sass_profile(const std::string& path) {
   std::ifstream in(path);
   if (!in)
-    throw input_error(source_location{path}, "", "cannot be read", "a file written by `counterguard blame --record`");
+    throw input_error(source_location{path}, "", "cannot be read",
+                      "a file written by `counterguard blame --record`");
   nlohmann::json json;
   try {
     in >> json;

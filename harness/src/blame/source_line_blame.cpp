@@ -59,8 +59,9 @@ kernel_blame join_blame(const sass_function_profile& counters, const kernel_sass
   }
   for (std::size_t i = 0; i < blame.instructions.size(); ++i) {
     const blamed_instruction& instruction = blame.instructions[i];
-    auto line = std::find_if(blame.lines.begin(), blame.lines.end(),
-                             [&](const blamed_line& l) { return same_line(l.position, instruction.position); });
+    auto line = std::find_if(blame.lines.begin(), blame.lines.end(), [&](const blamed_line& l) {
+      return same_line(l.position, instruction.position);
+    });
     if (line == blame.lines.end()) {
       blamed_line added;
       if (instruction.position)
@@ -72,31 +73,46 @@ kernel_blame join_blame(const sass_function_profile& counters, const kernel_sass
     for (const auto& [metric, value] : instruction.values)
       line->values[metric] += value;
   }
-  std::stable_sort(blame.lines.begin(), blame.lines.end(),
-                   [](const blamed_line& a, const blamed_line& b) { return line_before(a.position, b.position); });
+  std::stable_sort(blame.lines.begin(), blame.lines.end(), [](const blamed_line& a, const blamed_line& b) {
+    return line_before(a.position, b.position);
+  });
   return blame;
 }
 
-std::vector<kernel_blame> join_profile(const sass_profile& profile, const std::string& binary, bool lines_only) {
+std::vector<kernel_blame> join_profile(const sass_profile& profile, const std::string& binary,
+                                       bool lines_only, std::vector<std::string>* missing) {
   const std::string architecture = "sm_" + std::to_string(profile.compute_capability);
   std::vector<kernel_blame> out;
+  std::optional<input_error> first_problem;
   for (const auto& function : profile.functions) {
-    const std::vector<kernel_sass> found =
-        read_kernel_sass(binary, function.mangled, {architecture, lines_only});
-    const auto exact = std::find_if(found.begin(), found.end(),
-                                    [&](const kernel_sass& sass) { return sass.mangled == function.mangled; });
-    if (exact == found.end()) {
-      throw input_error(source_location{binary}, "",
-                        "holds no " + architecture + " cubin with '" + function.mangled +
-                            "' (the profile was recorded on " + profile.gpu + ", " + profile.chip + ")",
-                        "the program that ran the case, built for " + architecture);
+    try {
+      const std::vector<kernel_sass> found =
+          read_kernel_sass(binary, function.mangled, {architecture, lines_only});
+      const auto exact = std::find_if(found.begin(), found.end(), [&](const kernel_sass& sass) {
+        return sass.mangled == function.mangled;
+      });
+      if (exact == found.end()) {
+        throw input_error(source_location{binary}, "",
+                          "holds no " + architecture + " cubin with '" + function.mangled +
+                              "' (the profile was recorded on " + profile.gpu + ", " + profile.chip + ")",
+                          "the program that ran the case, built for " + architecture);
+      }
+      out.push_back(join_blame(function, *exact));
+    } catch (const input_error& e) {
+      if (missing == nullptr)
+        throw;
+      missing->push_back(function.function + ": " + e.what());
+      if (!first_problem)
+        first_problem = e;
     }
-    out.push_back(join_blame(function, *exact));
   }
+  if (out.empty() && first_problem)
+    throw *first_problem;
   return out;
 }
 
-std::vector<const blamed_line*> rank_lines(const kernel_blame& blame, const std::string& metric, std::size_t top) {
+std::vector<const blamed_line*> rank_lines(const kernel_blame& blame, const std::string& metric,
+                                           std::size_t top) {
   std::vector<const blamed_line*> ranked;
   for (const auto& line : blame.lines) {
     if (value_of(line.values, metric) > 0)

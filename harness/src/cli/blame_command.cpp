@@ -76,9 +76,9 @@ void print_blame(const std::vector<kernel_blame>& blames, const sass_profile& pr
         const blamed_instruction& instruction = top_instruction(blame, *line, metric.friendly);
         std::fputs(fmt::format("    {:<22} {:>14}  {}\n", line_place(line->position),
                                line->values.at(metric.friendly),
-                               instruction.sass.empty() ? fmt::format("PC {:04x}", instruction.pc_offset)
-                                                        : fmt::format("{:04x} {}", instruction.pc_offset,
-                                                                      instruction.sass))
+                               instruction.sass.empty()
+                                   ? fmt::format("PC {:04x}", instruction.pc_offset)
+                                   : fmt::format("{:04x} {}", instruction.pc_offset, instruction.sass))
                        .c_str(),
                    stdout);
       }
@@ -94,8 +94,9 @@ nlohmann::json blame_json(const std::vector<kernel_blame>& blames) {
       nlohmann::json instructions = nlohmann::json::array();
       for (const std::size_t i : line.instructions) {
         const auto& instruction = blame.instructions[i];
-        instructions.push_back(
-            {{"pc_offset", instruction.pc_offset}, {"sass", instruction.sass}, {"values", instruction.values}});
+        instructions.push_back({{"pc_offset", instruction.pc_offset},
+                                {"sass", instruction.sass},
+                                {"values", instruction.values}});
       }
       lines.push_back({{"place", line_place(line.position)},
                        {"file", line.position ? line.position->file : ""},
@@ -115,7 +116,11 @@ nlohmann::json blame_json(const std::vector<kernel_blame>& blames) {
 std::vector<kernel_blame> join(const sass_profile& profile, const blame_options& options) {
   const std::string binary = !options.binary.empty() ? options.binary : profile.binary;
   const bool lines_only = options.lines_only || !nvdisasm_available();
-  return join_profile(profile, binary, lines_only);
+  std::vector<std::string> missing;
+  std::vector<kernel_blame> blames = join_profile(profile, binary, lines_only, &missing);
+  for (const auto& problem : missing)
+    std::fputs(fmt::format("warning: not joined: {}\n", problem).c_str(), stderr);
+  return blames;
 }
 
 int report(const sass_profile& profile, const blame_options& options) {
@@ -126,12 +131,13 @@ int report(const sass_profile& profile, const blame_options& options) {
     const sass_profile before = read_sass_profile(options.against);
     if (before.chip != profile.chip) {
       throw input_error(source_location{options.against}, "chip",
-                        "was recorded on " + before.chip + " (" + before.gpu + "), the profile compared with it on " +
-                            profile.chip,
+                        "was recorded on " + before.chip + " (" + before.gpu +
+                            "), the profile compared with it on " + profile.chip,
                         "a profile recorded on the same chip");
     }
     const std::vector<blame_change> changes = diff_blame(join(before, options), blames);
-    std::fputs(fmt::format("\nchanged against {} ({} lines):\n", options.against, changes.size()).c_str(), stdout);
+    std::fputs(fmt::format("\nchanged against {} ({} lines):\n", options.against, changes.size()).c_str(),
+               stdout);
     nlohmann::json diff = nlohmann::json::array();
     for (std::size_t i = 0; i < changes.size(); ++i) {
       if (options.top == 0 || i < options.top)
@@ -154,9 +160,8 @@ int run_blame(const blame_options& options) {
   if (!options.from.empty())
     return report(read_sass_profile(options.from), options);
 
-  std::FILE* trace = options.trace ? stderr : nullptr;
-  sass_metrics_collector collector(options.device, trace);
   if (options.list_metrics) {
+    const sass_metrics_collector collector(options.device, options.trace ? stderr : nullptr);
     for (const auto& metric : collector.available_metrics())
       std::fputs(fmt::format("{}  {}\n", metric.name, metric.description).c_str(), stdout);
     return 0;
@@ -173,9 +178,9 @@ int run_blame(const blame_options& options) {
   }
   if (options.instance >= 0) {
     if (static_cast<std::size_t>(options.instance) >= instances.size()) {
-      throw input_error({}, "--instance", "is " + std::to_string(options.instance) + " but '" +
-                                              options.case_pattern + "' matches " +
-                                              std::to_string(instances.size()) + " instances",
+      throw input_error({}, "--instance",
+                        "is " + std::to_string(options.instance) + " but '" + options.case_pattern +
+                            "' matches " + std::to_string(instances.size()) + " instances",
                         "0.." + std::to_string(instances.size() - 1));
     }
     instances = {instances[static_cast<std::size_t>(options.instance)]};
@@ -183,16 +188,21 @@ int run_blame(const blame_options& options) {
     std::string names;
     for (std::size_t i = 0; i < instances.size(); ++i)
       names += fmt::format("\n  {}: {}", i, instances[i].name);
-    throw input_error({}, "--case", "'" + options.case_pattern + "' matches " + std::to_string(instances.size()) +
-                                        " instances and --record writes one profile:" + names,
+    throw input_error({}, "--case",
+                      "'" + options.case_pattern + "' matches " + std::to_string(instances.size()) +
+                          " instances and --record writes one profile:" + names,
                       "--instance N or a narrower --case");
   }
 
+  // The GPU only once the cases are known: a wrong --case is reported on any machine.
+  sass_metrics_collector collector(options.device, options.trace ? stderr : nullptr);
   std::vector<std::string> skipped;
   const std::vector<sass_metric_choice> metrics = choose_sass_metrics(
       options.metrics, collector.available_metric_names(), collector.device().chip, &skipped);
   for (const auto& name : skipped)
-    std::fputs(fmt::format("note: chip {} has no SASS metric for {}\n", collector.device().chip, name).c_str(), stderr);
+    std::fputs(
+        fmt::format("note: chip {} has no SASS metric for {}\n", collector.device().chip, name).c_str(),
+        stderr);
 
   const cuda_stream stream;
   int failures = 0;
@@ -237,24 +247,30 @@ command_action add_blame_command(CLI::App& app) {
   auto options = std::make_shared<blame_options>();
   CLI::App* command = app.add_subcommand(
       "blame", "per-instruction counters of a case's launches (CUPTI SASS metrics) by source line and SASS");
-  command->add_option("paths", options->selection.paths, "suite files or directories of *.yaml (default: cases)");
+  command->add_option("paths", options->selection.paths,
+                      "suite files or directories of *.yaml (default: cases)");
   command->add_option("--case", options->case_pattern, "case instance name or glob (* is a wildcard)");
   command->add_option("--instance", options->instance, "the Nth (from 0) of the instances --case matches");
-  command->add_option("--record", options->record, "write the per-PC profile here (JSON, for --from/--against)");
+  command->add_option("--record", options->record,
+                      "write the per-PC profile here (JSON, for --from/--against)");
   command->add_option("--from", options->from, "no GPU: join and rank a recorded profile");
-  command->add_option("--against", options->against, "a profile recorded before: list the lines that changed");
+  command->add_option("--against", options->against,
+                      "a profile recorded before: list the lines that changed");
   command->add_option("--binary", options->binary,
                       "the program holding the kernels' cubins (default: the profile's, or this program)");
   command->add_option("--metric", options->metrics,
                       "blame metric (executed_instructions, shared_store_wavefronts, ...) or a SASS metric "
                       "name; default: every blame metric the chip has");
-  command->add_option("--top", options->top, "lines per metric and changes to print (0: all)")->capture_default_str();
+  command->add_option("--top", options->top, "lines per metric and changes to print (0: all)")
+      ->capture_default_str();
   command->add_option("--json", options->json, "write the joined blame (and changes) as JSON here");
   command->add_option("--device", options->device, "CUDA device ordinal")->capture_default_str();
   command->add_flag("--lines-only", options->lines_only, "no nvdisasm: PC offsets and source lines only");
   command->add_flag("--list-metrics", options->list_metrics, "list the device's SASS metrics and exit");
   command->add_flag("--trace", options->trace, "print every CUPTI call and what it returned (stderr)");
-  command->add_option("--chip", options->selection.chip, "chip that the cases' raw metric names are validated for")
+  command
+      ->add_option("--chip", options->selection.chip,
+                   "chip that the cases' raw metric names are validated for")
       ->capture_default_str();
   return [options, command]() -> std::optional<int> {
     if (*command)

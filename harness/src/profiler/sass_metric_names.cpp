@@ -38,7 +38,8 @@ const std::vector<sass_metric_candidates>& blame_sass_metrics() {
        {"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st",
         "smsp__sass_data_pipe_lsu_wavefronts_mem_shared_op_st"}},
       {"shared_wavefronts",
-       {"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared", "smsp__sass_data_pipe_lsu_wavefronts_mem_shared"}},
+       {"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared",
+        "smsp__sass_data_pipe_lsu_wavefronts_mem_shared"}},
       {"shared_wavefronts_ideal",
        {"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_ideal",
         "smsp__sass_data_pipe_lsu_wavefronts_mem_shared_ideal"}},
@@ -66,7 +67,8 @@ std::string sass_metric_display_name(const std::string& friendly) {
 
 std::vector<sass_metric_choice> choose_sass_metrics(const std::vector<std::string>& wanted,
                                                     const std::vector<std::string>& available,
-                                                    const std::string& chip, std::vector<std::string>* skipped) {
+                                                    const std::string& chip,
+                                                    std::vector<std::string>* skipped) {
   const auto& known = blame_sass_metrics();
   const auto first_available = [&](const sass_metric_candidates& metric) -> const std::string* {
     for (const auto& name : metric.cupti) {
@@ -100,10 +102,10 @@ std::vector<sass_metric_choice> choose_sass_metrics(const std::vector<std::strin
         chosen.push_back({name, *cupti});
         continue;
       }
-      throw input_error({}, "--metric",
-                        "'" + name + "' (CUPTI " + listed(metric->cupti) + ") is not a SASS metric of chip " +
-                            chip,
-                        "the chip's SASS metrics: " + listed(available));
+      throw input_error(
+          {}, "--metric",
+          "'" + name + "' (CUPTI " + listed(metric->cupti) + ") is not a SASS metric of chip " + chip,
+          "the chip's SASS metrics: " + listed(available));
     }
     if (contains(available, name)) {
       chosen.push_back({name, name});
@@ -112,9 +114,9 @@ std::vector<sass_metric_choice> choose_sass_metrics(const std::vector<std::strin
     std::vector<std::string> friendly;
     for (const auto& m : known)
       friendly.push_back(m.friendly);
-    throw input_error({}, "--metric", "unknown SASS metric '" + name + "' for chip " + chip,
-                      "a blame metric (" + listed(friendly) + ") or one of the chip's SASS metrics: " +
-                          listed(available));
+    throw input_error(
+        {}, "--metric", "unknown SASS metric '" + name + "' for chip " + chip,
+        "a blame metric (" + listed(friendly) + ") or one of the chip's SASS metrics: " + listed(available));
   }
   return chosen;
 }

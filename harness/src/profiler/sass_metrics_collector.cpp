@@ -42,8 +42,8 @@ using cu_ctx_get_current = CUresult (*)(CUcontext*);
 CUcontext current_context() {
   void* function = nullptr;
   cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
-  const cudaError_t status =
-      cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &function, CUDART_VERSION, cudaEnableDefault, &found);
+  const cudaError_t status = cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &function, CUDART_VERSION,
+                                                              cudaEnableDefault, &found);
   if (status != cudaSuccess || found != cudaDriverEntryPointSuccess || function == nullptr) {
     static_cast<void>(cudaGetLastError());
     throw api_error("cudaGetDriverEntryPointByVersion(\"cuCtxGetCurrent\") failed", static_cast<int>(status));
@@ -123,11 +123,12 @@ sass_metrics_collector::sass_metrics_collector(int device_ordinal, std::FILE* tr
   supported.cuDevice = device_ordinal;
   supported.api = CUPTI_PROFILER_SASS_METRICS;
   s.check(cuptiProfilerDeviceSupported(&supported), "cuptiProfilerDeviceSupported(SASS_METRICS)");
-  s.note("SASS metrics supported: %d (architecture %d, sli %d, vGpu %d, confidentialCompute %d, cmp %d, wsl %d)",
-         static_cast<int>(supported.isSupported), static_cast<int>(supported.architecture),
-         static_cast<int>(supported.sli), static_cast<int>(supported.vGpu),
-         static_cast<int>(supported.confidentialCompute), static_cast<int>(supported.cmp),
-         static_cast<int>(supported.wsl));
+  s.note(
+      "SASS metrics supported: %d (architecture %d, sli %d, vGpu %d, confidentialCompute %d, cmp %d, wsl %d)",
+      static_cast<int>(supported.isSupported), static_cast<int>(supported.architecture),
+      static_cast<int>(supported.sli), static_cast<int>(supported.vGpu),
+      static_cast<int>(supported.confidentialCompute), static_cast<int>(supported.cmp),
+      static_cast<int>(supported.wsl));
   if (supported.isSupported != CUPTI_PROFILER_CONFIGURATION_SUPPORTED) {
     throw environment_error(environment_problem::unsupported_device,
                             "device " + std::to_string(device_ordinal) +
@@ -155,8 +156,8 @@ sass_metrics_collector::sass_metrics_collector(int device_ordinal, std::FILE* tr
   count.pChipName = chip.pChipName;
   s.check(cuptiSassMetricsGetNumOfMetrics(&count), "cuptiSassMetricsGetNumOfMetrics");
   std::vector<CUpti_SassMetrics_MetricDetails> details(count.numOfMetrics);
-  auto list =
-      detail::cupti_params<CUpti_SassMetrics_GetMetrics_Params>(CUpti_SassMetrics_GetMetrics_Params_STRUCT_SIZE);
+  auto list = detail::cupti_params<CUpti_SassMetrics_GetMetrics_Params>(
+      CUpti_SassMetrics_GetMetrics_Params_STRUCT_SIZE);
   list.pChipName = chip.pChipName;
   list.numOfMetrics = details.size();
   list.pMetricsList = details.data();

@@ -2,10 +2,9 @@
 
 #include <cstdint>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "counterguard/profiler/sass_metrics_collector.hpp"
 
@@ -21,18 +20,19 @@ struct sass_function_profile {
 
 // What `counterguard blame --record F.json` writes: enough to redo the join and the diff on a CPU.
 struct sass_profile {
-  std::string gpu;            // "NVIDIA H200"
-  std::string chip;           // "GH100"
-  int compute_capability = 0; // 90: the cubin for sm_90 is the one that ran
-  std::string case_name;      // the case instance
-  std::string binary;         // the program holding the kernels' cubins
+  std::string gpu;             // "NVIDIA H200"
+  std::string chip;            // "GH100"
+  int compute_capability = 0;  // 90: the cubin for sm_90 is the one that ran
+  std::string case_name;       // the case instance
+  std::string binary;          // the program holding the kernels' cubins
   std::vector<sass_metric_choice> metrics;
   std::size_t dropped_records = 0;
   std::vector<sass_function_profile> functions;
 };
 
-[[nodiscard]] sass_profile make_sass_profile(const sass_metrics_capture& capture, const device_description& device,
-                                             const std::string& case_name, const std::string& binary);
+[[nodiscard]] sass_profile make_sass_profile(const sass_metrics_capture& capture,
+                                             const device_description& device, const std::string& case_name,
+                                             const std::string& binary);
 
 [[nodiscard]] nlohmann::json to_json(const sass_profile& profile);
 // Fields at fault are input_errors naming `source` (the file) and the field.

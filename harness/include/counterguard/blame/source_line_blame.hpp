@@ -32,8 +32,8 @@ struct kernel_blame {
   std::string function;
   std::string mangled;
   std::string architecture;
-  std::vector<blamed_instruction> instructions;  // in PC order
-  std::vector<blamed_line> lines;                // in file and line order
+  std::vector<blamed_instruction> instructions;     // in PC order
+  std::vector<blamed_line> lines;                   // in file and line order
   std::vector<std::uint64_t> unmatched_pc_offsets;  // counted PCs the cubin's function does not have
 };
 
@@ -43,8 +43,11 @@ struct kernel_blame {
 
 // The profile's functions joined to the cubin in `binary` for the profile's architecture (sm_<compute
 // capability>), matched by mangled name. Without nvdisasm (or with lines_only) instructions have no text.
+// Functions the binary lacks go to `missing` (each with the reason); when `missing` is null, or no function
+// could be joined, the first one is an input_error.
 [[nodiscard]] std::vector<kernel_blame> join_profile(const sass_profile& profile, const std::string& binary,
-                                                     bool lines_only);
+                                                     bool lines_only,
+                                                     std::vector<std::string>* missing = nullptr);
 
 // The lines with a nonzero `metric`, largest first (ties: file and line order), at most `top` (0: all).
 [[nodiscard]] std::vector<const blamed_line*> rank_lines(const kernel_blame& blame, const std::string& metric,

@@ -5,8 +5,9 @@
 
 namespace counterguard {
 
-// A per-instruction counter of CUPTI's SASS metrics API under the name blame shows ("shared_store_wavefronts")
-// and the name the API reports for the chip ("smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st").
+// A per-instruction counter of CUPTI's SASS metrics API under the name blame shows
+// ("shared_store_wavefronts") and the name the API reports for the chip
+// ("smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st").
 struct sass_metric_choice {
   std::string friendly;
   std::string cupti;
@@ -27,9 +28,8 @@ struct sass_metric_candidates {
 // the names the SASS metrics API reports for `chip`. A wanted name the chip lacks is an input_error listing
 // every available name. With `wanted` empty: every default metric the chip has; `skipped` gets the
 // friendly names it lacks.
-[[nodiscard]] std::vector<sass_metric_choice> choose_sass_metrics(const std::vector<std::string>& wanted,
-                                                                  const std::vector<std::string>& available,
-                                                                  const std::string& chip,
-                                                                  std::vector<std::string>* skipped = nullptr);
+[[nodiscard]] std::vector<sass_metric_choice> choose_sass_metrics(
+    const std::vector<std::string>& wanted, const std::vector<std::string>& available,
+    const std::string& chip, std::vector<std::string>* skipped = nullptr);
 
 }  // namespace counterguard

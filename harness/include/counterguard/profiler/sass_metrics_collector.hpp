@@ -15,10 +15,10 @@ namespace counterguard {
 
 // One instruction's counters, as CUPTI's SASS metrics API reports it.
 struct sass_pc_record {
-  std::uint32_t cubin_crc = 0;       // CUPTI's CRC of the cubin the function was loaded from
-  std::uint32_t function_index = 0;  // the function's symbol index in its module
-  std::string function;              // the mangled name
-  std::uint32_t pc_offset = 0;       // byte offset of the instruction in its function
+  std::uint32_t cubin_crc = 0;                  // CUPTI's CRC of the cubin the function was loaded from
+  std::uint32_t function_index = 0;             // the function's symbol index in its module
+  std::string function;                         // the mangled name
+  std::uint32_t pc_offset = 0;                  // byte offset of the instruction in its function
   std::map<std::string, std::uint64_t> values;  // by friendly metric name, summed over instances
 };
 
