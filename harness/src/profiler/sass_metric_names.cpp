@@ -112,6 +112,7 @@ std::vector<sass_metric_choice> choose_sass_metrics(const std::vector<std::strin
       continue;
     }
     std::vector<std::string> friendly;
+    friendly.reserve(known.size());
     for (const auto& m : known)
       friendly.push_back(m.friendly);
     throw input_error(

@@ -20,9 +20,9 @@
 #include <cupti_profiler_target.h>
 #include <cupti_sass_metrics.h>
 #include <cupti_target.h>
+#include <fmt/format.h>
 
 #include <algorithm>
-#include <cstdarg>
 #include <cstdlib>
 #include <limits>
 #include <tuple>
@@ -64,21 +64,18 @@ struct sass_metrics_collector::state {
   std::vector<sass_metric_details> available;
   std::FILE* trace = nullptr;
 
-  void note(const char* format, ...) const __attribute__((format(printf, 2, 3))) {
+  template <typename... Arguments>
+  void note(fmt::format_string<Arguments...> format, Arguments&&... arguments) const {
     if (trace == nullptr)
       return;
-    std::va_list arguments;
-    va_start(arguments, format);
-    std::fputs("[blame] ", trace);
-    std::vfprintf(trace, format, arguments);
-    std::fputc('\n', trace);
+    std::fputs(("[blame] " + fmt::format(format, std::forward<Arguments>(arguments)...) + "\n").c_str(),
+               trace);
     std::fflush(trace);
-    va_end(arguments);
   }
 
   // Traces a CUPTI call's result and throws for a failure, naming the call.
   void check(CUptiResult status, const char* call) const {
-    note("%s -> %s", call, detail::cupti_result_name(status));
+    note("{} -> {}", call, detail::cupti_result_name(status));
     if (status != CUPTI_SUCCESS)
       detail::throw_cupti_error(status, call);
   }
@@ -111,7 +108,7 @@ sass_metrics_collector::sass_metrics_collector(int device_ordinal, std::FILE* tr
   COUNTERGUARD_CUDA_CHECK(cudaSetDevice(device_ordinal));
   COUNTERGUARD_CUDA_CHECK(cudaFree(nullptr));
   s.context = current_context();
-  s.note("device %d, context %p", device_ordinal, static_cast<void*>(s.context));
+  s.note("device {}, context {}", device_ordinal, static_cast<void*>(s.context));
 
   auto initialize =
       detail::cupti_params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
@@ -124,7 +121,8 @@ sass_metrics_collector::sass_metrics_collector(int device_ordinal, std::FILE* tr
   supported.api = CUPTI_PROFILER_SASS_METRICS;
   s.check(cuptiProfilerDeviceSupported(&supported), "cuptiProfilerDeviceSupported(SASS_METRICS)");
   s.note(
-      "SASS metrics supported: %d (architecture %d, sli %d, vGpu %d, confidentialCompute %d, cmp %d, wsl %d)",
+      "SASS metrics supported: {} (architecture {}, sli {}, vGpu {}, confidentialCompute {}, cmp {}, wsl {}; "
+      "1 = supported)",
       static_cast<int>(supported.isSupported), static_cast<int>(supported.architecture),
       static_cast<int>(supported.sli), static_cast<int>(supported.vGpu),
       static_cast<int>(supported.confidentialCompute), static_cast<int>(supported.cmp),
@@ -148,8 +146,7 @@ sass_metrics_collector::sass_metrics_collector(int device_ordinal, std::FILE* tr
   s.device.ordinal = device_ordinal;
   s.device.sm_count = properties.multiProcessorCount;
   s.device.compute_capability = properties.major * 10 + properties.minor;
-  s.note("%s, chip %s, compute capability %d", s.device.name.c_str(), s.device.chip.c_str(),
-         s.device.compute_capability);
+  s.note("{}, chip {}, compute capability {}", s.device.name, s.device.chip, s.device.compute_capability);
 
   auto count = detail::cupti_params<CUpti_SassMetrics_GetNumOfMetrics_Params>(
       CUpti_SassMetrics_GetNumOfMetrics_Params_STRUCT_SIZE);
@@ -166,7 +163,9 @@ sass_metrics_collector::sass_metrics_collector(int device_ordinal, std::FILE* tr
     s.available.push_back({d.pMetricName != nullptr ? d.pMetricName : "",
                            d.pMetricDescription != nullptr ? d.pMetricDescription : "", d.metricId});
   }
-  s.note("%zu SASS metrics on %s", s.available.size(), s.device.chip.c_str());
+  s.note("{} SASS metrics on {}", s.available.size(), s.device.chip);
+  for (const auto& metric : s.available)
+    s.note("  {} (id {}): {}", metric.name, metric.id, metric.description);
 }
 
 sass_metrics_collector::~sass_metrics_collector() = default;
@@ -203,8 +202,7 @@ sass_metrics_capture sass_metrics_collector::collect(const std::vector<sass_metr
     properties.pMetricName = metric.cupti.c_str();
     s.check(cuptiSassMetricsGetProperties(&properties),
             ("cuptiSassMetricsGetProperties(" + metric.cupti + ")").c_str());
-    s.note("  %s = %s, id %llu", metric.friendly.c_str(), metric.cupti.c_str(),
-           static_cast<unsigned long long>(properties.metric.metricId));
+    s.note("  {} = {}, id {}", metric.friendly, metric.cupti, properties.metric.metricId);
     CUpti_SassMetrics_Config config{};
     config.metricId = properties.metric.metricId;
     config.outputGranularity = CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU;
@@ -250,7 +248,7 @@ sass_metrics_capture sass_metrics_collector::collect(const std::vector<sass_metr
         CUpti_SassMetricsGetDataProperties_Params_STRUCT_SIZE);
     properties.ctx = s.context;
     s.check(cuptiSassMetricsGetDataProperties(&properties), "cuptiSassMetricsGetDataProperties");
-    s.note("%zu patched-instruction records, %zu instances each", properties.numOfPatchedInstructionRecords,
+    s.note("{} patched-instruction records, {} instances each", properties.numOfPatchedInstructionRecords,
            properties.numOfInstances);
     if (properties.numOfPatchedInstructionRecords > 0 && properties.numOfInstances > 0) {
       const std::size_t slots = properties.numOfInstances * metrics.size();
@@ -292,7 +290,7 @@ sass_metrics_capture sass_metrics_collector::collect(const std::vector<sass_metr
           out.values[name->second] += value.value;
         }
       }
-      s.note("%zu instance values filled of %zu slots, %zu with an unknown metric id", filled,
+      s.note("{} instance values filled of {} slots, {} with an unknown metric id", filled,
              data.size() * slots, unknown_ids);
       for (auto& [key, record] : by_pc)
         capture.records.push_back(std::move(record));
@@ -301,14 +299,14 @@ sass_metrics_capture sass_metrics_collector::collect(const std::vector<sass_metr
         for (const auto& record : capture.records)
           ++per_function[record.function + " crc " + std::to_string(record.cubin_crc)];
         for (const auto& [function, pcs] : per_function)
-          s.note("  %s: %zu instructions", function.c_str(), pcs);
+          s.note("  {}: {} instructions", function, pcs);
       }
     }
     free_names();
     s.check(cuptiSassMetricsDisable(&disable), "cuptiSassMetricsDisable");
     enabled = false;
     capture.dropped_records = disable.numOfDroppedRecords;
-    s.note("%zu dropped records", capture.dropped_records);
+    s.note("{} dropped records", capture.dropped_records);
     s.check(cuptiSassMetricsUnsetConfig(&unset_config), "cuptiSassMetricsUnsetConfig");
   } catch (...) {
     free_names();
