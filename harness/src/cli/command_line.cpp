@@ -235,6 +235,7 @@ int run_command_line(int argc, char** argv) {
   const detail::command_action merge_action = detail::add_merge_command(app, command_line);
   const detail::command_action list_action = detail::add_list_command(app);
   const detail::command_action sass_action = detail::add_sass_command(app);
+  const detail::command_action blame_action = detail::add_blame_command(app);
 
   try {
     // `exec ... -- program args`: what follows "--" is the program's, never parsed as counterguard's options.
@@ -282,7 +283,7 @@ int run_command_line(int argc, char** argv) {
     if (*launch_command)
       return detail::run_launch(launch_selection);
     for (const auto& action : {history_action, compare_action, baseline_diff_action, merge_action,
-                               list_action, exec_action, sass_action}) {
+                               list_action, exec_action, sass_action, blame_action}) {
       if (const std::optional<int> status = action())
         return *status;
     }

@@ -147,6 +147,7 @@ command_action add_merge_command(CLI::App& app,
                                  const std::string& command_line);  // merge (merge_command.cpp)
 command_action add_list_command(CLI::App& app);                     // list (list_command.cpp)
 command_action add_sass_command(CLI::App& app);                     // sass (sass_command.cpp)
+command_action add_blame_command(CLI::App& app);                    // blame (blame_command.cpp)
 
 // The selected instances of shard `shard_text` ("I/N"; empty: all of them), balanced by `costs`, and the
 // record its results file carries (shard_selection.cpp).

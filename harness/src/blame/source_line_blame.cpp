@@ -1,0 +1,149 @@
+#include "counterguard/blame/source_line_blame.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <tuple>
+
+#include "counterguard/core/error.hpp"
+
+namespace counterguard {
+namespace {
+
+bool same_line(const std::optional<source_position>& a, const std::optional<source_position>& b) {
+  if (!a || !b)
+    return !a && !b;
+  return a->file == b->file && a->line == b->line;
+}
+
+bool line_before(const std::optional<source_position>& a, const std::optional<source_position>& b) {
+  if (!a || !b)
+    return a.has_value() && !b.has_value();  // lines without a position last
+  return std::tie(a->file, a->line) < std::tie(b->file, b->line);
+}
+
+std::uint64_t value_of(const metric_values& values, const std::string& metric) {
+  const auto found = values.find(metric);
+  return found == values.end() ? 0 : found->second;
+}
+
+}  // namespace
+
+kernel_blame join_blame(const sass_function_profile& counters, const kernel_sass& sass) {
+  if (counters.mangled != sass.mangled) {
+    throw input_error({}, "function",
+                      "per-PC counters of '" + counters.mangled + "' cannot be joined to the SASS of '" +
+                          sass.mangled + "'",
+                      "the same function's cubin");
+  }
+  kernel_blame blame;
+  blame.function = sass.function;
+  blame.mangled = sass.mangled;
+  blame.architecture = sass.architecture;
+  for (const auto& instruction : sass.instructions) {
+    blamed_instruction out;
+    out.pc_offset = instruction.offset;
+    out.sass = instruction.text;
+    out.opcode = instruction.opcode;
+    out.position = instruction.position;
+    const auto found = counters.values_by_pc.find(instruction.offset);
+    if (found != counters.values_by_pc.end())
+      out.values = found->second;
+    blame.instructions.push_back(std::move(out));
+  }
+  for (const auto& [pc, values] : counters.values_by_pc) {
+    const bool known = std::any_of(sass.instructions.begin(), sass.instructions.end(),
+                                   [pc = pc](const sass_instruction& i) { return i.offset == pc; });
+    if (!known)
+      blame.unmatched_pc_offsets.push_back(pc);
+  }
+  for (std::size_t i = 0; i < blame.instructions.size(); ++i) {
+    const blamed_instruction& instruction = blame.instructions[i];
+    auto line = std::find_if(blame.lines.begin(), blame.lines.end(), [&](const blamed_line& l) {
+      return same_line(l.position, instruction.position);
+    });
+    if (line == blame.lines.end()) {
+      blamed_line added;
+      if (instruction.position)
+        added.position = source_position{instruction.position->file, instruction.position->line, 0};
+      blame.lines.push_back(std::move(added));
+      line = blame.lines.end() - 1;
+    }
+    line->instructions.push_back(i);
+    for (const auto& [metric, value] : instruction.values)
+      line->values[metric] += value;
+  }
+  std::stable_sort(blame.lines.begin(), blame.lines.end(), [](const blamed_line& a, const blamed_line& b) {
+    return line_before(a.position, b.position);
+  });
+  return blame;
+}
+
+std::vector<kernel_blame> join_profile(const sass_profile& profile, const std::string& binary,
+                                       bool lines_only, std::vector<std::string>* missing) {
+  const std::string architecture = "sm_" + std::to_string(profile.compute_capability);
+  std::vector<kernel_blame> out;
+  std::optional<input_error> first_problem;
+  for (const auto& function : profile.functions) {
+    try {
+      const std::vector<kernel_sass> found =
+          read_kernel_sass(binary, function.mangled, {architecture, lines_only});
+      const auto exact = std::find_if(found.begin(), found.end(), [&](const kernel_sass& sass) {
+        return sass.mangled == function.mangled;
+      });
+      if (exact == found.end()) {
+        throw input_error(source_location{binary}, "",
+                          "holds no " + architecture + " cubin with '" + function.mangled +
+                              "' (the profile was recorded on " + profile.gpu + ", " + profile.chip + ")",
+                          "the program that ran the case, built for " + architecture);
+      }
+      out.push_back(join_blame(function, *exact));
+    } catch (const input_error& e) {
+      if (missing == nullptr)
+        throw;
+      missing->push_back(function.function + ": " + e.what());
+      if (!first_problem)
+        first_problem = e;
+    }
+  }
+  if (out.empty() && first_problem)
+    throw *first_problem;
+  return out;
+}
+
+std::vector<const blamed_line*> rank_lines(const kernel_blame& blame, const std::string& metric,
+                                           std::size_t top) {
+  std::vector<const blamed_line*> ranked;
+  for (const auto& line : blame.lines) {
+    if (value_of(line.values, metric) > 0)
+      ranked.push_back(&line);
+  }
+  std::stable_sort(ranked.begin(), ranked.end(), [&](const blamed_line* a, const blamed_line* b) {
+    return value_of(a->values, metric) > value_of(b->values, metric);
+  });
+  if (top > 0 && ranked.size() > top)
+    ranked.resize(top);
+  return ranked;
+}
+
+std::string line_place(const std::optional<source_position>& position) {
+  if (!position)
+    return "?";
+  const auto slash = position->file.rfind('/');
+  return fmt::format("{}:{}", slash == std::string::npos ? position->file : position->file.substr(slash + 1),
+                     position->line);
+}
+
+const blamed_instruction& top_instruction(const kernel_blame& blame, const blamed_line& line,
+                                          const std::string& metric) {
+  if (line.instructions.empty())
+    throw internal_error("top_instruction: a line without instructions");
+  std::size_t best = line.instructions.front();
+  for (const std::size_t i : line.instructions) {
+    if (value_of(blame.instructions[i].values, metric) > value_of(blame.instructions[best].values, metric))
+      best = i;
+  }
+  return blame.instructions[best];
+}
+
+}  // namespace counterguard

@@ -1,0 +1,282 @@
+// `counterguard blame`: per-instruction counters (CUPTI SASS metrics) of a case's kernel launches, joined to
+// source lines and SASS, ranked; or the same join (and a before/after diff) offline from recorded profiles.
+#include <cuda_runtime_api.h>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <climits>
+#include <cstdio>
+#include <memory>
+
+#include "commands.hpp"
+#include "counterguard/blame/blame_diff.hpp"
+#include "counterguard/blame/source_line_blame.hpp"
+#include "counterguard/core/atomic_file.hpp"
+#include "counterguard/core/cuda_check.hpp"
+#include "counterguard/core/cuda_stream.hpp"
+#include "counterguard/core/error.hpp"
+#include "counterguard/profiler/sass_metrics_collector.hpp"
+#include "counterguard/registry/kernel_registry.hpp"
+#include "counterguard/statics/sass_disassembler.hpp"
+
+namespace counterguard::detail {
+namespace {
+
+struct blame_options {
+  selection_options selection;
+  std::string case_pattern;
+  int instance = -1;  // -1: the only match
+  std::string record;
+  std::string from;
+  std::string against;
+  std::string binary;  // the cubins' program (default: the profile's, or this program)
+  std::vector<std::string> metrics;
+  std::size_t top = 10;
+  std::string json;
+  int device = 0;
+  bool lines_only = false;
+  bool list_metrics = false;
+  bool trace = false;
+};
+
+std::string self_path() {
+  std::vector<char> buffer(PATH_MAX + 1, '\0');
+  const ssize_t n = ::readlink("/proc/self/exe", buffer.data(), PATH_MAX);
+  return n > 0 ? std::string(buffer.data(), static_cast<std::size_t>(n)) : "/proc/self/exe";
+}
+
+bool nvdisasm_available() {
+  try {
+    static_cast<void>(find_nvdisasm());
+    return true;
+  } catch (const environment_error&) {
+    return false;
+  }
+}
+
+void print_blame(const std::vector<kernel_blame>& blames, const sass_profile& profile, std::size_t top) {
+  std::fputs(fmt::format("{} on {} ({}):\n", profile.case_name, profile.gpu, profile.chip).c_str(), stdout);
+  if (profile.dropped_records > 0)
+    std::fputs(fmt::format("warning: CUPTI dropped {} records\n", profile.dropped_records).c_str(), stdout);
+  for (const auto& blame : blames) {
+    std::fputs(fmt::format("\n{} ({})\n", blame.function, blame.architecture).c_str(), stdout);
+    if (!blame.unmatched_pc_offsets.empty()) {
+      std::fputs(fmt::format("warning: {} counted PCs are not in this cubin's function (another build?)\n",
+                             blame.unmatched_pc_offsets.size())
+                     .c_str(),
+                 stdout);
+    }
+    for (const auto& metric : profile.metrics) {
+      const auto ranked = rank_lines(blame, metric.friendly, top);
+      if (ranked.empty())
+        continue;
+      std::fputs(fmt::format("  {}:\n", sass_metric_display_name(metric.friendly)).c_str(), stdout);
+      for (const blamed_line* line : ranked) {
+        const blamed_instruction& instruction = top_instruction(blame, *line, metric.friendly);
+        std::fputs(fmt::format("    {:<22} {:>14}  {}\n", line_place(line->position),
+                               line->values.at(metric.friendly),
+                               instruction.sass.empty()
+                                   ? fmt::format("PC {:04x}", instruction.pc_offset)
+                                   : fmt::format("{:04x} {}", instruction.pc_offset, instruction.sass))
+                       .c_str(),
+                   stdout);
+      }
+    }
+  }
+}
+
+nlohmann::json blame_json(const std::vector<kernel_blame>& blames) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& blame : blames) {
+    nlohmann::json lines = nlohmann::json::array();
+    for (const auto& line : blame.lines) {
+      nlohmann::json instructions = nlohmann::json::array();
+      for (const std::size_t i : line.instructions) {
+        const auto& instruction = blame.instructions[i];
+        instructions.push_back({{"pc_offset", instruction.pc_offset},
+                                {"sass", instruction.sass},
+                                {"values", instruction.values}});
+      }
+      lines.push_back({{"place", line_place(line.position)},
+                       {"file", line.position ? line.position->file : ""},
+                       {"line", line.position ? line.position->line : 0},
+                       {"values", line.values},
+                       {"instructions", instructions}});
+    }
+    out.push_back({{"function", blame.function},
+                   {"mangled", blame.mangled},
+                   {"architecture", blame.architecture},
+                   {"unmatched_pc_offsets", blame.unmatched_pc_offsets},
+                   {"lines", lines}});
+  }
+  return out;
+}
+
+std::vector<kernel_blame> join(const sass_profile& profile, const blame_options& options) {
+  const std::string binary = !options.binary.empty() ? options.binary : profile.binary;
+  const bool lines_only = options.lines_only || !nvdisasm_available();
+  std::vector<std::string> missing;
+  std::vector<kernel_blame> blames = join_profile(profile, binary, lines_only, &missing);
+  for (const auto& problem : missing)
+    std::fputs(fmt::format("warning: not joined: {}\n", problem).c_str(), stderr);
+  return blames;
+}
+
+int report(const sass_profile& profile, const blame_options& options) {
+  const std::vector<kernel_blame> blames = join(profile, options);
+  print_blame(blames, profile, options.top);
+  nlohmann::json json = {{"profile", to_json(profile)}, {"blame", blame_json(blames)}};
+  if (!options.against.empty()) {
+    const sass_profile before = read_sass_profile(options.against);
+    if (before.chip != profile.chip) {
+      throw input_error(source_location{options.against}, "chip",
+                        "was recorded on " + before.chip + " (" + before.gpu +
+                            "), the profile compared with it on " + profile.chip,
+                        "a profile recorded on the same chip");
+    }
+    const std::vector<blame_change> changes = diff_blame(join(before, options), blames);
+    std::fputs(fmt::format("\nchanged against {} ({} lines):\n", options.against, changes.size()).c_str(),
+               stdout);
+    nlohmann::json diff = nlohmann::json::array();
+    for (std::size_t i = 0; i < changes.size(); ++i) {
+      if (options.top == 0 || i < options.top)
+        std::fputs(("  " + format_change(changes[i]) + "\n").c_str(), stdout);
+      diff.push_back({{"function", changes[i].function},
+                      {"place", changes[i].place},
+                      {"sass", changes[i].sass},
+                      {"metric", changes[i].metric},
+                      {"before", changes[i].before},
+                      {"after", changes[i].after}});
+    }
+    json["changes"] = diff;
+  }
+  if (!options.json.empty())
+    write_file_atomically(options.json, json.dump(1) + "\n");
+  return 0;
+}
+
+int run_blame(const blame_options& options) {
+  if (!options.from.empty())
+    return report(read_sass_profile(options.from), options);
+
+  if (options.list_metrics) {
+    const sass_metrics_collector collector(options.device, options.trace ? stderr : nullptr);
+    for (const auto& metric : collector.available_metrics())
+      std::fputs(fmt::format("{}  {}\n", metric.name, metric.description).c_str(), stdout);
+    return 0;
+  }
+  if (options.case_pattern.empty())
+    throw input_error({}, "--case", "is missing", "a case instance name or glob (`counterguard list`)");
+
+  selection_options selection = options.selection;
+  selection.filter = options.case_pattern;
+  std::vector<case_instance> instances = select_instances(selection);
+  if (instances.empty()) {
+    throw input_error({}, "--case", "no case instance matches '" + options.case_pattern + "'",
+                      "a name or glob that `counterguard list` shows");
+  }
+  if (options.instance >= 0) {
+    if (static_cast<std::size_t>(options.instance) >= instances.size()) {
+      throw input_error({}, "--instance",
+                        "is " + std::to_string(options.instance) + " but '" + options.case_pattern +
+                            "' matches " + std::to_string(instances.size()) + " instances",
+                        "0.." + std::to_string(instances.size() - 1));
+    }
+    instances = {instances[static_cast<std::size_t>(options.instance)]};
+  } else if (instances.size() > 1 && !options.record.empty()) {
+    std::string names;
+    for (std::size_t i = 0; i < instances.size(); ++i)
+      names += fmt::format("\n  {}: {}", i, instances[i].name);
+    throw input_error({}, "--case",
+                      "'" + options.case_pattern + "' matches " + std::to_string(instances.size()) +
+                          " instances and --record writes one profile:" + names,
+                      "--instance N or a narrower --case");
+  }
+
+  // The GPU only once the cases are known: a wrong --case is reported on any machine.
+  sass_metrics_collector collector(options.device, options.trace ? stderr : nullptr);
+  std::vector<std::string> skipped;
+  const std::vector<sass_metric_choice> metrics = choose_sass_metrics(
+      options.metrics, collector.available_metric_names(), collector.device().chip, &skipped);
+  for (const auto& name : skipped)
+    std::fputs(
+        fmt::format("note: chip {} has no SASS metric for {}\n", collector.device().chip, name).c_str(),
+        stderr);
+
+  const cuda_stream stream;
+  int failures = 0;
+  for (const auto& instance : instances) {
+    if (instance.skip_reason) {
+      std::fputs(fmt::format("skipped {}: {}\n", instance.name, *instance.skip_reason).c_str(), stdout);
+      continue;
+    }
+    // The same steps as `run` and `launch`: the registered variant creates its inputs, launches, verifies.
+    const kernel_definition& definition = *kernel_registry::global().find(instance.kernel);
+    if (definition.required_compute_capability() > collector.device().compute_capability) {
+      std::fputs(fmt::format("skipped {}: needs compute capability {}\n", instance.name,
+                             definition.required_compute_capability())
+                     .c_str(),
+                 stdout);
+      continue;
+    }
+    const auto run = definition.create(kernel_arguments(instance.parameters, instance.launch));
+    COUNTERGUARD_CUDA_CHECK(cudaDeviceSynchronize());
+    const sass_metrics_capture capture = collector.collect(metrics, [&] { run->launch(stream.get()); });
+    const verification verdict = run->verify();
+    if (verdict.checked && !verdict.passed) {
+      ++failures;
+      std::fputs(fmt::format("WRONG {}: {}\n", instance.name, verdict.message).c_str(), stdout);
+    }
+    if (capture.records.empty()) {
+      throw api_error("CUPTI SASS metrics reported no instruction for case '" + instance.name +
+                          "' (run with --trace to see each CUPTI call)",
+                      0);
+    }
+    const sass_profile profile = make_sass_profile(capture, collector.device(), instance.name, self_path());
+    if (!options.record.empty())
+      write_sass_profile(options.record, profile);
+    report(profile, options);
+  }
+  return failures == 0 ? 0 : static_cast<int>(exit_code::check_failed);
+}
+
+}  // namespace
+
+command_action add_blame_command(CLI::App& app) {
+  auto options = std::make_shared<blame_options>();
+  CLI::App* command = app.add_subcommand(
+      "blame", "per-instruction counters of a case's launches (CUPTI SASS metrics) by source line and SASS");
+  command->add_option("paths", options->selection.paths,
+                      "suite files or directories of *.yaml (default: cases)");
+  command->add_option("--case", options->case_pattern, "case instance name or glob (* is a wildcard)");
+  command->add_option("--instance", options->instance, "the Nth (from 0) of the instances --case matches");
+  command->add_option("--record", options->record,
+                      "write the per-PC profile here (JSON, for --from/--against)");
+  command->add_option("--from", options->from, "no GPU: join and rank a recorded profile");
+  command->add_option("--against", options->against,
+                      "a profile recorded before: list the lines that changed");
+  command->add_option("--binary", options->binary,
+                      "the program holding the kernels' cubins (default: the profile's, or this program)");
+  command->add_option("--metric", options->metrics,
+                      "blame metric (executed_instructions, shared_store_wavefronts, ...) or a SASS metric "
+                      "name; default: every blame metric the chip has");
+  command->add_option("--top", options->top, "lines per metric and changes to print (0: all)")
+      ->capture_default_str();
+  command->add_option("--json", options->json, "write the joined blame (and changes) as JSON here");
+  command->add_option("--device", options->device, "CUDA device ordinal")->capture_default_str();
+  command->add_flag("--lines-only", options->lines_only, "no nvdisasm: PC offsets and source lines only");
+  command->add_flag("--list-metrics", options->list_metrics, "list the device's SASS metrics and exit");
+  command->add_flag("--trace", options->trace, "print every CUPTI call and what it returned (stderr)");
+  command
+      ->add_option("--chip", options->selection.chip,
+                   "chip that the cases' raw metric names are validated for")
+      ->capture_default_str();
+  return [options, command]() -> std::optional<int> {
+    if (*command)
+      return run_blame(*options);
+    return std::nullopt;
+  };
+}
+
+}  // namespace counterguard::detail
