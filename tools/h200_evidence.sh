@@ -4,7 +4,7 @@
 # Usage: tools/h200_evidence.sh STAGE...
 #   stages: info run crosscheck baseline repeat planted faults sanitize benchmark timing (evidence/h200/README.md)
 #           extras lock signals noise example (issues 9, 11, 15: evidence/h200/README.md)
-#           predication sass (issue 14), history_pool (issue 11)
+#           predication sass blame (issue 14), history_pool (issue 11)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/counterguard-out}
@@ -214,6 +214,42 @@ PY
       "$CG" run "${sel[@]}" --baseline-dir "$H/baselines" --quiet >"$H/run_pooled.log" 2>&1
       echo "gated run against pooled bands exit status $?"
       cp /tmp/pool.db "$H/history.db"
+      ;;
+    blame)
+      # Issue 14: per-instruction counters (CUPTI SASS metrics) joined to source lines; before/after of the
+      # padding and the stride regressions; ncu's source counters for the same kernels as the oracle.
+      B=$OUT/blame; mkdir -p "$B"
+      "$CG" blame --list-metrics --trace >"$B/list_metrics.log" 2>&1; echo "list-metrics exit status $?"
+      grep -c "smsp__sass" "$B/list_metrics.log"
+      for spec in "shared_banks.yaml:shared_banks/power_of_two_stride?stride=32:s32" \
+                  "shared_banks.yaml:shared_banks/power_of_two_stride?stride=1:s1" \
+                  "transpose.yaml:transpose/smem_unpadded?n=2048:unpadded" \
+                  "transpose.yaml:transpose/smem_padded?n=2048:padded" \
+                  "coalescing.yaml:coalescing/strided?stride=32:stride32" \
+                  "coalescing.yaml:coalescing/strided?stride=1:stride1"; do
+        IFS=: read -r file case name <<<"$spec"
+        "$CG" blame "cases/$file" --case "$case" --trace --record "$B/$name.json" --json "$B/$name.blame.json" \
+          >"$B/$name.log" 2>&1; echo "blame $name exit status $?"
+      done
+      head -40 "$B/s32.log"
+      for pair in s32:s1 unpadded:padded stride32:stride1; do
+        after=${pair%%:*}; before=${pair#*:}
+        "$CG" blame --from "$B/$after.json" --against "$B/$before.json" >"$B/diff_${after}_vs_${before}.txt" 2>&1
+        echo "diff $after vs $before exit status $?"; grep -A4 -i "change" "$B/diff_${after}_vs_${before}.txt" | head -8
+      done
+      # Blame of an unchanged kernel is the same on a second run.
+      "$CG" blame cases/transpose.yaml --case 'transpose/smem_unpadded?n=2048' --record "$B/unpadded_again.json" \
+        >"$B/unpadded_again.log" 2>&1
+      "$CG" blame --from "$B/unpadded_again.json" --against "$B/unpadded.json" >"$B/diff_unpadded_again.txt" 2>&1
+      echo "second run against the first: exit status $?"; tail -3 "$B/diff_unpadded_again.txt"
+      # ncu's per-source-line view of the same kernel (the oracle for the join).
+      ncu --section SourceCounters --print-details all --kernel-name regex:smem_tile --launch-count 1 \
+        "$CG" launch cases/transpose.yaml --filter 'transpose/smem_unpadded?n=2048' >"$B/ncu_source_unpadded.txt" 2>&1
+      echo "ncu source counters exit status $?"
+      ncu --page source --csv --print-source sass --kernel-name regex:smem_tile --launch-count 1 \
+        --metrics smsp__sass_inst_executed,smsp__sass_data_bank_conflicts_pipe_lsu_mem_shared_op_st,memory_l1_wavefronts_shared \
+        "$CG" launch cases/transpose.yaml --filter 'transpose/smem_unpadded?n=2048' >"$B/ncu_sass_unpadded.csv" 2>&1
+      echo "ncu sass page exit status $?"; head -5 "$B/ncu_sass_unpadded.csv" | cut -c1-300
       ;;
     sass)
       # Issue 14: the instruction-to-line map with the real nvdisasm, on built-in kernels (the CPU machine has no
