@@ -226,7 +226,9 @@ PY
                   "transpose.yaml:transpose/smem_unpadded?n=2048:unpadded" \
                   "transpose.yaml:transpose/smem_padded?n=2048:padded" \
                   "coalescing.yaml:coalescing/strided?stride=32:stride32" \
-                  "coalescing.yaml:coalescing/strided?stride=1:stride1"; do
+                  "coalescing.yaml:coalescing/strided?stride=1:stride1" \
+                  "divergence.yaml:divergence/predicated_odd_even:predicated" \
+                  "spills.yaml:spills/maxrreg32:spills"; do
         IFS=: read -r file case name <<<"$spec"
         "$CG" blame "cases/$file" --case "$case" --trace --record "$B/$name.json" --json "$B/$name.blame.json" \
           >"$B/$name.log" 2>&1; echo "blame $name exit status $?"
@@ -247,7 +249,7 @@ PY
         "$CG" launch cases/transpose.yaml --filter 'transpose/smem_unpadded?n=2048' >"$B/ncu_source_unpadded.txt" 2>&1
       echo "ncu source counters exit status $?"
       ncu --page source --csv --print-source sass --kernel-name regex:smem_tile --launch-count 1 \
-        --metrics smsp__sass_inst_executed,smsp__sass_data_bank_conflicts_pipe_lsu_mem_shared_op_st,memory_l1_wavefronts_shared \
+        --metrics smsp__sass_inst_executed,smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared,smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal \
         "$CG" launch cases/transpose.yaml --filter 'transpose/smem_unpadded?n=2048' >"$B/ncu_sass_unpadded.csv" 2>&1
       echo "ncu sass page exit status $?"; head -5 "$B/ncu_sass_unpadded.csv" | cut -c1-300
       ;;

@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "counterguard/core/error.hpp"
+#include "counterguard/profiler/sass_metric_names.hpp"
 
 namespace counterguard {
 namespace {
@@ -49,6 +50,12 @@ kernel_blame join_blame(const sass_function_profile& counters, const kernel_sass
     const auto found = counters.values_by_pc.find(instruction.offset);
     if (found != counters.values_by_pc.end())
       out.values = found->second;
+    for (const auto& derived : derived_sass_metrics()) {
+      const auto total = out.values.find(derived.total);
+      const auto ideal = out.values.find(derived.ideal);
+      if (total != out.values.end() && ideal != out.values.end())
+        out.values[derived.friendly] = total->second > ideal->second ? total->second - ideal->second : 0;
+    }
     blame.instructions.push_back(std::move(out));
   }
   for (const auto& [pc, values] : counters.values_by_pc) {
@@ -109,6 +116,21 @@ std::vector<kernel_blame> join_profile(const sass_profile& profile, const std::s
   if (out.empty() && first_problem)
     throw *first_problem;
   return out;
+}
+
+std::vector<std::string> blamed_metric_names(const sass_profile& profile) {
+  const auto collected = [&](const std::string& name) {
+    return std::any_of(profile.metrics.begin(), profile.metrics.end(),
+                       [&](const sass_metric_choice& metric) { return metric.friendly == name; });
+  };
+  std::vector<std::string> names;
+  for (const auto& derived : derived_sass_metrics()) {
+    if (collected(derived.total) && collected(derived.ideal))
+      names.push_back(derived.friendly);
+  }
+  for (const auto& metric : profile.metrics)
+    names.push_back(metric.friendly);
+  return names;
 }
 
 std::vector<const blamed_line*> rank_lines(const kernel_blame& blame, const std::string& metric,

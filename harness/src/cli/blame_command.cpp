@@ -67,15 +67,14 @@ void print_blame(const std::vector<kernel_blame>& blames, const sass_profile& pr
                      .c_str(),
                  stdout);
     }
-    for (const auto& metric : profile.metrics) {
-      const auto ranked = rank_lines(blame, metric.friendly, top);
+    for (const auto& metric : blamed_metric_names(profile)) {
+      const auto ranked = rank_lines(blame, metric, top);
       if (ranked.empty())
         continue;
-      std::fputs(fmt::format("  {}:\n", sass_metric_display_name(metric.friendly)).c_str(), stdout);
+      std::fputs(fmt::format("  {}:\n", sass_metric_display_name(metric)).c_str(), stdout);
       for (const blamed_line* line : ranked) {
-        const blamed_instruction& instruction = top_instruction(blame, *line, metric.friendly);
-        std::fputs(fmt::format("    {:<22} {:>14}  {}\n", line_place(line->position),
-                               line->values.at(metric.friendly),
+        const blamed_instruction& instruction = top_instruction(blame, *line, metric);
+        std::fputs(fmt::format("    {:<22} {:>14}  {}\n", line_place(line->position), line->values.at(metric),
                                instruction.sass.empty()
                                    ? fmt::format("PC {:04x}", instruction.pc_offset)
                                    : fmt::format("{:04x} {}", instruction.pc_offset, instruction.sass))
@@ -259,7 +258,7 @@ command_action add_blame_command(CLI::App& app) {
   command->add_option("--binary", options->binary,
                       "the program holding the kernels' cubins (default: the profile's, or this program)");
   command->add_option("--metric", options->metrics,
-                      "blame metric (executed_instructions, shared_store_wavefronts, ...) or a SASS metric "
+                      "blame metric (executed_instructions, shared_wavefronts, ...) or a SASS metric "
                       "name; default: every blame metric the chip has");
   command->add_option("--top", options->top, "lines per metric and changes to print (0: all)")
       ->capture_default_str();

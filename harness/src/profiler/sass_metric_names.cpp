@@ -20,41 +20,35 @@ std::string listed(const std::vector<std::string>& names) {
 
 }  // namespace
 
-// The SASS metrics API names metrics without a rollup ("smsp__sass_inst_executed"). The names of the counters
-// Nsight Compute's source view shows, and the sass-prefixed range-profiler counters of gpu-facts.md §6 (same
-// counters, per instruction here); the alternatives cover naming differences between chips and releases.
+// The SASS metrics API names metrics without a rollup ("smsp__sass_inst_executed"). These are the names it
+// reported on an H200 (GH100, driver 580.159.04: `counterguard blame --list-metrics`, evidence/h200/blame):
+// 60 metrics, among them shared-memory wavefronts and global sectors per instruction with their ideal
+// counts, but not split into loads and stores (the instruction's opcode says which).
 const std::vector<sass_metric_candidates>& blame_sass_metrics() {
   static const std::vector<sass_metric_candidates> metrics = {
       {"executed_instructions", {"smsp__sass_inst_executed"}},
       {"thread_executed_instructions", {"smsp__sass_thread_inst_executed"}},
-      {"predicated_on_thread_instructions",
-       {"smsp__sass_thread_inst_executed_pred_on", "smsp__sass_thread_inst_executed_op_pred_on"}},
+      {"predicated_on_thread_instructions", {"smsp__sass_thread_inst_executed_pred_on"}},
+      {"divergent_branch_targets", {"smsp__sass_branch_targets_threads_divergent"}},
       {"shared_load_instructions", {"smsp__sass_inst_executed_op_shared_ld"}},
       {"shared_store_instructions", {"smsp__sass_inst_executed_op_shared_st"}},
-      {"shared_load_wavefronts",
-       {"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld",
-        "smsp__sass_data_pipe_lsu_wavefronts_mem_shared_op_ld"}},
-      {"shared_store_wavefronts",
-       {"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st",
-        "smsp__sass_data_pipe_lsu_wavefronts_mem_shared_op_st"}},
-      {"shared_wavefronts",
-       {"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared",
-        "smsp__sass_data_pipe_lsu_wavefronts_mem_shared"}},
-      {"shared_wavefronts_ideal",
-       {"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_ideal",
-        "smsp__sass_data_pipe_lsu_wavefronts_mem_shared_ideal"}},
-      {"global_load_sectors",
-       {"smsp__sass_sectors_mem_global_op_ld", "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld"}},
-      {"global_store_sectors",
-       {"smsp__sass_sectors_mem_global_op_st", "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_st"}},
+      {"shared_wavefronts", {"smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared"}},
+      {"shared_wavefronts_ideal", {"smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal"}},
+      {"global_load_requests", {"smsp__sass_inst_executed_op_global_ld"}},
+      {"global_store_requests", {"smsp__sass_inst_executed_op_global_st"}},
       {"global_sectors", {"smsp__sass_sectors_mem_global"}},
       {"global_sectors_ideal", {"smsp__sass_sectors_mem_global_ideal"}},
-      {"global_load_requests",
-       {"smsp__sass_l1tex_t_requests_pipe_lsu_mem_global_op_ld", "smsp__sass_inst_executed_op_global_ld"}},
-      {"global_store_requests",
-       {"smsp__sass_l1tex_t_requests_pipe_lsu_mem_global_op_st", "smsp__sass_inst_executed_op_global_st"}},
       {"local_load_instructions", {"smsp__sass_inst_executed_op_local_ld"}},
       {"local_store_instructions", {"smsp__sass_inst_executed_op_local_st"}},
+      {"local_sectors", {"smsp__sass_sectors_mem_local"}},
+  };
+  return metrics;
+}
+
+const std::vector<derived_sass_metric>& derived_sass_metrics() {
+  static const std::vector<derived_sass_metric> metrics = {
+      {"shared_excess_wavefronts", "shared_wavefronts", "shared_wavefronts_ideal"},
+      {"global_excess_sectors", "global_sectors", "global_sectors_ideal"},
   };
   return metrics;
 }

@@ -35,8 +35,8 @@ sass_function_profile counters(const kernel_sass& sass, std::uint64_t a, std::ui
   sass_function_profile profile;
   profile.mangled = tile;
   profile.function = "counterguard::kernels::transpose::smem_tile";
-  profile.values_by_pc[pc_a] = {{"shared_store_wavefronts", a}};
-  profile.values_by_pc[pc_b] = {{"shared_store_wavefronts", b}};
+  profile.values_by_pc[pc_a] = {{"shared_wavefronts", a}};
+  profile.values_by_pc[pc_b] = {{"shared_wavefronts", b}};
   return profile;
 }
 
@@ -54,13 +54,13 @@ TEST(source_line_blame, sums_counters_per_line_and_ranks_the_largest_first) {
   std::uint64_t pc_b = 0;
   const kernel_blame blame = join_blame(counters(sass, 7, 4063232, pc_a, pc_b), sass);
   ASSERT_NE(pc_a, pc_b);
-  const auto ranked = rank_lines(blame, "shared_store_wavefronts");
+  const auto ranked = rank_lines(blame, "shared_wavefronts");
   ASSERT_EQ(ranked.size(), 2U);
   EXPECT_EQ(ranked[0]->position->line, line_of(sass, pc_b));
-  EXPECT_EQ(ranked[0]->values.at("shared_store_wavefronts"), 4063232U);
-  EXPECT_EQ(ranked[1]->values.at("shared_store_wavefronts"), 7U);
-  EXPECT_EQ(top_instruction(blame, *ranked[0], "shared_store_wavefronts").pc_offset, pc_b);
-  EXPECT_EQ(rank_lines(blame, "shared_store_wavefronts", 1).size(), 1U);
+  EXPECT_EQ(ranked[0]->values.at("shared_wavefronts"), 4063232U);
+  EXPECT_EQ(ranked[1]->values.at("shared_wavefronts"), 7U);
+  EXPECT_EQ(top_instruction(blame, *ranked[0], "shared_wavefronts").pc_offset, pc_b);
+  EXPECT_EQ(rank_lines(blame, "shared_wavefronts", 1).size(), 1U);
   EXPECT_TRUE(blame.unmatched_pc_offsets.empty());
 }
 
@@ -91,10 +91,34 @@ TEST(blame_diff, lists_changed_lines_by_size_of_change) {
   char pc[16];
   std::snprintf(pc, sizeof pc, "%04lx", static_cast<unsigned long>(pc_b));
   EXPECT_EQ(format_change(changes[0]), "transpose.cu:" + std::to_string(line_of(sass, pc_b)) + "  PC " + pc +
-                                           "  shared store wavefronts 0 -> 4063232");
+                                           "  shared wavefronts 0 -> 4063232");
   EXPECT_EQ(changes[1].before, 5U);
   EXPECT_EQ(changes[1].after, 6U);
   EXPECT_TRUE(diff_blame({after}, {after}).empty());
+}
+
+TEST(source_line_blame, derives_the_excess_over_the_ideal_count_per_instruction) {
+  const kernel_sass sass = tile_sass();
+  std::uint64_t pc_a = 0;
+  std::uint64_t pc_b = 0;
+  sass_function_profile counted = counters(sass, 0, 0, pc_a, pc_b);
+  // transpose/smem_unpadded?n=2048's conflicted store: 32 wavefronts where 1 would do, 131072 times.
+  counted.values_by_pc[pc_b] = {{"shared_wavefronts", 4194304}, {"shared_wavefronts_ideal", 131072}};
+  counted.values_by_pc[pc_a] = {{"shared_wavefronts", 5}, {"shared_wavefronts_ideal", 9}};
+  const kernel_blame blame = join_blame(counted, sass);
+  const auto ranked = rank_lines(blame, "shared_excess_wavefronts");
+  ASSERT_EQ(ranked.size(), 1U);  // pc_a's count is below its ideal: no excess, not ranked
+  EXPECT_EQ(ranked[0]->values.at("shared_excess_wavefronts"), 4063232U);
+
+  sass_profile profile;
+  profile.metrics = {{"executed_instructions", "smsp__sass_inst_executed"},
+                     {"shared_wavefronts", "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared"},
+                     {"shared_wavefronts_ideal", "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal"}};
+  EXPECT_EQ(blamed_metric_names(profile),
+            (std::vector<std::string>{"shared_excess_wavefronts", "executed_instructions",
+                                      "shared_wavefronts", "shared_wavefronts_ideal"}));
+  profile.metrics.pop_back();
+  EXPECT_EQ(blamed_metric_names(profile).front(), "executed_instructions");
 }
 
 TEST(sass_profile, survives_a_json_round_trip) {
@@ -104,8 +128,7 @@ TEST(sass_profile, survives_a_json_round_trip) {
   profile.compute_capability = 90;
   profile.case_name = "transpose/smem_tile";
   profile.binary = self;
-  profile.metrics = {
-      {"shared_store_wavefronts", "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st"}};
+  profile.metrics = {{"shared_wavefronts", "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared"}};
   std::uint64_t pc_a = 0;
   std::uint64_t pc_b = 0;
   profile.functions.push_back(counters(tile_sass(), 3, 9, pc_a, pc_b));
@@ -139,11 +162,11 @@ TEST(sass_profile, a_profile_for_an_architecture_the_binary_lacks_is_an_input_er
 
 TEST(sass_metric_names, maps_friendly_names_to_the_chips_names) {
   const std::vector<std::string> available = {"smsp__sass_inst_executed",
-                                              "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st"};
+                                              "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared"};
   const auto chosen =
-      choose_sass_metrics({"shared_store_wavefronts", "smsp__sass_inst_executed"}, available, "GH100");
+      choose_sass_metrics({"shared_wavefronts", "smsp__sass_inst_executed"}, available, "GH100");
   ASSERT_EQ(chosen.size(), 2U);
-  EXPECT_EQ(chosen[0].cupti, "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st");
+  EXPECT_EQ(chosen[0].cupti, "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared");
   EXPECT_EQ(chosen[1].friendly, "smsp__sass_inst_executed");
   std::vector<std::string> skipped;
   EXPECT_EQ(choose_sass_metrics({}, available, "GH100", &skipped).size(), 2U);
@@ -152,7 +175,7 @@ TEST(sass_metric_names, maps_friendly_names_to_the_chips_names) {
 
 TEST(sass_metric_names, an_unknown_metric_lists_the_available_names) {
   try {
-    static_cast<void>(choose_sass_metrics({"global_load_sectors"}, {"smsp__sass_inst_executed"}, "GH100"));
+    static_cast<void>(choose_sass_metrics({"global_sectors"}, {"smsp__sass_inst_executed"}, "GH100"));
     FAIL();
   } catch (const input_error& e) {
     EXPECT_NE(std::string(e.what()).find("smsp__sass_inst_executed"), std::string::npos) << e.what();

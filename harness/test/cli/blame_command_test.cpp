@@ -31,13 +31,14 @@ std::string profile_text(const std::string& chip, std::uint64_t pc, std::uint64_
       {"compute_capability", 90},
       {"case", "transpose/smem_tile"},
       {"binary", COUNTERGUARD_BINARY},
-      {"metrics", {{{"name", "shared_store_wavefronts"}, {"cupti", "smsp__sass_x"}}}},
+      {"metrics",
+       {{{"name", "shared_wavefronts"}, {"cupti", "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared"}}}},
       {"dropped_records", 0},
       {"functions",
        {{{"mangled", tile},
          {"function", "counterguard::kernels::transpose::smem_tile"},
          {"cubin_crc", 1},
-         {"instructions", {{{"pc_offset", pc}, {"values", {{"shared_store_wavefronts", wavefronts}}}}}}}}}};
+         {"instructions", {{{"pc_offset", pc}, {"values", {{"shared_wavefronts", wavefronts}}}}}}}}}};
   return profile.dump();
 }
 
@@ -53,9 +54,9 @@ TEST(blame_command, ranks_a_recorded_profiles_lines_and_lists_what_changed) {
       run_counterguard("blame --lines-only --from '" + after.string() + "' --against '" + before.string() +
                        "' --json '" + (scratch.path() / "out.json").string() + "'");
   EXPECT_EQ(result.status, 0) << result.output;
-  EXPECT_NE(result.output.find("shared store wavefronts:"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("shared wavefronts:"), std::string::npos) << result.output;
   EXPECT_NE(result.output.find(place), std::string::npos) << result.output;
-  EXPECT_NE(result.output.find("shared store wavefronts 0 -> 4063232"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("shared wavefronts 0 -> 4063232"), std::string::npos) << result.output;
   const nlohmann::json out = nlohmann::json::parse(read_text(scratch.path() / "out.json"));
   EXPECT_EQ(out.at("changes").size(), 1U);
   EXPECT_EQ(out.at("changes").at(0).at("after"), 4063232);

@@ -49,6 +49,10 @@ struct kernel_blame {
                                                      bool lines_only,
                                                      std::vector<std::string>* missing = nullptr);
 
+// The metrics a profile's blame shows, in order: the derived excess counts its metrics allow (first: they are
+// what a regression of bank conflicts or coalescing moves), then the collected ones.
+[[nodiscard]] std::vector<std::string> blamed_metric_names(const sass_profile& profile);
+
 // The lines with a nonzero `metric`, largest first (ties: file and line order), at most `top` (0: all).
 [[nodiscard]] std::vector<const blamed_line*> rank_lines(const kernel_blame& blame, const std::string& metric,
                                                          std::size_t top = 0);

@@ -5,9 +5,8 @@
 
 namespace counterguard {
 
-// A per-instruction counter of CUPTI's SASS metrics API under the name blame shows
-// ("shared_store_wavefronts") and the name the API reports for the chip
-// ("smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st").
+// A per-instruction counter of CUPTI's SASS metrics API under the name blame shows ("shared_wavefronts") and
+// the name the API reports for the chip ("smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared").
 struct sass_metric_choice {
   std::string friendly;
   std::string cupti;
@@ -20,6 +19,15 @@ struct sass_metric_candidates {
   std::vector<std::string> cupti;
 };
 [[nodiscard]] const std::vector<sass_metric_candidates>& blame_sass_metrics();
+
+// A per-instruction value blame derives from two collected ones: the part of a count above its ideal
+// (bank conflicts as shared_excess_wavefronts, uncoalesced access as global_excess_sectors).
+struct derived_sass_metric {
+  std::string friendly;
+  std::string total;
+  std::string ideal;
+};
+[[nodiscard]] const std::vector<derived_sass_metric>& derived_sass_metrics();
 
 // "shared_store_wavefronts" -> "shared store wavefronts".
 [[nodiscard]] std::string sass_metric_display_name(const std::string& friendly);
