@@ -49,6 +49,10 @@ const std::vector<derived_sass_metric>& derived_sass_metrics() {
   static const std::vector<derived_sass_metric> metrics = {
       {"shared_excess_wavefronts", "shared_wavefronts", "shared_wavefronts_ideal"},
       {"global_excess_sectors", "global_sectors", "global_sectors_ideal"},
+      // Lanes of executed instructions that were predicated off: the cost of a branch the compiler predicated
+      // (reduce0's `if (tid % (2 * s) == 0)`), which divergent_branch_targets cannot see.
+      {"predicated_off_thread_instructions", "thread_executed_instructions",
+       "predicated_on_thread_instructions"},
   };
   return metrics;
 }

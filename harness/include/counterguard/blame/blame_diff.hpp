@@ -23,7 +23,7 @@ struct blame_change {
 [[nodiscard]] std::vector<blame_change> diff_blame(const std::vector<kernel_blame>& before,
                                                    const std::vector<kernel_blame>& after);
 
-// "transpose.cu:34  STS [R4], R2  shared store wavefronts 0 -> 4063232"
+// "transpose.cu:34  STS [R7], R8  shared excess wavefronts 0 -> 4063232"
 [[nodiscard]] std::string format_change(const blame_change& change);
 
 }  // namespace counterguard

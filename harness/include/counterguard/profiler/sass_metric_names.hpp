@@ -21,7 +21,8 @@ struct sass_metric_candidates {
 [[nodiscard]] const std::vector<sass_metric_candidates>& blame_sass_metrics();
 
 // A per-instruction value blame derives from two collected ones: the part of a count above its ideal
-// (bank conflicts as shared_excess_wavefronts, uncoalesced access as global_excess_sectors).
+// (bank conflicts as shared_excess_wavefronts, uncoalesced access as global_excess_sectors, predicated-off
+// lanes as predicated_off_thread_instructions).
 struct derived_sass_metric {
   std::string friendly;
   std::string total;
