@@ -4,7 +4,7 @@
 # Usage: tools/h200_evidence.sh STAGE...
 #   stages: info run crosscheck baseline repeat planted faults sanitize benchmark timing (evidence/h200/README.md)
 #           extras lock signals noise example (issues 9, 11, 15: evidence/h200/README.md)
-#           predication sass blame (issue 14), history_pool (issue 11)
+#           predication sass blame blame_planted (issue 14), history_pool (issue 11)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/counterguard-out}
@@ -252,6 +252,12 @@ PY
         --metrics smsp__sass_inst_executed,smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared,smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal \
         "$CG" launch cases/transpose.yaml --filter 'transpose/smem_unpadded?n=2048' >"$B/ncu_sass_unpadded.csv" 2>&1
       echo "ncu sass page exit status $?"; head -5 "$B/ncu_sass_unpadded.csv" | cut -c1-300
+      ;;
+    blame_planted)
+      # Issue 14: each planted regression of tools/planted_regressions.py, blamed per source line.
+      python3 tools/planted_blame.py --counterguard "$CG" --out "$OUT/blame_planted" \
+        --report "$OUT/planted_blame.md" >"$OUT/planted_blame.log" 2>&1
+      echo "planted blame exit status $?"; cat "$OUT/planted_blame.md"
       ;;
     sass)
       # Issue 14: the instruction-to-line map with the real nvdisasm, on built-in kernels (the CPU machine has no
