@@ -17,7 +17,8 @@ import yaml
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from planted_regressions import PLANTS  # noqa: E402  (the same plants as the regression check)
 
-# The derived metrics say what a regression of banks, coalescing or predication moved; shown first.
+# The derived metrics say what a regression of banks, coalescing or predication moved; shown first, in this
+# order (a kernel's bounds-check EXIT has predicated-off lanes by the million, and says little).
 FIRST = ("shared_excess_wavefronts", "global_excess_sectors", "predicated_off_thread_instructions")
 
 
@@ -62,7 +63,8 @@ def main():
             status = subprocess.run([args.counterguard, "blame", "--from", after, "--against", before, "--top", "0",
                                      "--json", diff_json], stdout=out, stderr=subprocess.STDOUT).returncode
         changes = json.load(open(diff_json)).get("changes", []) if status == 0 else []
-        changes.sort(key=lambda c: (c["metric"] not in FIRST, -abs(c["after"] - c["before"])))
+        changes.sort(key=lambda c: (FIRST.index(c["metric"]) if c["metric"] in FIRST else len(FIRST),
+                                    -abs(c["after"] - c["before"])))
         shown = [f"`{c['place']}  {c['sass']}  {c['metric'].replace('_', ' ')} {c['before']} -> {c['after']}`"
                  for c in changes[:3]]
         kernels_before, kernels_after = kernels(before), kernels(after)
@@ -72,7 +74,8 @@ def main():
 
     lines = ["# Planted regressions blamed per source line on the H200", "",
              f"Command: `{' '.join(sys.argv)}`", "",
-             "| suite | case | planted change | kernel | blame | top changes (derived metrics first) |",
+             "| suite | case | planted change | kernel | blame | top changes (excess wavefronts, excess sectors, "
+             "predicated-off lanes, then the rest) |",
              "|---|---|---|---|---|---|"]
     for suite, case, change, summary, shown, kernel_change in rows:
         lines.append(f"| {suite} | {case} | {change} | {kernel_change or 'same'} | {summary} | "
