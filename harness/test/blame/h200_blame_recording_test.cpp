@@ -13,7 +13,7 @@
 namespace counterguard {
 namespace {
 
-const std::string fixtures = "harness/test/fixtures/h200_blame/";
+const std::string fixtures = std::string(COUNTERGUARD_SOURCE_DIR) + "/harness/test/fixtures/h200_blame/";
 const std::string self = "/proc/self/exe";
 
 std::vector<kernel_blame> joined(const std::string& name) {
