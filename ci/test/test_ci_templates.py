@@ -61,8 +61,8 @@ def git(*arguments, cwd):
     return subprocess.run(["git", *arguments], cwd=cwd, check=True, capture_output=True, text=True).stdout.strip()
 
 
-class user_project:
-    """origin.git (bare, branch main) holding a user's project, and fresh checkouts of it."""
+class ci_sandbox:
+    """origin.git (bare, branch main), the stubs' state and the environment a CI job's steps run in."""
 
     def __init__(self, root):
         self.root = root
@@ -70,34 +70,13 @@ class user_project:
         self.state = os.path.join(root, "stub-state")
         os.makedirs(self.state)
         git("init", "--quiet", "--bare", "--initial-branch=main", self.origin, cwd=root)
-        seed = os.path.join(root, "seed")
-        git("init", "--quiet", "--initial-branch=main", seed, cwd=root)
-        shutil.copytree(os.path.join(SOURCE, "cases"), os.path.join(seed, CASES))
-        shutil.copytree(os.path.join(SOURCE, "baselines", KEY), os.path.join(seed, BASELINES, KEY))
-        with open(os.path.join(seed, ".gitignore"), "w") as f:
-            f.write("/build/\n")
-        with open(os.path.join(seed, "README.md"), "w") as f:
-            f.write("A CUDA project gated by counterguard.\n")
+        self.checkouts = 0
+
+    def publish(self, seed):
+        """Commits everything in the `seed` repository and pushes it as origin's main."""
         git("add", "-A", cwd=seed)
         git("-c", "user.name=dev", "-c", "user.email=dev@example.com", "commit", "--quiet", "-m", "initial", cwd=seed)
         git("push", "--quiet", self.origin, "main", cwd=seed)
-        self.checkouts = 0
-
-    def checkout(self, ref="main"):
-        """A fresh clone at `ref`, with the runner built (the wrapper) as the user's build step would."""
-        self.checkouts += 1
-        workspace = os.path.join(self.root, f"workspace-{self.checkouts}")
-        git("clone", "--quiet", "--branch", ref, self.origin, workspace, cwd=self.root)
-        os.makedirs(os.path.join(workspace, "build"))
-        wrapper = os.path.join(workspace, RUNNER)
-        with open(wrapper, "w") as f:
-            f.write("#!/usr/bin/env bash\n"
-                    f"printf '%s\\n' \"$(python3 -c 'import json, os, sys; print(json.dumps("
-                    "{\"commit\": os.environ.get(\"COUNTERGUARD_GIT_COMMIT\"), \"argv\": sys.argv[1:]}))' \"$@\")\" "
-                    f">>'{self.state}/runner.log'\n"
-                    f"exec '{COUNTERGUARD}' \"$@\"\n")
-        os.chmod(wrapper, 0o755)
-        return workspace
 
     def environment(self):
         env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "CI_", "GITLAB_", "GH_"))}
@@ -128,6 +107,39 @@ class user_project:
         done = subprocess.run(["git", "rev-parse", "--verify", "-q", f"refs/heads/{branch}"], cwd=self.origin,
                               capture_output=True, text=True, check=False)
         return done.stdout.strip() if done.returncode == 0 else None
+
+
+class user_project(ci_sandbox):
+    """A user's project in origin.git, and fresh checkouts of it."""
+
+    def __init__(self, root):
+        super().__init__(root)
+        seed = os.path.join(root, "seed")
+        git("init", "--quiet", "--initial-branch=main", seed, cwd=root)
+        shutil.copytree(os.path.join(SOURCE, "cases"), os.path.join(seed, CASES))
+        shutil.copytree(os.path.join(SOURCE, "baselines", KEY), os.path.join(seed, BASELINES, KEY))
+        with open(os.path.join(seed, ".gitignore"), "w") as f:
+            f.write("/build/\n")
+        with open(os.path.join(seed, "README.md"), "w") as f:
+            f.write("A CUDA project gated by counterguard.\n")
+        self.publish(seed)
+
+    def checkout(self, ref="main"):
+        """A fresh clone at `ref`, with the runner built (the wrapper) as the user's build step would."""
+        self.checkouts += 1
+        workspace = os.path.join(self.root, f"workspace-{self.checkouts}")
+        git("clone", "--quiet", "--branch", ref, self.origin, workspace, cwd=self.root)
+        os.makedirs(os.path.join(workspace, "build"))
+        wrapper = os.path.join(workspace, RUNNER)
+        with open(wrapper, "w") as f:
+            f.write("#!/usr/bin/env bash\n"
+                    f"printf '%s\\n' \"$(python3 -c 'import json, os, sys; print(json.dumps("
+                    "{\"commit\": os.environ.get(\"COUNTERGUARD_GIT_COMMIT\"), \"argv\": sys.argv[1:]}))' \"$@\")\" "
+                    f">>'{self.state}/runner.log'\n"
+                    f"exec '{COUNTERGUARD}' \"$@\"\n")
+        os.chmod(wrapper, 0o755)
+        return workspace
+
 
 
 def edit_baseline(workspace, suite, old, new):

@@ -30,7 +30,7 @@ SOURCE = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import template_runner  # noqa: E402  (after the path is set)
 import workflow_runner  # noqa: E402
-from test_ci_templates import git, junit_failures, read_json, read_json_lines, read_text  # noqa: E402
+from test_ci_templates import ci_sandbox, git, junit_failures, read_json, read_json_lines, read_text  # noqa: E402
 
 EXAMPLE = os.path.join(SOURCE, "examples", "reduction_stencil")
 GATE_WORKFLOW = ".github/workflows/counterguard-gate.yml"
@@ -50,22 +50,15 @@ BOT_TOKEN = "github_pat_example_bot"
 PREBUILT_RUNNER = None  # set from --runner
 
 
-class example_repository:
-    """origin.git holding a copy of the example project, fresh checkouts of it, and the stubs' state."""
+class example_repository(ci_sandbox):
+    """origin.git holding a copy of the example project, and fresh checkouts of it."""
 
     def __init__(self, root):
-        self.root = root
-        self.origin = os.path.join(root, "origin.git")
-        self.state = os.path.join(root, "stub-state")
-        os.makedirs(self.state)
-        git("init", "--quiet", "--bare", "--initial-branch=main", self.origin, cwd=root)
+        super().__init__(root)
         seed = os.path.join(root, "seed")
         shutil.copytree(EXAMPLE, seed, ignore=shutil.ignore_patterns("build", "counterguard-out"))
         git("init", "--quiet", "--initial-branch=main", seed, cwd=root)
-        git("add", "-A", cwd=seed)
-        git("-c", "user.name=dev", "-c", "user.email=dev@example.com", "commit", "--quiet", "-m", "initial", cwd=seed)
-        git("push", "--quiet", self.origin, "main", cwd=seed)
-        self.checkouts = 0
+        self.publish(seed)
         # What the build step runs instead of compiling: the prebuilt runner behind a logging wrapper.
         self.build_standin = os.path.join(root, "build_standin.sh")
         with open(self.build_standin, "w", encoding="utf-8") as f:
@@ -82,31 +75,6 @@ class example_repository:
         git("clone", "--quiet", "--branch", "main", self.origin, workspace, cwd=self.root)
         return workspace
 
-    def environment(self):
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "CI_", "GITLAB_", "GH_"))}
-        env.update({"PATH": os.path.join(HERE, "stubs") + os.pathsep + os.environ["PATH"],
-                    "CG_STUB_STATE": self.state, "CG_STUB_ORIGIN": self.origin,
-                    "HOME": os.path.join(self.root, "home"), "GIT_CONFIG_NOSYSTEM": "1",
-                    "COUNTERGUARD_LOCK_DIR": self.root})
-        os.makedirs(env["HOME"], exist_ok=True)
-        return env
-
-    def runner_calls(self):
-        path = os.path.join(self.state, "runner.log")
-        return read_json_lines(path) if os.path.exists(path) else []
-
-    def stub_state(self, platform):
-        path = os.path.join(self.state, f"{platform}.json")
-        return read_json(path) if os.path.exists(path) else None
-
-    def seed_stub_state(self, platform, state):
-        with open(os.path.join(self.state, f"{platform}.json"), "w", encoding="utf-8") as f:
-            json.dump(state, f)
-
-    def branch_sha(self, branch):
-        done = subprocess.run(["git", "rev-parse", "--verify", "-q", f"refs/heads/{branch}"], cwd=self.origin,
-                              capture_output=True, text=True, check=False)
-        return done.stdout.strip() if done.returncode == 0 else None
 
 
 def edit(workspace, old, new):
