@@ -41,6 +41,7 @@
 #include "counterguard/cupti/metric_name_validator.hpp"
 #include "counterguard/cupti/profiler_host.hpp"
 #include "detail/launch_recorder.hpp"
+#include "detail/primary_context.hpp"
 
 namespace counterguard {
 namespace {
@@ -169,24 +170,7 @@ struct range_profiler::state {
 
 range_profiler::range_profiler(int device_ordinal) : m_state(std::make_unique<state>()) {
   state& s = *m_state;
-  int devices = 0;
-  const cudaError_t count_status = cudaGetDeviceCount(&devices);
-  if (count_status != cudaSuccess) {
-    static_cast<void>(cudaGetLastError());
-    detail::throw_no_gpu((std::string("cudaGetDeviceCount: ") + cudaGetErrorName(count_status) + ": " +
-                          cudaGetErrorString(count_status))
-                             .c_str());
-  }
-  if (devices == 0)
-    detail::throw_no_gpu("cudaGetDeviceCount found 0 devices");
-  if (device_ordinal < 0 || device_ordinal >= devices) {
-    throw input_error({}, "device", "device " + std::to_string(device_ordinal) + " does not exist",
-                      "this machine has devices 0.." + std::to_string(devices - 1));
-  }
-
-  // The primary context (§2.1).
-  COUNTERGUARD_CUDA_CHECK(cudaSetDevice(device_ordinal));
-  COUNTERGUARD_CUDA_CHECK(cudaFree(nullptr));
+  detail::open_primary_context(device_ordinal);
   check_driver(driver_entry_point<cu_ctx_get_current>("cuCtxGetCurrent")(&s.context), "cuCtxGetCurrent");
   check_driver(driver_entry_point<cu_device_get>("cuDeviceGet")(&s.cu_device, device_ordinal), "cuDeviceGet");
 

@@ -30,6 +30,7 @@
 #include "counterguard/core/cuda_check.hpp"
 #include "counterguard/core/error.hpp"
 #include "counterguard/cupti/cupti_check.hpp"
+#include "detail/primary_context.hpp"
 
 namespace counterguard {
 namespace {
@@ -93,20 +94,7 @@ sass_metrics_collector::sass_metrics_collector(int device_ordinal, std::FILE* tr
     : m_state(std::make_unique<state>()) {
   state& s = *m_state;
   s.trace = trace;
-  int devices = 0;
-  const cudaError_t count_status = cudaGetDeviceCount(&devices);
-  if (count_status != cudaSuccess) {
-    static_cast<void>(cudaGetLastError());
-    detail::throw_no_gpu((std::string("cudaGetDeviceCount: ") + cudaGetErrorName(count_status)).c_str());
-  }
-  if (devices == 0)
-    detail::throw_no_gpu("cudaGetDeviceCount found 0 devices");
-  if (device_ordinal < 0 || device_ordinal >= devices) {
-    throw input_error({}, "device", "device " + std::to_string(device_ordinal) + " does not exist",
-                      "this machine has devices 0.." + std::to_string(devices - 1));
-  }
-  COUNTERGUARD_CUDA_CHECK(cudaSetDevice(device_ordinal));
-  COUNTERGUARD_CUDA_CHECK(cudaFree(nullptr));
+  detail::open_primary_context(device_ordinal);
   s.context = current_context();
   s.note("device {}, context {}", device_ordinal, static_cast<void*>(s.context));
 
