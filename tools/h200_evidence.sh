@@ -4,7 +4,7 @@
 # Usage: tools/h200_evidence.sh STAGE...
 #   stages: info run crosscheck baseline repeat planted faults sanitize benchmark timing (evidence/h200/README.md)
 #           extras lock signals noise example (issues 9, 11, 15: evidence/h200/README.md)
-#           predication sass blame blame_planted (issue 14), history_pool (issue 11)
+#           predication sass blame blame_planted run_blame (issue 14), history_pool (issue 11)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/counterguard-out}
@@ -258,6 +258,40 @@ PY
       python3 tools/planted_blame.py --counterguard "$CG" --out "$OUT/blame_planted" \
         --report "$OUT/planted_blame.md" >"$OUT/planted_blame.log" 2>&1
       echo "planted blame exit status $?"; cat "$OUT/planted_blame.md"
+      ;;
+    run_blame)
+      # Issue 14: per-line baselines of the built-in suite (baseline update --with-lines, twice into copies of
+      # baselines/: equal bytes is the determinism check), then every planted regression gated by `run` with
+      # its automatic blame against them, and one blamed run with every report.
+      B=$OUT/run_blame; mkdir -p "$B/lines"
+      for attempt in 1 2; do
+        rm -rf "/tmp/lines$attempt"; cp -r baselines "/tmp/lines$attempt"
+        "${timer[@]}" "$CG" baseline update cases/ --baseline-dir "/tmp/lines$attempt" --repeat 1 --with-lines \
+          >"$B/update$attempt.log" 2>&1
+        echo "baseline update --with-lines ($attempt) exit status $?"
+      done
+      grep -E "per-line|Elapsed|Maximum resident" "$B/update1.log"
+      for f in /tmp/lines1/*/*.lines.json; do
+        cp "$f" "$B/lines/"
+        if cmp -s "$f" "/tmp/lines2/${f#/tmp/lines1/}"; then echo "identical: ${f##*/}"; else echo "DIFFERENT: ${f##*/}"; fi
+      done | tee "$B/determinism.txt"
+      du -b /tmp/lines1/*/*.lines.json | tee "$B/sizes.txt"
+      cp /tmp/lines1/*/*.lines.json baselines/*/  # this copy of the tree: what the planted runs compare with
+      python3 tools/planted_regressions.py --counterguard "$CG" --planted-binary .device/planted/counterguard \
+        --report "$B/planted_regressions.md" | tail -16
+      python3 - <<'PY'
+import yaml
+data = yaml.safe_load(open("cases/transpose.yaml"))
+for entry in data["cases"]:
+    if entry["name"] == "smem_padded":
+        entry["parameters"]["pad"] = 0
+yaml.safe_dump(data, open("/tmp/planted_transpose.yaml", "w"), sort_keys=False)
+PY
+      "$CG" run /tmp/planted_transpose.yaml --filter 'transpose/smem_padded*' --json "$B/run.json" \
+        --markdown "$B/run.md" --html "$B/run.html" --junit "$B/run_junit.xml" >"$B/run_console.txt" 2>&1
+      echo "planted transpose run exit status $?"; tail -20 "$B/run_console.txt"
+      "$CG" run /tmp/planted_transpose.yaml --filter 'transpose/smem_padded*' --no-blame --json "$B/run_no_blame.json" \
+        >/dev/null 2>&1; echo "with --no-blame exit status $?"
       ;;
     sass)
       # Issue 14: the instruction-to-line map with the real nvdisasm, on built-in kernels (the CPU machine has no

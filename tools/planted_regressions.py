@@ -43,13 +43,20 @@ def run(binary, suite_file, case_filter, out_json):
     result = subprocess.run([binary, "run", suite_file, "--filter", case_filter, "--quiet", "--json", out_json],
                             capture_output=True, text=True)
     failing = []
+    blamed = []  # the run's source-line blame of the failed case (docs/blame.md), its top lines
     if os.path.exists(out_json):
         for case in json.load(open(out_json))["cases"]:
+            blame = case.get("blame")
+            if blame:
+                blamed += [blame["note"]] if blame["note"] else []
+                blamed += [f"`{line['place']}` `{line['sass']}` {line['metric'].replace('_', ' ')} "
+                           + (f"{line['before']} -> " if line["before"] is not None else "") + str(line["after"])
+                           for line in blame["lines"][:2]]
             failing += [f"{c['metric']} ({c['verdict']}: expected {c['expected']}, measured {c['measured']})"
                         for c in case["checks"] if c["failing"]]
             if case["status"] == "error":
                 failing.append("error: " + case["status_reason"])
-    return result.returncode, failing
+    return result.returncode, failing, blamed
 
 
 def main():
@@ -68,20 +75,21 @@ def main():
                     entry.update(edits)
             planted = os.path.join(directory, f"{suite}.yaml")
             yaml.safe_dump(data, open(planted, "w"), sort_keys=False)
-            status, failing = run(args.counterguard, planted, f"{suite}/{case}*", planted + ".json")
-            rows.append((suite, case, change, status, failing))
+            status, failing, blamed = run(args.counterguard, planted, f"{suite}/{case}*", planted + ".json")
+            rows.append((suite, case, change, status, failing, blamed))
         if args.planted_binary:
-            status, failing = run(args.planted_binary, "cases/spills.yaml", "spills/no_limit",
-                                  os.path.join(directory, "spills.json"))
-            rows.append(("spills", "no_limit", "kernels rebuilt with -maxrregcount=32", status, failing))
+            status, failing, blamed = run(args.planted_binary, "cases/spills.yaml", "spills/no_limit",
+                                          os.path.join(directory, "spills.json"))
+            rows.append(("spills", "no_limit", "kernels rebuilt with -maxrregcount=32", status, failing, blamed))
 
     caught = sum(1 for row in rows if row[3] == 1 and row[4])
     lines = ["# Planted regressions on the H200", "", f"Command: `{' '.join(sys.argv)}`", "",
              f"**{caught} of {len(rows)} caught** (exit status 1 with the failing metrics named).", "",
-             "| suite | case | planted change | exit | failing checks |", "|---|---|---|---:|---|"]
-    for suite, case, change, status, failing in rows:
+             "| suite | case | planted change | exit | failing checks | blamed source lines |",
+             "|---|---|---|---:|---|---|"]
+    for suite, case, change, status, failing, blamed in rows:
         shown = "<br>".join(failing[:6]) + (f"<br>(+{len(failing) - 6} more)" if len(failing) > 6 else "")
-        lines.append(f"| {suite} | {case} | {change} | {status} | {shown} |")
+        lines.append(f"| {suite} | {case} | {change} | {status} | {shown} | {'<br>'.join(blamed) or '-'} |")
     text = "\n".join(lines) + "\n"
     open(args.report, "w").write(text)
     print(text)

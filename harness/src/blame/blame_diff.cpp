@@ -15,12 +15,12 @@ std::uint64_t value_of(const metric_values& values, const std::string& metric) {
   return found == values.end() ? 0 : found->second;
 }
 
+// Lines match by file base name and line: a profile recorded from another checkout or build directory (a
+// baseline made on a nightly machine) names the same source file by another path.
 const blamed_line* find_line(const kernel_blame& blame, const blamed_line& like) {
+  const std::string place = line_place(like.position);
   for (const auto& line : blame.lines) {
-    const bool same = (!line.position && !like.position) ||
-                      (line.position && like.position && line.position->file == like.position->file &&
-                       line.position->line == like.position->line);
-    if (same)
+    if (line_place(line.position) == place)
       return &line;
   }
   return nullptr;

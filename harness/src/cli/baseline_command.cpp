@@ -18,6 +18,7 @@
 #include "counterguard/history/history_source.hpp"
 #include "counterguard/history/recorded_baseline_values.hpp"
 #include "counterguard/runner/isolated_runner.hpp"
+#include "counterguard/runner/line_baseline_refresh.hpp"
 
 namespace counterguard::detail {
 
@@ -102,6 +103,22 @@ int run_baseline_update(const baseline_update_options& options) {
     for (const auto& why : update.not_recorded)
       std::fputs(fmt::format("counterguard: not recorded: {}\n", why).c_str(), stderr);
     results.push_back(update);
+  }
+  if (options.with_lines) {
+    // After the baselines: the per-line profiles come from a process of their own (SASS metrics).
+    sass_recording_options recording;
+    recording.executable = self_executable();
+    recording.suite_paths = options.selection.paths;
+    recording.chip = options.selection.chip;
+    const std::vector<int> devices = chosen_devices(options.devices);
+    recording.device = devices.empty() ? 0 : devices.front();
+    recording.timeout_seconds = options.case_timeout_seconds * 4;
+    const line_baseline_refresh lines =
+        refresh_line_baselines(repetitions.front(), options.baseline_dir, recording);
+    for (const auto& why : lines.not_recorded)
+      std::fputs(fmt::format("counterguard: no per-line profile: {}\n", why).c_str(), stderr);
+    for (const auto& path : lines.written)
+      std::fputs(fmt::format("counterguard: wrote per-line profiles {}\n", path).c_str(), stderr);
   }
   // The console gets everything; the --summary file (a pull-request body) stays within its limit.
   const std::string summary = render_change_summaries_markdown(results, markdown_budget{0, {}});

@@ -5,8 +5,10 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <climits>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 
 #include "commands.hpp"
@@ -16,6 +18,8 @@
 #include "counterguard/core/cuda_check.hpp"
 #include "counterguard/core/cuda_stream.hpp"
 #include "counterguard/core/error.hpp"
+#include "counterguard/model/suite_loader.hpp"
+#include "counterguard/profiler/gpu_lock.hpp"
 #include "counterguard/profiler/sass_metrics_collector.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
 #include "counterguard/statics/sass_disassembler.hpp"
@@ -25,9 +29,12 @@ namespace {
 
 struct blame_options {
   selection_options selection;
-  std::string case_pattern;
+  std::vector<std::string> case_patterns;
   int instance = -1;  // -1: the only match
   std::string record;
+  std::string record_dir;  // one profile per instance, and index.json naming each instance's file
+  bool quiet = false;      // record only: print no blame
+  double wait_for_gpu_seconds = 600.0;
   std::string from;
   std::string against;
   std::string binary;  // the cubins' program (default: the profile's, or this program)
@@ -155,6 +162,33 @@ int report(const sass_profile& profile, const blame_options& options) {
   return 0;
 }
 
+std::string joined_patterns(const std::vector<std::string>& patterns) {
+  std::string out;
+  for (const auto& pattern : patterns)
+    out += (out.empty() ? "" : "', '") + pattern;
+  return out;
+}
+
+// The instances any --case matches, in suite order, each once.
+std::vector<case_instance> selected_instances(const blame_options& options) {
+  std::vector<case_instance> all = select_instances(options.selection);
+  std::vector<case_instance> chosen;
+  for (auto& instance : all) {
+    const bool matches = std::any_of(
+        options.case_patterns.begin(), options.case_patterns.end(),
+        [&](const std::string& pattern) { return !filter_instances({instance}, pattern).empty(); });
+    if (matches)
+      chosen.push_back(std::move(instance));
+  }
+  for (const auto& pattern : options.case_patterns) {
+    if (filter_instances(chosen, pattern).empty()) {
+      throw input_error({}, "--case", "no case instance matches '" + pattern + "'",
+                        "a name or glob that `counterguard list` shows");
+    }
+  }
+  return chosen;
+}
+
 int run_blame(const blame_options& options) {
   if (!options.from.empty())
     return report(read_sass_profile(options.from), options);
@@ -165,21 +199,16 @@ int run_blame(const blame_options& options) {
       std::fputs(fmt::format("{}  {}\n", metric.name, metric.description).c_str(), stdout);
     return 0;
   }
-  if (options.case_pattern.empty())
+  if (options.case_patterns.empty())
     throw input_error({}, "--case", "is missing", "a case instance name or glob (`counterguard list`)");
 
-  selection_options selection = options.selection;
-  selection.filter = options.case_pattern;
-  std::vector<case_instance> instances = select_instances(selection);
-  if (instances.empty()) {
-    throw input_error({}, "--case", "no case instance matches '" + options.case_pattern + "'",
-                      "a name or glob that `counterguard list` shows");
-  }
+  std::vector<case_instance> instances = selected_instances(options);
+  const std::string case_pattern = joined_patterns(options.case_patterns);
   if (options.instance >= 0) {
     if (static_cast<std::size_t>(options.instance) >= instances.size()) {
       throw input_error({}, "--instance",
-                        "is " + std::to_string(options.instance) + " but '" + options.case_pattern +
-                            "' matches " + std::to_string(instances.size()) + " instances",
+                        "is " + std::to_string(options.instance) + " but '" + case_pattern + "' matches " +
+                            std::to_string(instances.size()) + " instances",
                         "0.." + std::to_string(instances.size() - 1));
     }
     instances = {instances[static_cast<std::size_t>(options.instance)]};
@@ -188,9 +217,20 @@ int run_blame(const blame_options& options) {
     for (std::size_t i = 0; i < instances.size(); ++i)
       names += fmt::format("\n  {}: {}", i, instances[i].name);
     throw input_error({}, "--case",
-                      "'" + options.case_pattern + "' matches " + std::to_string(instances.size()) +
+                      "'" + case_pattern + "' matches " + std::to_string(instances.size()) +
                           " instances and --record writes one profile:" + names,
-                      "--instance N or a narrower --case");
+                      "--instance N, a narrower --case, or --record-dir");
+  }
+  if (!options.record_dir.empty())
+    std::filesystem::create_directories(options.record_dir);
+
+  // Queued behind other counterguard processes profiling this GPU (docs/cli.md, COUNTERGUARD_LOCK_DIR).
+  const std::string uuid = gpu_uuid(options.device);
+  std::unique_ptr<gpu_lock> lock;
+  if (!uuid.empty()) {
+    lock = std::make_unique<gpu_lock>(uuid, options.wait_for_gpu_seconds, [](const std::string& message) {
+      std::fputs(("counterguard: " + message + "\n").c_str(), stderr);
+    });
   }
 
   // The GPU only once the cases are known: a wrong --case is reported on any machine.
@@ -205,6 +245,7 @@ int run_blame(const blame_options& options) {
 
   const cuda_stream stream;
   int failures = 0;
+  nlohmann::json index = nlohmann::json::object();  // --record-dir: instance -> file
   for (const auto& instance : instances) {
     if (instance.skip_reason) {
       std::fputs(fmt::format("skipped {}: {}\n", instance.name, *instance.skip_reason).c_str(), stdout);
@@ -235,8 +276,17 @@ int run_blame(const blame_options& options) {
     const sass_profile profile = make_sass_profile(capture, collector.device(), instance.name, self_path());
     if (!options.record.empty())
       write_sass_profile(options.record, profile);
-    report(profile, options);
+    if (!options.record_dir.empty()) {
+      const std::string file = fmt::format("{:04}.json", index.size());
+      write_sass_profile(options.record_dir + "/" + file, profile);
+      index[instance.name] = file;
+    }
+    if (!options.quiet)
+      report(profile, options);
   }
+  // Last: a reader that finds the index finds every profile it names.
+  if (!options.record_dir.empty())
+    write_file_atomically(options.record_dir + "/index.json", index.dump(1) + "\n");
   return failures == 0 ? 0 : static_cast<int>(exit_code::check_failed);
 }
 
@@ -248,10 +298,20 @@ command_action add_blame_command(CLI::App& app) {
       "blame", "per-instruction counters of a case's launches (CUPTI SASS metrics) by source line and SASS");
   command->add_option("paths", options->selection.paths,
                       "suite files or directories of *.yaml (default: cases)");
-  command->add_option("--case", options->case_pattern, "case instance name or glob (* is a wildcard)");
+  command
+      ->add_option("--case", options->case_patterns,
+                   "case instance name or glob (* is a wildcard); repeat for several")
+      ->allow_extra_args(false);  // `--case X cases/`: the path stays a path
   command->add_option("--instance", options->instance, "the Nth (from 0) of the instances --case matches");
   command->add_option("--record", options->record,
                       "write the per-PC profile here (JSON, for --from/--against)");
+  command->add_option("--record-dir", options->record_dir,
+                      "write one profile per instance here (NNNN.json) and index.json naming each");
+  command->add_flag("--quiet", options->quiet, "print no blame (with --record or --record-dir)");
+  command
+      ->add_option("--wait-for-gpu", options->wait_for_gpu_seconds,
+                   "seconds to wait for another counterguard process to release the GPU")
+      ->capture_default_str();
   command->add_option("--from", options->from, "no GPU: join and rank a recorded profile");
   command->add_option("--against", options->against,
                       "a profile recorded before: list the lines that changed");

@@ -127,6 +127,15 @@ int run_command_line(int argc, char** argv) {
                    "seconds to wait while another counterguard or profiler holds the GPU")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
+  CLI::Option* blame_flag = run_command->add_flag(
+      "--blame", run.blame_every_failure,
+      "blame every failing case to source lines (default: cases whose exact metric regressed)");
+  run_command
+      ->add_flag("--no-blame", run.no_blame, "no source-line blame, not even for a regressed exact metric")
+      ->excludes(blame_flag);
+  run_command->add_option("--blame-top", run.blame_top, "source lines shown per blamed case")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000));
 
   detail::selection_options static_selection;
   detail::report_options static_reports;
@@ -201,6 +210,9 @@ int run_command_line(int argc, char** argv) {
       ->needs(update_history);
   update_command->add_flag("--replace-all", update.replace_all,
                            "replace every measured entry, also those the refresh agrees with");
+  update_command->add_flag("--with-lines", update.with_lines,
+                           "also record each case's per-source-line counters of exact metrics "
+                           "(<suite>.lines.json, for run's blame)");
   const detail::command_action baseline_diff_action = detail::add_baseline_diff_command(*baseline_command);
 
   std::string chip = COUNTERGUARD_DEFAULT_CHIP;

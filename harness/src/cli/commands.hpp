@@ -65,6 +65,9 @@ struct run_options {
   std::vector<std::string> cost_from;  // results files whose per-case seconds estimate each case's cost
   std::string shard;                   // --shard I/N; empty: every selected instance
   std::string command_line;
+  bool blame_every_failure = false;  // --blame: every failing case, not only regressed exact metrics
+  bool no_blame = false;             // --no-blame
+  std::size_t blame_top = 5;         // source lines per blamed case
 };
 
 struct evaluate_options {
@@ -93,6 +96,7 @@ struct baseline_update_options {
   // Noisy entries pool the last N values --history recorded for the GPU key (0: the repetitions alone).
   std::size_t from_history = 0;
   bool replace_all = false;  // replace entries the refresh agrees with too (docs/baselines.md)
+  bool with_lines = false;   // also write the per-line profiles of exact metrics (docs/blame.md)
 };
 
 // `static --binary`: the kernels' resources read from compiled programs, libraries, cubins or fat binaries.
@@ -189,7 +193,9 @@ void check_all_expectations(run_results& results, const std::vector<case_instanc
 
 // Compares with baselines (unless disabled), settles case statuses, prints and writes the reports;
 // returns the exit status.
-int judge_and_report(run_results& results, const report_options& reports);
+// `before_reports` runs once the statuses are settled, before anything is printed (run's source-line blame).
+int judge_and_report(run_results& results, const report_options& reports,
+                     const std::function<void(run_results&)>& before_reports = {});
 
 // Prints the console report and writes the requested JSON, JUnit, Markdown and HTML files; the HTML report
 // plots `history` (the recorded series of the run's GPU key, when a history database is given).

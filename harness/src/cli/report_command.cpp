@@ -64,11 +64,14 @@ void write_reports(const run_results& results, const report_options& reports,
     write_html_report(reports.html, results, history, reports.strict);
 }
 
-int judge_and_report(run_results& results, const report_options& reports) {
+int judge_and_report(run_results& results, const report_options& reports,
+                     const std::function<void(run_results&)>& before_reports) {
   if (!reports.no_baselines)
     compare_with_baselines(results, reports);
   for (auto& c : results.cases)
     settle_case_status(c, reports.strict);
+  if (before_reports)
+    before_reports(results);
   std::vector<metric_history> history;
   if (!reports.history.empty()) {
     // Recorded first, so the HTML report's trends end with this run.

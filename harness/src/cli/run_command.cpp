@@ -11,6 +11,7 @@
 #include "counterguard/core/interruption.hpp"
 #include "counterguard/measurement/recorded_run.hpp"
 #include "counterguard/runner/isolated_runner.hpp"
+#include "counterguard/runner/regression_blame.hpp"
 
 namespace counterguard::detail {
 namespace {
@@ -39,6 +40,29 @@ int run_without_gpu(const run_options& options, const std::vector<case_instance>
   report_options reports = options.reports;
   reports.no_baselines = true;
   return judge_and_report(results, reports);
+}
+
+// Source-line blame of the failed cases (docs/blame.md), in a process of its own on the run's first GPU.
+void blame_failed_cases(run_results& results, const run_options& options, const std::vector<int>& devices) {
+  regression_blame_options blame;
+  blame.every_failure = options.blame_every_failure;
+  blame.top = options.blame_top;
+  if (!options.reports.no_baselines)
+    blame.baseline_dir = options.reports.baseline_dir;
+  sass_recording_options recording;
+  recording.executable = self_executable();
+  recording.suite_paths = options.selection.paths;
+  recording.chip = options.selection.chip;
+  recording.device = devices.empty() ? 0 : devices.front();
+  recording.timeout_seconds = options.case_timeout_seconds * 4;
+  const std::size_t blamed = blame_regressions(results, blame, recording);
+  if (blamed > 0 && !options.reports.quiet) {
+    std::fputs(
+        fmt::format("counterguard: blamed {} failed case{} to source lines (--no-blame turns this off)\n",
+                    blamed, blamed == 1 ? "" : "s")
+            .c_str(),
+        stderr);
+  }
 }
 
 }  // namespace
@@ -99,7 +123,11 @@ int run_profiling(const run_options& options) {
     save_recorded_run(options.save_counter_data, recorded_run{options.selection.paths, results});
   }
   check_all_expectations(results, instances);
-  return judge_and_report(results, options.reports);
+  if (options.no_blame)
+    return judge_and_report(results, options.reports);
+  return judge_and_report(results, options.reports, [&](run_results& judged) {
+    blame_failed_cases(judged, options, chosen_devices(options.devices));
+  });
 }
 
 }  // namespace counterguard::detail

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "counterguard/checker/run_verdict.hpp"
+#include "counterguard/core/name_suggestions.hpp"
 #include "counterguard/core/value_format.hpp"
 #include "counterguard/reporters/run_summary.hpp"
 
@@ -22,6 +23,18 @@ std::string verdict_text(const check_outcome& check, bool strict) {
 
 std::string one_line(std::string text) {
   std::replace(text.begin(), text.end(), '\n', ' ');
+  return text;
+}
+
+// "source lines of transpose/smem?n=2048 (shared_store_bank_conflicts, against the per-line baseline):" and
+// one indented line each.
+std::string render_blame_lines(const std::string& instance, const case_blame& blame) {
+  std::string text = "source lines of " + instance + " (" + comma_list(blame.regressed) +
+                     (blame.against_baseline ? ", against the per-line baseline" : "") + "):\n";
+  if (!blame.note.empty())
+    text += "  " + blame.note + "\n";
+  for (const auto& line : blame.lines)
+    text += "  " + describe_blamed_line(line) + "   [" + line.function + "]\n";
   return text;
 }
 
@@ -73,6 +86,10 @@ std::string render_console_report(const run_results& results, const console_repo
         line += std::string(width[i] - r[i].size() + 2, ' ');
     }
     text += line + "\n";
+  }
+  for (const auto& result : results.cases) {
+    if (result.blame)
+      text += render_blame_lines(result.instance, *result.blame);
   }
   text += summary_line(summarize(results, options.strict)) + "\n";
   return text;

@@ -10,6 +10,7 @@
 
 #include "counterguard/checker/run_verdict.hpp"
 #include "counterguard/core/atomic_file.hpp"
+#include "counterguard/core/name_suggestions.hpp"
 #include "counterguard/core/value_format.hpp"
 #include "counterguard/reporters/run_summary.hpp"
 #include "counterguard/reporters/trend_plot.hpp"
@@ -248,6 +249,25 @@ std::string render_attention(const run_results& results, const run_summary& summ
   return html + "</section>\n";
 }
 
+// The source lines a failed case's regressed counters come from (run's blame, docs/blame.md).
+std::string render_blame(const case_blame& blame) {
+  std::string html = "<p><strong>source lines</strong> of " + esc(comma_list(blame.regressed)) +
+                     (blame.against_baseline ? " (against the per-line baseline)" : "") + "</p>\n";
+  if (!blame.note.empty())
+    html += "<p class=\"muted\">" + esc(blame.note) + "</p>\n";
+  if (blame.lines.empty())
+    return html;
+  html +=
+      "<table class=\"blame\"><tr><th>line</th><th>instruction</th><th>counter</th><th>before</th>"
+      "<th>now</th><th>function</th></tr>\n";
+  for (const auto& line : blame.lines) {
+    html += "<tr><td><code>" + esc(line.place) + "</code></td><td><code>" + esc(line.sass) +
+            "</code></td><td>" + esc(line.metric) + "</td><td class=\"n\">" +
+            (line.before ? std::to_string(*line.before) : "-") + "</td><td class=\"n\">" +
+            std::to_string(line.after) + "</td><td><code>" + esc(line.function) + "</code></td></tr>\n";
+  }
+  return html + "</table>\n";
+}
 std::string render_case(const case_result& result, std::size_t index, bool strict,
                         const std::vector<std::pair<std::size_t, std::string>>& plots) {
   const case_outcome outcome = outcome_of(result, strict);
@@ -295,6 +315,8 @@ std::string render_case(const case_result& result, std::size_t index, bool stric
     }
     html += "</table>\n";
   }
+  if (result.blame)
+    html += render_blame(*result.blame);
   return html + "</details>\n";
 }
 

@@ -150,6 +150,14 @@ void render_case(std::string& xml, const case_result& result, bool strict) {
         type = "failed";
         details += message + "\n";
       }
+      if (result.blame) {
+        // The failure text CI shows first: where the regressed counters come from.
+        details += "source lines:\n";
+        if (!result.blame->note.empty())
+          details += "  " + result.blame->note + "\n";
+        for (const auto& line : result.blame->lines)
+          details += "  " + describe_blamed_line(line) + "\n";
+      }
       const std::size_t problems = failing.size() + (result.verified && !*result.verified ? 1 : 0);
       if (problems > 1)
         message += " (+" + std::to_string(problems - 1) + " more)";

@@ -5,11 +5,14 @@
 
 #include "counterguard/checker/run_verdict.hpp"
 #include "counterguard/core/atomic_file.hpp"
+#include "counterguard/core/name_suggestions.hpp"
 #include "counterguard/core/value_format.hpp"
 #include "counterguard/reporters/run_summary.hpp"
 
 namespace counterguard {
 namespace {
+
+constexpr const char* blame_verdict = "source line";
 
 struct item {
   int rank = 0;  // smaller: more urgent
@@ -148,6 +151,17 @@ std::string render_markdown_report(const run_results& results, bool strict, cons
       items.push_back({rank_of(check, strict), verdict_label(check), result.instance, metric, check.expected,
                        check.measured ? format_value(*check.measured) : "-", check.message});
     }
+    if (result.blame) {
+      // Right under the case's failing checks: the source lines its regressed counters come from.
+      const case_blame& blame = *result.blame;
+      if (!blame.note.empty())
+        items.push_back({3, blame_verdict, result.instance, comma_list(blame.regressed), "", "", blame.note});
+      for (const auto& line : blame.lines) {
+        items.push_back({3, blame_verdict, result.instance, line.metric,
+                         line.before ? std::to_string(*line.before) : "-", std::to_string(line.after),
+                         line.place + "  " + line.sass + "  (" + line.function + ")"});
+      }
+    }
   }
   std::stable_sort(items.begin(), items.end(), [](const item& a, const item& b) { return a.rank < b.rank; });
 
@@ -158,9 +172,10 @@ std::string render_markdown_report(const run_results& results, bool strict, cons
   std::vector<std::string> rows;
   rows.reserve(items.size());
   for (const auto& i : items) {
-    rows.push_back("| " + (i.rank <= 4 ? "**" + i.verdict + "**" : i.verdict) + " | " + code(i.instance) +
-                   " | " + code(i.metric) + " | " + markdown_cell(i.expected) + " | " +
-                   markdown_cell(i.measured) + " | " + markdown_cell(i.note) + " |\n");
+    const bool bold = i.rank <= 4 && i.verdict != blame_verdict;
+    rows.push_back("| " + (bold ? "**" + i.verdict + "**" : i.verdict) + " | " + code(i.instance) + " | " +
+                   code(i.metric) + " | " + markdown_cell(i.expected) + " | " + markdown_cell(i.measured) +
+                   " | " + markdown_cell(i.note) + " |\n");
   }
   std::string md;
   md += "**" + std::to_string(summary.cases) + " cases**: " + std::to_string(summary.passed) + " passed, " +

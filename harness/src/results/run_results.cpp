@@ -212,6 +212,8 @@ json case_to_json(const case_result& r) {
            {"seconds", number_or_null(r.seconds)}};
   if (r.unverified)
     out["unverified"] = true;  // written only when set: older readers and files stay as they were
+  if (r.blame)
+    out["blame"] = case_blame_to_json(*r.blame);
   return out;
 }
 
@@ -267,6 +269,8 @@ case_result case_from_json(const json_reader& in, const json& value, const std::
   r.passes = static_cast<int>(in.integer(value, path, "passes", 0, largest));
   r.seconds = in.number_or_nan(in.member(value, path, "seconds"), path + ".seconds");
   r.source = optional_source(in, value, path);
+  if (const json* blame = in.optional_member(value, path, "blame"))
+    r.blame = case_blame_from_json(in, *blame, field_at(path, "blame"));
   return r;
 }
 

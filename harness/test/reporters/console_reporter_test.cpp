@@ -73,3 +73,20 @@ TEST(console_report, can_hide_passing_rows) {
 
 }  // namespace
 }  // namespace counterguard
+
+namespace counterguard {
+namespace {
+
+TEST(console_report, prints_a_blamed_cases_source_lines_under_the_table) {
+  const std::string text = render_console_report(test::sample_run_with_blame());
+  const auto heading = text.find(
+      "source lines of transpose/naive?n=2048 (shared_store_bank_conflicts, against the per-line baseline):");
+  ASSERT_NE(heading, std::string::npos) << text;
+  EXPECT_NE(text.find("  transpose.cu:34  STS [R7], R8  shared excess wavefronts 0 -> 4063232", heading),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(render_console_report(test::sample_run()).find("source lines of"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace counterguard

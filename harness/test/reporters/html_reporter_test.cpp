@@ -316,3 +316,21 @@ TEST(trend_plot, tick_labels_are_round_numbers) {
 
 }  // namespace
 }  // namespace counterguard
+
+namespace counterguard {
+namespace {
+
+TEST(html_report, shows_a_blamed_cases_source_lines_in_the_case) {
+  const std::string html = render_html_report(test::sample_run_with_blame(), {}, false);
+  const auto table = html.find("<table class=\"blame\">");
+  ASSERT_NE(table, std::string::npos);
+  EXPECT_NE(html.find("<code>transpose.cu:34</code></td><td><code>STS [R7], R8</code></td><td>"
+                      "shared_excess_wavefronts</td><td class=\"n\">0</td><td class=\"n\">4063232</td>",
+                      table),
+            std::string::npos)
+      << html.substr(table, 600);
+  EXPECT_NE(html.find("(against the per-line baseline)"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace counterguard

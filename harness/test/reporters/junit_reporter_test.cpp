@@ -185,3 +185,19 @@ TEST(junit_report, opens_and_closes_every_element) {
 
 }  // namespace
 }  // namespace counterguard
+
+namespace counterguard {
+namespace {
+
+TEST(junit_report, a_blamed_failure_names_its_source_lines) {
+  const std::string xml = render_junit_report(test::sample_run_with_blame(), false);
+  const auto failure = xml.find("<failure");
+  ASSERT_NE(failure, std::string::npos);
+  const auto lines = xml.find(
+      "source lines:&#10;  transpose.cu:34  STS [R7], R8  shared excess wavefronts 0 -&gt; 4063232", failure);
+  EXPECT_NE(lines, std::string::npos) << xml;
+  EXPECT_LT(lines, xml.find("</failure>", failure));
+}
+
+}  // namespace
+}  // namespace counterguard

@@ -130,3 +130,20 @@ TEST(markdown_cell, escapes_pipes_and_flattens_lines) {
 
 }  // namespace
 }  // namespace counterguard
+
+namespace counterguard {
+namespace {
+
+TEST(markdown_report, puts_a_blamed_cases_source_lines_right_after_its_failing_checks) {
+  const std::string md = render_markdown_report(test::sample_run_with_blame(), false);
+  const auto row = md.find(
+      "| source line | `transpose/naive?n=2048` | `shared_excess_wavefronts` | 0 | 4063232 | "
+      "transpose.cu:34  STS [R7], R8  (counterguard::kernels::transpose::naive) |");
+  ASSERT_NE(row, std::string::npos) << md;
+  const auto regression = md.find("`duration_ns`");
+  ASSERT_NE(regression, std::string::npos);
+  EXPECT_LT(regression, row) << "after the case's regression";
+}
+
+}  // namespace
+}  // namespace counterguard

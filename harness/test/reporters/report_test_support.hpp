@@ -61,4 +61,17 @@ inline run_results sample_run() {
   return results;
 }
 
+// sample_run() with the failing case blamed to a source line (run --blame).
+inline run_results sample_run_with_blame() {
+  run_results results = sample_run();
+  case_blame blame;
+  blame.regressed = {"shared_store_bank_conflicts"};
+  blame.metrics = {"shared_excess_wavefronts"};
+  blame.against_baseline = true;
+  blame.lines.push_back({"counterguard::kernels::transpose::naive", "transpose.cu:34", "STS [R7], R8",
+                         "shared_excess_wavefronts", 0U, 4063232U});
+  results.cases[1].blame = blame;
+  return results;
+}
+
 }  // namespace counterguard::test

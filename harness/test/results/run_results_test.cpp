@@ -205,3 +205,51 @@ TEST(status_names, are_the_json_spellings) {
 
 }  // namespace
 }  // namespace counterguard
+
+namespace counterguard {
+namespace {
+
+case_blame sample_blame() {
+  case_blame blame;
+  blame.regressed = {"shared_store_bank_conflicts"};
+  blame.metrics = {"shared_excess_wavefronts", "shared_wavefronts"};
+  blame.against_baseline = true;
+  blame.lines.push_back({"counterguard::kernels::transpose::smem_tile", "transpose.cu:34", "STS [R7], R8",
+                         "shared_excess_wavefronts", 0U, 4063232U});
+  blame.lines.push_back({"counterguard::kernels::transpose::smem_tile", "transpose.cu:40", "LDS R9, [R8]",
+                         "shared_wavefronts", std::nullopt, 262144U});
+  return blame;
+}
+
+TEST(run_results_json, round_trip_keeps_a_cases_source_line_blame) {
+  run_results results = sample_results();
+  results.cases[0].blame = sample_blame();
+  const nlohmann::json json = results;
+  EXPECT_FALSE(json.at("cases").at(1).contains("blame")) << "written only for blamed cases";
+  const auto& line = json.at("cases").at(0).at("blame").at("lines").at(0);
+  EXPECT_EQ(line.at("place"), "transpose.cu:34");
+  EXPECT_EQ(line.at("before"), 0);
+  EXPECT_TRUE(json.at("cases").at(0).at("blame").at("lines").at(1).at("before").is_null());
+  const run_results back = round_trip(results);
+  ASSERT_TRUE(back.cases[0].blame.has_value());
+  EXPECT_EQ(nlohmann::json(back), json);
+  EXPECT_EQ(describe_blamed_line(back.cases[0].blame->lines[0]),
+            "transpose.cu:34  STS [R7], R8  shared excess wavefronts 0 -> 4063232");
+  EXPECT_EQ(describe_blamed_line(back.cases[0].blame->lines[1]),
+            "transpose.cu:40  LDS R9, [R8]  shared wavefronts 262144");
+}
+
+TEST(run_results_json, a_malformed_blame_names_its_field) {
+  nlohmann::json json = sample_results();
+  json["cases"][0]["blame"] = case_blame_to_json(sample_blame());
+  json["cases"][0]["blame"]["lines"][0]["after"] = "many";
+  try {
+    static_cast<void>(read_run_results(json, "r.json"));
+    FAIL() << "accepted a string count";
+  } catch (const input_error& e) {
+    EXPECT_NE(std::string(e.what()).find("cases[0].blame.lines[0].after"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace counterguard

@@ -19,7 +19,7 @@ struct blame_change {
 };
 
 // Every (function, line, metric) whose value differs between `before` and `after` (functions matched by
-// mangled name, lines by file and line), largest |after - before| first.
+// mangled name, lines by file base name and line), largest |after - before| first.
 [[nodiscard]] std::vector<blame_change> diff_blame(const std::vector<kernel_blame>& before,
                                                    const std::vector<kernel_blame>& after);
 

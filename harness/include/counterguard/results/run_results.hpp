@@ -8,6 +8,7 @@
 
 #include "counterguard/core/source_location.hpp"
 #include "counterguard/metrics/metric_class.hpp"
+#include "counterguard/results/case_blame.hpp"
 #include "counterguard/results/shard_record.hpp"
 
 namespace counterguard {
@@ -76,6 +77,8 @@ struct case_result {
   double seconds = 0.0;  // wall time of this case (setup, profiling, verification)
   // Where the case is defined in its suite file (absent in results written before it was recorded).
   std::optional<source_location> source;
+  // Source-line blame of the case's regressed counters (run --blame, or automatic; absent when not blamed).
+  std::optional<case_blame> blame;
 };
 
 struct run_metadata {

@@ -1,0 +1,62 @@
+#include "counterguard/results/case_blame.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+
+#include "counterguard/core/json_reader.hpp"
+
+namespace counterguard {
+
+nlohmann::json case_blame_to_json(const case_blame& blame) {
+  nlohmann::json lines = nlohmann::json::array();
+  for (const auto& line : blame.lines) {
+    lines.push_back({{"function", line.function},
+                     {"place", line.place},
+                     {"sass", line.sass},
+                     {"metric", line.metric},
+                     {"before", line.before ? nlohmann::json(*line.before) : nlohmann::json(nullptr)},
+                     {"after", line.after}});
+  }
+  return {{"regressed", blame.regressed},
+          {"metrics", blame.metrics},
+          {"against_baseline", blame.against_baseline},
+          {"lines", lines},
+          {"note", blame.note}};
+}
+
+case_blame case_blame_from_json(const json_reader& in, const nlohmann::json& value, const std::string& path) {
+  in.require_object(value, path);
+  case_blame blame;
+  blame.regressed = in.strings(value, path, "regressed");
+  blame.metrics = in.strings(value, path, "metrics");
+  blame.against_baseline = in.boolean(value, path, "against_baseline");
+  blame.note = in.string(value, path, "note");
+  const nlohmann::json& lines = in.array(value, path, "lines");
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const std::string at = index_at(field_at(path, "lines"), i);
+    in.require_object(lines[i], at);
+    blamed_source_line line;
+    line.function = in.string(lines[i], at, "function");
+    line.place = in.string(lines[i], at, "place");
+    line.sass = in.string(lines[i], at, "sass");
+    line.metric = in.string(lines[i], at, "metric");
+    if (!in.member(lines[i], at, "before").is_null())
+      line.before = static_cast<std::uint64_t>(in.integer(lines[i], at, "before", 0, INT64_MAX));
+    line.after = static_cast<std::uint64_t>(in.integer(lines[i], at, "after", 0, INT64_MAX));
+    blame.lines.push_back(std::move(line));
+  }
+  return blame;
+}
+
+std::string describe_blamed_line(const blamed_source_line& line) {
+  std::string metric = line.metric;  // blame metric names read as words: "shared excess wavefronts"
+  std::replace(metric.begin(), metric.end(), '_', ' ');
+  if (line.before)
+    return fmt::format("{}  {}  {} {} -> {}", line.place, line.sass, metric, *line.before, line.after);
+  return fmt::format("{}  {}  {} {}", line.place, line.sass, metric, line.after);
+}
+
+}  // namespace counterguard

@@ -1,0 +1,143 @@
+// run's source-line blame of a regressed case (runner/regression_blame.hpp) on profiles recorded on the H200
+// (harness/test/fixtures/h200_blame), joined to this program's copy of the built-in kernels.
+#include "counterguard/runner/regression_blame.hpp"
+
+#include <gtest/gtest.h>
+
+#include "counterguard/blame/line_baseline_file.hpp"
+#include "counterguard/core/error.hpp"
+#include "counterguard/core/json_reader.hpp"
+
+namespace counterguard {
+namespace {
+
+const std::string fixtures = std::string(COUNTERGUARD_SOURCE_DIR) + "/harness/test/fixtures/h200_blame/";
+
+sass_profile recorded(const std::string& name) {
+  sass_profile profile = read_sass_profile(fixtures + name + ".json");
+  profile.binary = "/proc/self/exe";  // the same kernels' cubins as the counterguard that recorded it
+  return profile;
+}
+
+line_profile lines_of(const std::string& name, const std::vector<std::string>& metrics) {
+  const sass_profile profile = recorded(name);
+  return make_line_profile(join_profile(profile, profile.binary, /*lines_only=*/true), metrics);
+}
+
+check_outcome failing_check(const std::string& metric, check_verdict verdict) {
+  check_outcome check;
+  check.metric = metric;
+  check.verdict = verdict;
+  check.failing = true;
+  return check;
+}
+
+TEST(regression_blame, a_regressed_bank_conflict_count_is_blamed_on_the_store_against_the_line_baseline) {
+  const line_profile before = lines_of("padded", {"shared_excess_wavefronts", "shared_wavefronts"});
+  const case_blame blame = blame_case({"shared_store_bank_conflicts"}, recorded("unpadded"), &before, 5);
+  EXPECT_TRUE(blame.against_baseline);
+  EXPECT_EQ(blame.metrics, (std::vector<std::string>{"shared_excess_wavefronts", "shared_wavefronts"}));
+  ASSERT_FALSE(blame.lines.empty());
+  const blamed_source_line& top = blame.lines.front();
+  EXPECT_EQ(top.place, "transpose.cu:34");
+  EXPECT_EQ(top.metric, "shared_excess_wavefronts");
+  ASSERT_TRUE(top.before.has_value());
+  EXPECT_EQ(*top.before, 0U);
+  EXPECT_EQ(top.after, 4063232U);
+  EXPECT_EQ(top.function, "counterguard::kernels::transpose::smem_tile");
+  EXPECT_EQ(describe_blamed_line(top).rfind("transpose.cu:34  ", 0), 0U) << describe_blamed_line(top);
+  EXPECT_NE(describe_blamed_line(top).find("shared excess wavefronts 0 -> 4063232"), std::string::npos);
+}
+
+TEST(regression_blame, without_a_line_baseline_the_lines_carrying_the_counter_now_are_shown) {
+  const case_blame blame = blame_case({"shared_store_bank_conflicts"}, recorded("unpadded"), nullptr, 3);
+  EXPECT_FALSE(blame.against_baseline);
+  ASSERT_FALSE(blame.lines.empty());
+  EXPECT_LE(blame.lines.size(), 3U);
+  EXPECT_EQ(blame.lines.front().place, "transpose.cu:34");
+  EXPECT_FALSE(blame.lines.front().before.has_value());
+  EXPECT_EQ(blame.lines.front().after, 4063232U);
+  for (std::size_t i = 1; i < blame.lines.size(); ++i)
+    EXPECT_NE(blame.lines[i].place, blame.lines[0].place) << "a line is shown once";
+}
+
+TEST(regression_blame, an_unchanged_profile_against_its_own_baseline_says_no_line_changed) {
+  const line_profile before = lines_of("unpadded", {});
+  const case_blame blame =
+      blame_case({"shared_store_bank_conflicts"}, recorded("unpadded_again"), &before, 5);
+  EXPECT_NE(blame.note.find("no source line changed"), std::string::npos) << blame.note;
+  ASSERT_FALSE(blame.lines.empty());
+  EXPECT_FALSE(blame.lines.front().before.has_value());
+}
+
+TEST(regression_blame, a_metric_with_no_per_instruction_counter_gets_a_note_not_lines) {
+  const case_blame blame = blame_case({"dram_read_bytes"}, recorded("unpadded"), nullptr, 5);
+  EXPECT_TRUE(blame.lines.empty());
+  EXPECT_NE(blame.note.find("no per-instruction counter corresponds to dram_read_bytes"), std::string::npos);
+}
+
+TEST(regression_blame, predication_regressions_point_at_the_predicated_lines) {
+  const case_blame blame =
+      blame_case({"predicated_on_threads_per_instruction"}, recorded("predicated"), nullptr, 5);
+  ASSERT_FALSE(blame.lines.empty());
+  EXPECT_EQ(blame.lines.front().metric, "predicated_off_thread_instructions");
+  EXPECT_EQ(blame.lines.front().place, "divergence.cu:59");
+  EXPECT_EQ(blame.lines.front().after, 524288U);
+}
+
+TEST(regression_blame, only_failing_exact_metrics_ask_for_blame_unless_every_failure_is_wanted) {
+  case_result result;
+  result.totals["shared_store_bank_conflicts"] = {4063232, metric_class::exact};
+  result.totals["duration_ns"] = {10, metric_class::noisy};
+  result.totals["registers_per_thread"] = {40, metric_class::static_resource};
+  result.checks.push_back(failing_check("shared_store_bank_conflicts", check_verdict::regression));
+  result.checks.push_back(failing_check("duration_ns", check_verdict::regression));
+  result.checks.push_back(failing_check("registers_per_thread", check_verdict::fail));
+  check_outcome passing = failing_check("shared_load_bank_conflicts", check_verdict::pass);
+  passing.failing = false;
+  result.checks.push_back(passing);
+  EXPECT_EQ(metrics_to_blame(result, false), (std::vector<std::string>{"shared_store_bank_conflicts"}));
+  EXPECT_EQ(metrics_to_blame(result, true),
+            (std::vector<std::string>{"shared_store_bank_conflicts", "duration_ns"}));
+  result.checks.front().failing = false;
+  EXPECT_TRUE(metrics_to_blame(result, false).empty());
+}
+
+TEST(line_baseline_file, round_trips_and_keeps_only_the_metrics_asked_for) {
+  line_baseline_file file;
+  file.gpu_key = "GH100-132sm-cuda13";
+  file.suite = "transpose";
+  file.chip = "GH100";
+  file.cases["transpose/smem_unpadded?n=2048"] = lines_of("unpadded", {"shared_excess_wavefronts"});
+  const auto& functions = file.cases.begin()->second.functions;
+  ASSERT_EQ(functions.size(), 1U);
+  ASSERT_EQ(functions[0].lines.size(), 1U);  // only line 34 has excess wavefronts
+  EXPECT_EQ(functions[0].lines[0].place, "transpose.cu:34");
+  const std::string text = render_line_baseline(file);
+  const line_baseline_file again = parse_line_baseline(text, "t.lines.json");
+  EXPECT_EQ(render_line_baseline(again), text);
+  EXPECT_EQ(again.cases.at("transpose/smem_unpadded?n=2048")
+                .functions[0]
+                .lines[0]
+                .values.at("shared_excess_wavefronts"),
+            4063232U);
+}
+
+TEST(line_baseline_file, a_malformed_file_names_the_file_and_field) {
+  const std::string text = R"({"format": "counterguard-line-baseline", "schema_version": 1, "gpu_key": "k",
+    "suite": "s", "chip": "GH100", "cases": {"s/a": {"functions": [{"mangled": "_Z1f", "function": "f",
+    "lines": [{"place": "f.cu:x", "values": {}}]}]}}})";
+  try {
+    static_cast<void>(parse_line_baseline(text, "b/k/s.lines.json"));
+    FAIL() << "accepted a bad place";
+  } catch (const input_error& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("b/k/s.lines.json"), std::string::npos) << message;
+    EXPECT_NE(message.find("cases.s/a.functions[0].lines[0].place"), std::string::npos) << message;
+    EXPECT_NE(message.find("FILE:LINE"), std::string::npos) << message;
+  }
+  EXPECT_THROW(static_cast<void>(parse_line_baseline(R"({"format": "other"})", "x.json")), input_error);
+}
+
+}  // namespace
+}  // namespace counterguard
