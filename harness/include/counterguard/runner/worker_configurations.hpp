@@ -1,0 +1,38 @@
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "counterguard/measurement/profiler_configuration_plan.hpp"
+#include "counterguard/metrics/metric_catalog.hpp"
+#include "counterguard/model/case_instance.hpp"
+#include "counterguard/runner/worker_protocol.hpp"
+
+namespace counterguard {
+
+// A worker's range-profiler configurations, planned before its first case from every case its request may
+// hand it (all of request.instances, streamed or not): each case is profiled with its configuration's raw
+// metrics (a superset of its own), so the profiler switches configuration only between configurations
+// (profiler_configuration_plan.hpp).
+class worker_configurations {
+ public:
+  // `instances`: the loaded suites' instances by name. A name the request lists but `instances` lacks, and a
+  // skipped instance, collect nothing. input_error when the catalog or `passes` refuses a metric.
+  worker_configurations(const worker_request& request, const std::map<std::string, case_instance>& instances,
+                        const metric_catalog& catalog, const pass_counter& passes);
+
+  // The configuration of the case at `position` in request.instances; -1 when it collects no counters.
+  [[nodiscard]] int configuration_of(std::size_t position) const;
+  // The raw CUPTI metrics the case at `position` is profiled with (sorted; empty when none).
+  [[nodiscard]] const std::vector<std::string>& raw_metrics(std::size_t position) const;
+  [[nodiscard]] const std::vector<profiler_configuration>& configurations() const {
+    return m_plan.configurations;
+  }
+
+ private:
+  profiler_configuration_plan m_plan;
+};
+
+}  // namespace counterguard
