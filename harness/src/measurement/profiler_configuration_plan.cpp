@@ -53,7 +53,8 @@ int allowed_passes(int own) {
 }
 
 profiler_configuration_plan plan_profiler_configurations(const std::vector<metric_set>& metric_sets,
-                                                         const pass_counter& passes) {
+                                                         const pass_counter& passes,
+                                                         const pass_bound& bound) {
   pass_cache count(passes);
   // The distinct sets, most demanding first (they bound their group the most), then by size and name.
   struct candidate {
@@ -82,10 +83,10 @@ profiler_configuration_plan plan_profiler_configurations(const std::vector<metri
   // One configuration for everything when that stays within every set's bound (the usual case).
   if (!distinct.empty()) {
     group all;
-    all.bound = allowed_passes(distinct.front().passes);
+    all.bound = bound(distinct.front().passes);
     for (const auto& c : distinct) {
       all.metrics = merged(all.metrics, c.metrics);
-      all.bound = std::min(all.bound, allowed_passes(c.passes));
+      all.bound = std::min(all.bound, bound(c.passes));
     }
     all.passes = count(all.metrics);
     if (all.passes <= all.bound) {
@@ -97,7 +98,7 @@ profiler_configuration_plan plan_profiler_configurations(const std::vector<metri
   if (groups.empty()) {
     // Greedy: each set joins the group whose pass count it raises least, if no member's bound is exceeded.
     for (const auto& c : distinct) {
-      const int own_bound = allowed_passes(c.passes);
+      const int own_bound = bound(c.passes);
       int best = -1;
       int best_growth = 0;
       metric_set best_metrics;

@@ -245,7 +245,8 @@ int run_gpu_worker(const worker_request& request, int event_fd) {
     const auto planning = std::chrono::steady_clock::now();
     configurations = std::make_unique<worker_configurations>(
         request, instances, catalog,
-        [&validator](const std::vector<std::string>& metrics) { return validator.pass_count(metrics); });
+        [&validator](const std::vector<std::string>& metrics) { return validator.pass_count(metrics); },
+        configuration_sharing_from_environment());
     if (std::getenv("COUNTERGUARD_TIMING") != nullptr) {
       std::fprintf(stderr, "timing profiler configurations: %zu for %zu cases, planned in %f ms\n",
                    configurations->configurations().size(), request.instances.size(),

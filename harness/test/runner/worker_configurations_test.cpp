@@ -1,6 +1,7 @@
 #include "counterguard/runner/worker_configurations.hpp"
 
 #include <gtest/gtest.h>
+#include <stdlib.h>
 
 #include <algorithm>
 #include <map>
@@ -10,6 +11,7 @@
 
 #include "counterguard/core/error.hpp"
 #include "counterguard/cupti/metric_name_validator.hpp"
+#include "counterguard/measurement/metric_plan.hpp"
 
 namespace counterguard {
 namespace {
@@ -108,6 +110,63 @@ TEST(worker_configurations, sets_that_would_take_too_many_passes_together_stay_a
     own.erase(std::unique(own.begin(), own.end()), own.end());
     EXPECT_EQ(planned.raw_metrics(position), own) << alias;
   }
+}
+
+TEST(worker_configurations, per_case_profiles_every_case_with_exactly_its_own_metrics) {
+  worker_request request;
+  request.instances = {"bank", "registers", "sectors", "bank"};
+  const metric_name_validator validator("GH100");
+  const worker_configurations planned(
+      request, suite(), catalog(),
+      [&](const std::vector<std::string>& metrics) { return validator.pass_count(metrics); },
+      configuration_sharing::per_case);
+  ASSERT_EQ(planned.configurations().size(), 2U);
+  EXPECT_EQ(planned.configuration_of(0), planned.configuration_of(3));
+  EXPECT_EQ(planned.configuration_of(1), -1);
+  const auto suites = suite();
+  for (const std::size_t position : {0U, 2U}) {
+    EXPECT_EQ(planned.raw_metrics(position),
+              plan_metrics(suites.at(request.instances[position]), catalog()).raw_cupti);
+  }
+}
+
+TEST(worker_configurations, no_extra_passes_shares_only_where_no_case_needs_more) {
+  worker_request request;
+  request.instances = {"bank", "sectors"};
+  // Two passes together: shared lets one-pass cases take them, no_extra_passes does not.
+  const pass_counter two_together = [](const std::vector<std::string>& metrics) {
+    const bool shared = std::any_of(metrics.begin(), metrics.end(), [](const std::string& m) {
+      return m.find("shared") != std::string::npos;
+    });
+    const bool global = std::any_of(metrics.begin(), metrics.end(), [](const std::string& m) {
+      return m.find("global") != std::string::npos;
+    });
+    return shared && global ? 2 : 1;
+  };
+  EXPECT_EQ(worker_configurations(request, suite(), catalog(), two_together).configurations().size(), 1U);
+  EXPECT_EQ(
+      worker_configurations(request, suite(), catalog(), two_together, configuration_sharing::no_extra_passes)
+          .configurations()
+          .size(),
+      2U);
+}
+
+TEST(worker_configurations, the_environment_chooses_the_sharing) {
+  const char* variable = "COUNTERGUARD_PROFILER_CONFIGURATIONS";
+  ::unsetenv(variable);
+  EXPECT_EQ(configuration_sharing_from_environment(), configuration_sharing::shared);
+  ::setenv(variable, "per_case", 1);
+  EXPECT_EQ(configuration_sharing_from_environment(), configuration_sharing::per_case);
+  ::setenv(variable, "no_extra_passes", 1);
+  EXPECT_EQ(configuration_sharing_from_environment(), configuration_sharing::no_extra_passes);
+  ::setenv(variable, "together", 1);
+  try {
+    static_cast<void>(configuration_sharing_from_environment());
+    ADD_FAILURE() << "an unknown value was accepted";
+  } catch (const input_error& e) {
+    EXPECT_NE(std::string(e.what()).find("no_extra_passes"), std::string::npos) << e.what();
+  }
+  ::unsetenv(variable);
 }
 
 }  // namespace

@@ -12,6 +12,16 @@
 
 namespace counterguard {
 
+// How far a worker lets cases share a range-profiler configuration (COUNTERGUARD_PROFILER_CONFIGURATIONS):
+//   shared           up to allowed_passes(own) passes per case (the default)
+//   no_extra_passes  only where no case needs more passes than alone
+//   per_case         every case alone, with exactly its own metrics (as before configurations were shared)
+enum class configuration_sharing { shared, no_extra_passes, per_case };
+
+// The sharing COUNTERGUARD_PROFILER_CONFIGURATIONS asks for (shared when unset); input_error naming the
+// variable and the valid values otherwise.
+[[nodiscard]] configuration_sharing configuration_sharing_from_environment();
+
 // A worker's range-profiler configurations, planned before its first case from every case its request may
 // hand it (all of request.instances, streamed or not): each case is profiled with its configuration's raw
 // metrics (a superset of its own), so the profiler switches configuration only between configurations
@@ -21,7 +31,8 @@ class worker_configurations {
   // `instances`: the loaded suites' instances by name. A name the request lists but `instances` lacks, and a
   // skipped instance, collect nothing. input_error when the catalog or `passes` refuses a metric.
   worker_configurations(const worker_request& request, const std::map<std::string, case_instance>& instances,
-                        const metric_catalog& catalog, const pass_counter& passes);
+                        const metric_catalog& catalog, const pass_counter& passes,
+                        configuration_sharing sharing = configuration_sharing::shared);
 
   // The configuration of the case at `position` in request.instances; -1 when it collects no counters.
   [[nodiscard]] int configuration_of(std::size_t position) const;
