@@ -24,6 +24,7 @@
 #include "counterguard/profiler/range_profiler.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
 #include "counterguard/runner/capture_archive_writer.hpp"
+#include "counterguard/runner/worker_configurations.hpp"
 #include "counterguard/statics/program_resources.hpp"
 
 namespace counterguard {
@@ -114,18 +115,20 @@ struct worker_context {
   capture_archive_writer* archive;
 };
 
-void print_timing(const case_instance& instance, const profile_capture& capture, double measure_ms,
-                  double verify_ms) {
+void print_timing(const case_instance& instance, int configuration, const profile_capture& capture,
+                  double measure_ms, double verify_ms) {
   // Diagnostics for tuning the profiler's per-case cost (tools/benchmark_vs_ncu.py).
-  std::string line = "timing " + instance.name;
+  std::string line = "timing " + instance.name + " configuration=" + std::to_string(configuration);
   for (const auto& [name, seconds] : capture.phase_seconds)
     line += " " + name + "=" + std::to_string(seconds * 1e3);
   line += " evaluate=" + std::to_string(measure_ms) + " verify=" + std::to_string(verify_ms);
   std::fprintf(stderr, "%s (ms)\n", line.c_str());
 }
 
+// `configuration`: the worker's profiler configuration for the case (worker_configurations), collecting
+// `raw_metrics`, a superset of the case's own counters.
 void profile_case(const worker_context& context, const case_instance& instance, int archive_index,
-                  case_result& result) {
+                  int configuration, const std::vector<std::string>& raw_metrics, case_result& result) {
   if (instance.skip_reason) {
     result.status = case_status::skipped;
     result.status_reason = *instance.skip_reason;
@@ -156,7 +159,7 @@ void profile_case(const worker_context& context, const case_instance& instance, 
     COUNTERGUARD_CUDA_CHECK(cudaDeviceSynchronize());  // inputs ready before profiling starts
     const auto created = std::chrono::steady_clock::now();
     capture = context.profiler.profile(
-        plan.raw_cupti, instance.name, [&] { run->launch(context.stream); }, max_launches);
+        raw_metrics, instance.name, [&] { run->launch(context.stream); }, max_launches);
     capture.phase_seconds["create"] = std::chrono::duration<double>(created - create_start).count();
     COUNTERGUARD_CUDA_CHECK(cudaStreamSynchronize(context.stream));
     if (capture.dropped_ranges == 0)
@@ -172,7 +175,7 @@ void profile_case(const worker_context& context, const case_instance& instance, 
   case_observation observation;
   observation.launches = capture.launches;
   observation.image = std::move(capture.image);
-  observation.raw_metrics = plan.raw_cupti;
+  observation.raw_metrics = raw_metrics;  // what the image holds; the plan's metrics are evaluated by name
   for (const auto& metric : plan.metrics)
     observation.metrics.push_back(metric.name);
   observation.kernel_metrics = run->runtime_metrics();
@@ -188,10 +191,11 @@ void profile_case(const worker_context& context, const case_instance& instance, 
   measure_case(result, plan, observation, program_kernel_resources());
   if (std::getenv("COUNTERGUARD_TIMING") != nullptr) {
     const auto measured = std::chrono::steady_clock::now();
-    print_timing(instance, capture, std::chrono::duration<double>(measured - verified).count() * 1e3,
+    print_timing(instance, configuration, capture,
+                 std::chrono::duration<double>(measured - verified).count() * 1e3,
                  std::chrono::duration<double>(verified - verify_start).count() * 1e3);
   }
-  if (context.archive != nullptr && !plan.raw_cupti.empty())
+  if (context.archive != nullptr && !raw_metrics.empty())
     context.archive->write(archive_index, instance.name, observation, capture.dropped_ranges);
 }
 
@@ -217,7 +221,9 @@ int run_gpu_worker(const worker_request& request, int event_fd) {
   events.write(device_ready_event{describe(profiler->device())});
 
   // Every raw counter the requested cases need must exist on this device's chip, checked before anything
-  // runs (the parent checked the chip named by --chip, which need not be this one).
+  // runs (the parent checked the chip named by --chip, which need not be this one). Then the profiler
+  // configurations of every case the worker may be handed, planned with the chip's pass counts.
+  std::unique_ptr<worker_configurations> configurations;
   try {
     const metric_name_validator validator(profiler->device().chip);
     for (const auto& name : request.instances) {
@@ -234,6 +240,21 @@ int run_gpu_worker(const worker_request& request, int event_fd) {
               "choose metrics the chip has (`counterguard metrics list --raw --chip " + validator.chip() +
                   "`)");
         }
+      }
+    }
+    const auto planning = std::chrono::steady_clock::now();
+    configurations = std::make_unique<worker_configurations>(
+        request, instances, catalog,
+        [&validator](const std::vector<std::string>& metrics) { return validator.pass_count(metrics); },
+        configuration_sharing_from_environment());
+    if (std::getenv("COUNTERGUARD_TIMING") != nullptr) {
+      std::fprintf(stderr, "timing profiler configurations: %zu for %zu cases, planned in %f ms\n",
+                   configurations->configurations().size(), request.instances.size(),
+                   std::chrono::duration<double>(std::chrono::steady_clock::now() - planning).count() * 1e3);
+      for (std::size_t c = 0; c < configurations->configurations().size(); ++c) {
+        std::fprintf(stderr, "timing configuration=%zu: %zu raw metrics, %d passes\n", c,
+                     configurations->configurations()[c].raw_metrics.size(),
+                     configurations->configurations()[c].passes);
       }
     }
   } catch (const input_error& e) {
@@ -262,7 +283,8 @@ int run_gpu_worker(const worker_request& request, int event_fd) {
     const auto started = std::chrono::steady_clock::now();
     bool lost = false;
     try {
-      profile_case(context, found->second, request.archive_indices.at(position), result);
+      profile_case(context, found->second, request.archive_indices.at(position),
+                   configurations->configuration_of(position), configurations->raw_metrics(position), result);
     } catch (const environment_error& e) {
       events.write(environment_error_event{e.problem(), e.what()});
       status = static_cast<int>(exit_code::environment);

@@ -1,0 +1,173 @@
+#include "counterguard/runner/worker_configurations.hpp"
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "counterguard/core/error.hpp"
+#include "counterguard/cupti/metric_name_validator.hpp"
+#include "counterguard/measurement/metric_plan.hpp"
+
+namespace counterguard {
+namespace {
+
+case_instance instance(const std::string& name, const std::vector<std::string>& metrics) {
+  case_instance made;
+  made.name = name;
+  for (const auto& metric : metrics) {
+    resolved_expectation expectation;
+    expectation.metric = metric;
+    made.expectations.push_back(expectation);
+  }
+  return made;
+}
+
+std::map<std::string, case_instance> suite() {
+  std::map<std::string, case_instance> instances;
+  for (auto made :
+       {instance("bank", {"shared_store_bank_conflicts"}), instance("sectors", {"global_load_sectors"}),
+        instance("skipped", {"global_store_sectors"}),
+        instance("registers", {"launch_registers_per_thread"})}) {
+    instances.emplace(made.name, made);
+  }
+  instances.at("skipped").skip_reason = "not on this chip";
+  return instances;
+}
+
+bool holds(const std::vector<std::string>& configuration, const std::string& raw) {
+  return std::find(configuration.begin(), configuration.end(), raw) != configuration.end();
+}
+
+const metric_catalog& catalog() {
+  return metric_catalog::builtin();
+}
+
+TEST(worker_configurations, every_case_the_request_may_hand_out_is_planned_with_the_chips_pass_counts) {
+  worker_request request;
+  request.instances = {"registers", "bank", "skipped", "sectors", "not loaded"};
+  request.streamed = true;
+  const metric_name_validator validator("GH100");
+  const worker_configurations planned(
+      request, suite(), catalog(),
+      [&](const std::vector<std::string>& metrics) { return validator.pass_count(metrics); });
+  EXPECT_EQ(planned.configuration_of(0), -1);  // launch attributes only
+  EXPECT_EQ(planned.configuration_of(2), -1);  // skipped
+  EXPECT_EQ(planned.configuration_of(4), -1);  // not in the loaded suites
+  EXPECT_TRUE(planned.raw_metrics(0).empty());
+  // Two instrumented counters of one pass each: one configuration holding both cases' counters.
+  ASSERT_EQ(planned.configurations().size(), 1U);
+  EXPECT_EQ(planned.configuration_of(1), 0);
+  EXPECT_EQ(planned.configuration_of(3), 0);
+  const auto& raw = planned.raw_metrics(1);
+  EXPECT_EQ(raw, planned.raw_metrics(3));
+  for (const char* alias : {"shared_store_bank_conflicts", "global_load_sectors"}) {
+    for (const auto& input : catalog().resolve(alias).raw_inputs)
+      EXPECT_TRUE(holds(raw, input)) << input;
+  }
+  EXPECT_FALSE(holds(raw, catalog().resolve("global_store_sectors").raw_inputs.front()));
+  EXPECT_EQ(planned.configurations()[0].passes, validator.pass_count(raw));
+  EXPECT_THROW(static_cast<void>(planned.configuration_of(5)), internal_error);
+}
+
+TEST(worker_configurations, extra_metrics_are_collected_for_every_case) {
+  worker_request request;
+  request.instances = {"registers", "bank"};
+  request.extra_metrics = {"global_store_sectors"};
+  const metric_name_validator validator("GH100");
+  const worker_configurations planned(
+      request, suite(), catalog(),
+      [&](const std::vector<std::string>& metrics) { return validator.pass_count(metrics); });
+  ASSERT_EQ(planned.configuration_of(0), 0);
+  EXPECT_TRUE(holds(planned.raw_metrics(0), catalog().resolve("global_store_sectors").raw_inputs.front()));
+}
+
+TEST(worker_configurations, sets_that_would_take_too_many_passes_together_stay_apart) {
+  worker_request request;
+  request.instances = {"bank", "sectors"};
+  // One pass alone, twenty together: past the three passes a one-pass case may take.
+  const worker_configurations planned(
+      request, suite(), catalog(), [](const std::vector<std::string>& metrics) {
+        const bool bank = std::any_of(metrics.begin(), metrics.end(), [](const std::string& m) {
+          return m.find("shared") != std::string::npos;
+        });
+        const bool sectors = std::any_of(metrics.begin(), metrics.end(), [](const std::string& m) {
+          return m.find("global") != std::string::npos;
+        });
+        return bank && sectors ? 20 : 1;
+      });
+  ASSERT_EQ(planned.configurations().size(), 2U);
+  EXPECT_NE(planned.configuration_of(0), planned.configuration_of(1));
+  // Each with exactly its own counters.
+  for (const auto& [position, alias] : {std::pair<std::size_t, const char*>{0, "shared_store_bank_conflicts"},
+                                        std::pair<std::size_t, const char*>{1, "global_load_sectors"}}) {
+    std::vector<std::string> own = catalog().resolve(alias).raw_inputs;
+    std::sort(own.begin(), own.end());
+    own.erase(std::unique(own.begin(), own.end()), own.end());
+    EXPECT_EQ(planned.raw_metrics(position), own) << alias;
+  }
+}
+
+TEST(worker_configurations, per_case_profiles_every_case_with_exactly_its_own_metrics) {
+  worker_request request;
+  request.instances = {"bank", "registers", "sectors", "bank"};
+  const metric_name_validator validator("GH100");
+  const worker_configurations planned(
+      request, suite(), catalog(),
+      [&](const std::vector<std::string>& metrics) { return validator.pass_count(metrics); },
+      configuration_sharing::per_case);
+  ASSERT_EQ(planned.configurations().size(), 2U);
+  EXPECT_EQ(planned.configuration_of(0), planned.configuration_of(3));
+  EXPECT_EQ(planned.configuration_of(1), -1);
+  const auto suites = suite();
+  for (const std::size_t position : {0U, 2U}) {
+    EXPECT_EQ(planned.raw_metrics(position),
+              plan_metrics(suites.at(request.instances[position]), catalog()).raw_cupti);
+  }
+}
+
+TEST(worker_configurations, no_extra_passes_shares_only_where_no_case_needs_more) {
+  worker_request request;
+  request.instances = {"bank", "sectors"};
+  // Two passes together: shared lets one-pass cases take them, no_extra_passes does not.
+  const pass_counter two_together = [](const std::vector<std::string>& metrics) {
+    const bool shared = std::any_of(metrics.begin(), metrics.end(), [](const std::string& m) {
+      return m.find("shared") != std::string::npos;
+    });
+    const bool global = std::any_of(metrics.begin(), metrics.end(), [](const std::string& m) {
+      return m.find("global") != std::string::npos;
+    });
+    return shared && global ? 2 : 1;
+  };
+  EXPECT_EQ(worker_configurations(request, suite(), catalog(), two_together).configurations().size(), 1U);
+  EXPECT_EQ(
+      worker_configurations(request, suite(), catalog(), two_together, configuration_sharing::no_extra_passes)
+          .configurations()
+          .size(),
+      2U);
+}
+
+TEST(worker_configurations, the_environment_chooses_the_sharing) {
+  const char* variable = "COUNTERGUARD_PROFILER_CONFIGURATIONS";
+  ::unsetenv(variable);
+  EXPECT_EQ(configuration_sharing_from_environment(), configuration_sharing::shared);
+  ::setenv(variable, "per_case", 1);
+  EXPECT_EQ(configuration_sharing_from_environment(), configuration_sharing::per_case);
+  ::setenv(variable, "no_extra_passes", 1);
+  EXPECT_EQ(configuration_sharing_from_environment(), configuration_sharing::no_extra_passes);
+  ::setenv(variable, "together", 1);
+  try {
+    static_cast<void>(configuration_sharing_from_environment());
+    ADD_FAILURE() << "an unknown value was accepted";
+  } catch (const input_error& e) {
+    EXPECT_NE(std::string(e.what()).find("no_extra_passes"), std::string::npos) << e.what();
+  }
+  ::unsetenv(variable);
+}
+
+}  // namespace
+}  // namespace counterguard
