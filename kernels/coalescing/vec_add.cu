@@ -7,6 +7,7 @@
 #include "counterguard/registry/device_buffer.hpp"
 #include "counterguard/registry/kernel_arguments.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
+#include "counterguard/registry/parallel_for.hpp"
 #include "counterguard/registry/verify.hpp"
 #include "test_data.cuh"
 
@@ -58,8 +59,10 @@ class vec_add_run final : public kernel_run {
   [[nodiscard]] verification verify() override {
     const auto shift = static_cast<std::size_t>(m_offset < 0 ? 0 : m_offset);
     std::vector<float> expected(static_cast<std::size_t>(m_n));
-    for (std::size_t i = 0; i < expected.size(); ++i)
-      expected[i] = m_a_host[i + shift] + m_b_host[i + shift];
+    parallel_for(expected.size(), [&](std::size_t begin, std::size_t end) {
+      for (std::size_t i = begin; i < end; ++i)
+        expected[i] = m_a_host[i + shift] + m_b_host[i + shift];
+    });
     return compare_with_reference("c", m_c->download(), expected);
   }
 
