@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -35,13 +36,16 @@ std::vector<std::pair<std::string, input_fill>> fills_that_fit_every_type() {
 template <typename T>
 void expect_device_fill_matches_host(const std::string& fill_name, const input_fill& fill) {
   const std::uint64_t seed = seed_of_name("device_fill_test/" + fill_name);
-  std::vector<T> host(elements);
+  // Plain arrays, not std::vector (std::vector<bool> has no data()).
+  const std::unique_ptr<T[]> host(new T[elements]);
   for (std::size_t i = 0; i < elements; ++i)
     host[i] = static_cast<T>(fill.value_at(i, seed));
-  device_buffer<T> device(elements);
-  fill_on_device<T>(fill, seed, elements, device.data(), nullptr);
+  device_buffer<unsigned char> device(elements * sizeof(T));
+  fill_on_device<T>(fill, seed, elements, reinterpret_cast<T*>(device.data()), nullptr);
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-  const std::vector<T> filled = device.download();
+  const std::vector<unsigned char> bytes = device.download();
+  const std::unique_ptr<T[]> filled(new T[elements]);
+  std::memcpy(filled.get(), bytes.data(), bytes.size());
   std::size_t differ = 0;
   std::size_t first = elements;
   for (std::size_t i = 0; i < elements; ++i) {
