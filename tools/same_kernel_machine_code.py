@@ -3,8 +3,10 @@
 
 Compiles every kernels/*.cu that differs between BASE (default: main) and the working tree twice, as it is and as
 it was at BASE, to sm_90 cubins with the build's own nvcc command (build/compile_commands.json), and compares the
-machine code (.text.* sections) of every kernel byte for byte. Line information may differ; instructions may not.
-Needs nvcc and readelf, no GPU. Exit status 1 when a kernel's code differs or a kernel appears or disappears.
+machine code (.text.* sections) of every kernel and the line tables (.debug_line, .nv_debug_line_sass: recorded
+profiles and blame name kernel source lines) byte for byte. Needs nvcc and readelf, no GPU. Exit status 1 when a
+kernel's code or line table differs or a kernel appears or disappears. The old source is compiled from the same
+path (the file is swapped for the compile and restored).
 
     tools/same_kernel_machine_code.py [BASE]
 """
@@ -23,12 +25,12 @@ def run(arguments, **options):
 
 
 def kernel_code(cubin):
-    """The hex dump of each .text.<kernel> section, by section name."""
+    """The hex dump of each .text.<kernel> section and of the line tables, by section name."""
     names = []
     for line in run(["readelf", "-S", "-W", cubin]).splitlines():
         if line.strip().startswith("[") and "]" in line:
             fields = line.split("]", 1)[1].split()
-            if fields and fields[0].startswith(".text."):
+            if fields and (fields[0].startswith(".text.") or fields[0] in (".debug_line", ".nv_debug_line_sass")):
                 names.append(fields[0])
     return {name: run(["readelf", "-x", name, cubin]) for name in names}
 
@@ -51,22 +53,23 @@ def main():
     with tempfile.TemporaryDirectory() as work:
         for path in (p for p in changed if p.endswith(".cu")):
             for entry in (e for e in entries if e["file"] == os.path.join(ROOT, path)):
-                # The old source next to the new one, so its relative includes resolve.
-                old_source = os.path.join(os.path.dirname(entry["file"]), ".old_" + os.path.basename(path))
-                with open(old_source, "w", encoding="utf-8") as stream:
-                    stream.write(run(["git", "show", f"{base}:{path}"], cwd=ROOT))
                 tag = entry["output"].replace("/", "_")
+                compile_cubin(entry, entry["file"], f"{work}/new_{tag}.cubin")
+                with open(entry["file"], encoding="utf-8") as stream:
+                    current = stream.read()
                 try:
-                    compile_cubin(entry, entry["file"], f"{work}/new_{tag}.cubin")
-                    compile_cubin(entry, old_source, f"{work}/old_{tag}.cubin")
+                    with open(entry["file"], "w", encoding="utf-8") as stream:
+                        stream.write(run(["git", "show", f"{base}:{path}"], cwd=ROOT))
+                    compile_cubin(entry, entry["file"], f"{work}/old_{tag}.cubin")
                 finally:
-                    os.remove(old_source)
+                    with open(entry["file"], "w", encoding="utf-8") as stream:
+                        stream.write(current)
                 new = kernel_code(f"{work}/new_{tag}.cubin")
                 old = kernel_code(f"{work}/old_{tag}.cubin")
                 same = new.keys() == old.keys() and all(new[k] == old[k] for k in new)
                 all_same = all_same and same
                 verdict = "identical" if same else "DIFFERENT"
-                print(f"{path} ({entry['output']}): {len(new)} kernels, machine code {verdict}")
+                print(f"{path} ({entry['output']}): {len(new)} sections (kernels, line tables), {verdict}")
                 if not same:
                     print("  only now:", sorted(set(new) - set(old)), "only before:", sorted(set(old) - set(new)),
                           "differ:", [k for k in new if k in old and new[k] != old[k]])

@@ -6,10 +6,9 @@
 #include <string>
 
 #include "counterguard/registry/device_buffer.hpp"
+#include "counterguard/registry/host_work.hpp"
 #include "counterguard/registry/kernel_arguments.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
-#include "counterguard/registry/parallel_for.hpp"
-#include "counterguard/registry/verify.hpp"
 #include "test_data.cuh"
 
 namespace counterguard::kernels::coalescing {

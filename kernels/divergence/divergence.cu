@@ -11,10 +11,9 @@
 
 #include "counterguard/core/cuda_check.hpp"
 #include "counterguard/registry/device_buffer.hpp"
+#include "counterguard/registry/host_work.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
-#include "counterguard/registry/parallel_for.hpp"
 #include "counterguard/registry/splitmix64.hpp"
-#include "counterguard/registry/verify.hpp"
 
 namespace counterguard::kernels::divergence {
 

@@ -7,11 +7,9 @@
 #include <vector>
 
 #include "counterguard/registry/device_buffer.hpp"
+#include "counterguard/registry/host_work.hpp"
 #include "counterguard/registry/kernel_arguments.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
-#include "counterguard/registry/linear_congruential.hpp"
-#include "counterguard/registry/parallel_for.hpp"
-#include "counterguard/registry/verify.hpp"
 
 namespace counterguard::kernels::spills {
 

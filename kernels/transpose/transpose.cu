@@ -6,11 +6,9 @@
 #include <string>
 
 #include "counterguard/registry/device_buffer.hpp"
+#include "counterguard/registry/host_work.hpp"
 #include "counterguard/registry/kernel_arguments.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
-#include "counterguard/registry/linear_congruential.hpp"
-#include "counterguard/registry/parallel_for.hpp"
-#include "counterguard/registry/verify.hpp"
 
 namespace counterguard::kernels::transpose {
 
