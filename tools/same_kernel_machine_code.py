@@ -32,7 +32,11 @@ def kernel_code(cubin):
             fields = line.split("]", 1)[1].split()
             if fields and (fields[0].startswith(".text.") or fields[0] in (".debug_line", ".nv_debug_line_sass")):
                 names.append(fields[0])
-    return {name: run(["readelf", "-x", name, cubin]) for name in names}
+    sections = {name: run(["readelf", "-x", name, cubin]) for name in names}
+    if ".debug_line" in sections:
+        # Source line by address; the raw table also holds the file's size and time, which edits change.
+        sections[".debug_line"] = run(["readelf", "--debug-dump=decodedline", cubin])
+    return sections
 
 
 def compile_cubin(entry, source, output):
@@ -53,7 +57,7 @@ def main():
     with tempfile.TemporaryDirectory() as work:
         for path in (p for p in changed if p.endswith(".cu")):
             for entry in (e for e in entries if e["file"] == os.path.join(ROOT, path)):
-                tag = entry["output"].replace("/", "_")
+                tag = entry.get("output", path).replace("/", "_")
                 compile_cubin(entry, entry["file"], f"{work}/new_{tag}.cubin")
                 with open(entry["file"], encoding="utf-8") as stream:
                     current = stream.read()
@@ -69,7 +73,7 @@ def main():
                 same = new.keys() == old.keys() and all(new[k] == old[k] for k in new)
                 all_same = all_same and same
                 verdict = "identical" if same else "DIFFERENT"
-                print(f"{path} ({entry['output']}): {len(new)} sections (kernels, line tables), {verdict}")
+                print(f"{path} ({entry.get('output', path)}): {len(new)} sections (kernels, line tables), {verdict}")
                 if not same:
                     print("  only now:", sorted(set(new) - set(old)), "only before:", sorted(set(old) - set(new)),
                           "differ:", [k for k in new if k in old and new[k] != old[k]])
