@@ -6,9 +6,9 @@
 #include <string>
 
 #include "counterguard/registry/device_buffer.hpp"
+#include "counterguard/registry/host_work.hpp"
 #include "counterguard/registry/kernel_arguments.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
-#include "counterguard/registry/verify.hpp"
 #include "test_data.cuh"
 
 namespace counterguard::kernels::coalescing {
@@ -74,8 +74,10 @@ class layout_run final : public kernel_run {
 
   [[nodiscard]] verification verify() override {
     std::vector<float> expected(static_cast<std::size_t>(m_n));
-    for (std::size_t i = 0; i < expected.size(); ++i)
-      expected[i] = m_fields[4 * i] + m_fields[4 * i + 1];
+    parallel_for(expected.size(), [&](std::size_t begin, std::size_t end) {
+      for (std::size_t i = begin; i < end; ++i)
+        expected[i] = m_fields[4 * i] + m_fields[4 * i + 1];
+    });
     return compare_with_reference("out", m_out->download(), expected);
   }
 

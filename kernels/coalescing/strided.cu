@@ -5,9 +5,9 @@
 #include <string>
 
 #include "counterguard/registry/device_buffer.hpp"
+#include "counterguard/registry/host_work.hpp"
 #include "counterguard/registry/kernel_arguments.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
-#include "counterguard/registry/verify.hpp"
 #include "test_data.cuh"
 
 namespace counterguard::kernels::coalescing {
@@ -42,10 +42,12 @@ class strided_run final : public kernel_run {
 
   [[nodiscard]] verification verify() override {
     std::vector<float> expected(static_cast<std::size_t>(m_threads));
-    for (std::size_t t = 0; t < expected.size(); ++t) {
-      const std::size_t i = t * static_cast<std::size_t>(m_stride);
-      expected[t] = m_a_host[i] + m_b_host[i];
-    }
+    parallel_for(expected.size(), [&](std::size_t begin, std::size_t end) {
+      for (std::size_t t = begin; t < end; ++t) {
+        const std::size_t i = t * static_cast<std::size_t>(m_stride);
+        expected[t] = m_a_host[i] + m_b_host[i];
+      }
+    });
     return compare_with_reference("c", m_c->download(), expected);
   }
 

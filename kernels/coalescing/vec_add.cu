@@ -5,9 +5,9 @@
 #include <string>
 
 #include "counterguard/registry/device_buffer.hpp"
+#include "counterguard/registry/host_work.hpp"
 #include "counterguard/registry/kernel_arguments.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
-#include "counterguard/registry/verify.hpp"
 #include "test_data.cuh"
 
 namespace counterguard::kernels::coalescing {
@@ -58,8 +58,10 @@ class vec_add_run final : public kernel_run {
   [[nodiscard]] verification verify() override {
     const auto shift = static_cast<std::size_t>(m_offset < 0 ? 0 : m_offset);
     std::vector<float> expected(static_cast<std::size_t>(m_n));
-    for (std::size_t i = 0; i < expected.size(); ++i)
-      expected[i] = m_a_host[i + shift] + m_b_host[i + shift];
+    parallel_for(expected.size(), [&](std::size_t begin, std::size_t end) {
+      for (std::size_t i = begin; i < end; ++i)
+        expected[i] = m_a_host[i + shift] + m_b_host[i + shift];
+    });
     return compare_with_reference("c", m_c->download(), expected);
   }
 

@@ -6,9 +6,9 @@
 #include <type_traits>
 
 #include "counterguard/registry/device_buffer.hpp"
+#include "counterguard/registry/host_work.hpp"
 #include "counterguard/registry/kernel_arguments.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
-#include "counterguard/registry/verify.hpp"
 #include "test_data.cuh"
 
 namespace counterguard::kernels::coalescing {
@@ -58,9 +58,10 @@ class wide_run final : public kernel_run {
 
   [[nodiscard]] verification verify() override {
     std::vector<double> expected(m_a_host.size());
-    for (std::size_t i = 0; i < expected.size(); ++i) {
-      expected[i] = static_cast<double>(m_a_host[i]) + static_cast<double>(m_b_host[i]);
-    }
+    parallel_for(expected.size(), [&](std::size_t begin, std::size_t end) {
+      for (std::size_t i = begin; i < end; ++i)
+        expected[i] = static_cast<double>(m_a_host[i]) + static_cast<double>(m_b_host[i]);
+    });
     std::vector<double> actual(expected.size());
     if constexpr (std::is_same_v<T, double>) {
       actual = m_c->download();

@@ -11,9 +11,9 @@
 
 #include "counterguard/core/cuda_check.hpp"
 #include "counterguard/registry/device_buffer.hpp"
+#include "counterguard/registry/host_work.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
 #include "counterguard/registry/splitmix64.hpp"
-#include "counterguard/registry/verify.hpp"
 
 namespace counterguard::kernels::divergence {
 
@@ -88,9 +88,12 @@ class divergence_run final : public kernel_run {
         m_x(static_cast<std::size_t>(m_n)),
         m_y(static_cast<std::size_t>(m_n)) {
     std::vector<unsigned> host(static_cast<std::size_t>(m_n));
-    std::uint64_t state = 0xD1BE46EULL;
-    for (auto& value : host)
-      value = static_cast<unsigned>(splitmix64(state));
+    // SplitMix64 adds a constant to its state per value: a chunk starts at seed + begin * that constant.
+    parallel_for(host.size(), [&](std::size_t begin, std::size_t end) {
+      std::uint64_t state = 0xD1BE46EULL + 0x9E3779B97F4A7C15ULL * begin;
+      for (std::size_t i = begin; i < end; ++i)
+        host[i] = static_cast<unsigned>(splitmix64(state));
+    });
     m_x.upload(host);
     m_y.fill_bytes(0xFF);
   }
@@ -120,27 +123,30 @@ class divergence_run final : public kernel_run {
     const std::vector<unsigned> x = m_x.download();
     std::vector<unsigned> expected(x.size());
     const auto iterations = static_cast<int>(m_iterations);
-    for (std::size_t i = 0; i < x.size(); ++i) {
-      const auto thread = static_cast<unsigned>(i % static_cast<std::size_t>(m_block));
-      switch (m_pattern) {
-        case pattern::warp_uniform:
-          expected[i] = (thread / 32U) % 2U == 0U ? path_a(x[i], iterations) : path_b(x[i], iterations);
-          break;
-        case pattern::odd_even:
-          expected[i] = thread % 2U == 0U ? path_a(x[i], iterations) : path_b(x[i], iterations);
-          break;
-        case pattern::lane_loop:
-          expected[i] = path_a(x[i], (static_cast<int>(thread % 32U) + 1) * iterations / 32);
-          break;
-        case pattern::predicated_odd_even:
-          expected[i] = thread % 2U == 0U ? path_a_unrolled<8>(x[i]) : x[i];
-          break;
-      }
-    }
+    parallel_for(x.size(), [&](std::size_t begin, std::size_t end) {
+      for (std::size_t i = begin; i < end; ++i)
+        expected[i] =
+            reference(x[i], static_cast<unsigned>(i % static_cast<std::size_t>(m_block)), iterations);
+    });
     return compare_with_reference("y", m_y.download(), expected);
   }
 
  private:
+  // What thread `thread` of its block writes for input v.
+  [[nodiscard]] unsigned reference(unsigned v, unsigned thread, int iterations) const {
+    switch (m_pattern) {
+      case pattern::warp_uniform:
+        return (thread / 32U) % 2U == 0U ? path_a(v, iterations) : path_b(v, iterations);
+      case pattern::odd_even:
+        return thread % 2U == 0U ? path_a(v, iterations) : path_b(v, iterations);
+      case pattern::lane_loop:
+        return path_a(v, (static_cast<int>(thread % 32U) + 1) * iterations / 32);
+      case pattern::predicated_odd_even:
+        return thread % 2U == 0U ? path_a_unrolled<8>(v) : v;
+    }
+    return v;
+  }
+
   pattern m_pattern;
   std::int64_t m_n;
   std::int64_t m_block;

@@ -14,9 +14,9 @@
 
 #include "counterguard/core/cuda_check.hpp"
 #include "counterguard/registry/device_buffer.hpp"
+#include "counterguard/registry/host_work.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
 #include "counterguard/registry/splitmix64.hpp"
-#include "counterguard/registry/verify.hpp"
 
 namespace counterguard::kernels::histogram {
 
@@ -100,11 +100,20 @@ class histogram_run final : public kernel_run {
 
     std::vector<unsigned> host(static_cast<std::size_t>(m_n));
     m_expected.assign(static_cast<std::size_t>(m_bins), 0U);
-    std::uint64_t state = 0x4157064AULL;
-    for (auto& value : host) {
-      value = static_cast<unsigned>(splitmix64(state) % static_cast<std::uint64_t>(m_bins));
-      ++m_expected[value];
-    }
+    // SplitMix64 adds a constant to its state per value: a chunk starts at seed + begin * that constant and
+    // counts its own values; the counts are merged (integer sums: the order does not matter).
+    std::mutex merge;
+    parallel_for(host.size(), [&](std::size_t begin, std::size_t end) {
+      std::vector<unsigned> counts(static_cast<std::size_t>(m_bins), 0U);
+      std::uint64_t state = 0x4157064AULL + 0x9E3779B97F4A7C15ULL * begin;
+      for (std::size_t i = begin; i < end; ++i) {
+        host[i] = static_cast<unsigned>(splitmix64(state) % static_cast<std::uint64_t>(m_bins));
+        ++counts[host[i]];
+      }
+      const std::lock_guard<std::mutex> lock(merge);
+      for (std::size_t bin = 0; bin < counts.size(); ++bin)
+        m_expected[bin] += counts[bin];
+    });
     m_values.upload(host);
     m_histogram.fill_bytes(0);  // the accumulator; kernel replay restores it between passes
   }

@@ -13,9 +13,9 @@
 
 #include "counterguard/core/cuda_check.hpp"
 #include "counterguard/registry/device_buffer.hpp"
+#include "counterguard/registry/host_work.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
 #include "counterguard/registry/splitmix64.hpp"
-#include "counterguard/registry/verify.hpp"
 
 namespace counterguard::kernels::matmul {
 
@@ -122,17 +122,23 @@ class matmul_run final : public kernel_run {
     const std::vector<float> a = m_a.download();
     const std::vector<float> b = m_b.download();
     const auto n = static_cast<std::size_t>(m_n);
-    std::vector<double> row(n);
     std::vector<double> expected(n * n);
-    for (std::size_t i = 0; i < n; ++i) {
-      std::fill(row.begin(), row.end(), 0.0);
-      for (std::size_t k = 0; k < n; ++k) {
-        const double a_ik = a[i * n + k];
-        for (std::size_t j = 0; j < n; ++j)
-          row[j] += a_ik * static_cast<double>(b[k * n + j]);
-      }
-      std::copy(row.begin(), row.end(), expected.begin() + static_cast<std::ptrdiff_t>(i * n));
-    }
+    // Rows in parallel; each row sums in the same order as one loop would.
+    parallel_for(
+        n,
+        [&](std::size_t first_row, std::size_t end_row) {
+          std::vector<double> row(n);
+          for (std::size_t i = first_row; i < end_row; ++i) {
+            std::fill(row.begin(), row.end(), 0.0);
+            for (std::size_t k = 0; k < n; ++k) {
+              const double a_ik = a[i * n + k];
+              for (std::size_t j = 0; j < n; ++j)
+                row[j] += a_ik * static_cast<double>(b[k * n + j]);
+            }
+            std::copy(row.begin(), row.end(), expected.begin() + static_cast<std::ptrdiff_t>(i * n));
+          }
+        },
+        1);
     const std::vector<float> c = m_c.download();
     return compare_with_reference("c", std::vector<double>(c.begin(), c.end()), expected, 1e-4);
   }

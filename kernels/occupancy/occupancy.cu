@@ -11,9 +11,9 @@
 
 #include "counterguard/core/cuda_check.hpp"
 #include "counterguard/registry/device_buffer.hpp"
+#include "counterguard/registry/host_work.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
 #include "counterguard/registry/splitmix64.hpp"
-#include "counterguard/registry/verify.hpp"
 
 namespace counterguard::kernels::occupancy {
 
@@ -59,9 +59,12 @@ class occupancy_run final : public kernel_run {
     COUNTERGUARD_CUDA_CHECK(cudaFuncSetAttribute(hash_rounds, cudaFuncAttributePreferredSharedMemoryCarveout,
                                                  cudaSharedmemCarveoutMaxShared));
     std::vector<unsigned> host(static_cast<std::size_t>(m_n));
-    std::uint64_t state = 0x0CC0ULL;
-    for (auto& value : host)
-      value = static_cast<unsigned>(splitmix64(state));
+    // SplitMix64 adds a constant to its state per value: a chunk starts at seed + begin * that constant.
+    parallel_for(host.size(), [&](std::size_t begin, std::size_t end) {
+      std::uint64_t state = 0x0CC0ULL + 0x9E3779B97F4A7C15ULL * begin;
+      for (std::size_t i = begin; i < end; ++i)
+        host[i] = static_cast<unsigned>(splitmix64(state));
+    });
     m_x.upload(host);
     m_y.fill_bytes(0xFF);
   }
@@ -77,8 +80,10 @@ class occupancy_run final : public kernel_run {
   [[nodiscard]] verification verify() override {
     const std::vector<unsigned> x = m_x.download();
     std::vector<unsigned> expected(x.size());
-    for (std::size_t i = 0; i < x.size(); ++i)
-      expected[i] = hash_rounds_reference(x[i], static_cast<int>(m_rounds));
+    parallel_for(x.size(), [&](std::size_t begin, std::size_t end) {
+      for (std::size_t i = begin; i < end; ++i)
+        expected[i] = hash_rounds_reference(x[i], static_cast<int>(m_rounds));
+    });
     return compare_with_reference("y", m_y.download(), expected);
   }
 

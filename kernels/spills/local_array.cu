@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "counterguard/registry/device_buffer.hpp"
+#include "counterguard/registry/host_work.hpp"
 #include "counterguard/registry/kernel_arguments.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
-#include "counterguard/registry/verify.hpp"
 
 namespace counterguard::kernels::spills {
 
@@ -65,9 +65,12 @@ class array_run final : public kernel_run {
   array_run(const kernel_arguments& a, bool in_shared)
       : m_threads(a.integer("threads")), m_shared(in_shared) {
     m_in_host.resize(static_cast<std::size_t>(m_threads) * array_words);
-    std::uint32_t state = 4242u;
-    for (auto& value : m_in_host)
-      value = state = state * 1664525u + 1013904223u;
+    // value i is the LCG state after i + 1 steps from 4242; chunks start anywhere with lcg_advance.
+    parallel_for(m_in_host.size(), [&](std::size_t begin, std::size_t end) {
+      std::uint32_t state = lcg_advance(4242u, begin, 1664525u, 1013904223u);
+      for (std::size_t i = begin; i < end; ++i)
+        m_in_host[i] = state = state * 1664525u + 1013904223u;
+    });
     m_in = std::make_unique<device_buffer<std::uint32_t>>(m_in_host);
     m_out = std::make_unique<device_buffer<std::uint32_t>>(m_in_host.size());
     m_out->fill_bytes(0xFF);
@@ -88,23 +91,29 @@ class array_run final : public kernel_run {
   [[nodiscard]] verification verify() override {
     const auto threads = static_cast<std::size_t>(m_threads);
     std::vector<std::uint32_t> expected(m_in_host.size());
-    for (std::size_t t = 0; t < threads; ++t) {
-      std::uint32_t words[array_words];
-      for (std::size_t i = 0; i < array_words; ++i)
-        words[i] = m_in_host[i * threads + t];
-      std::uint32_t position = words[0] & 63u;
-      for (int step = 0; step < scatter_steps; ++step) {
-        const std::uint32_t target = next_position(words[position], step);
-        words[target] += words[position];
-        position = target;
-      }
-      for (std::size_t i = 0; i < array_words; ++i)
-        expected[i * threads + t] = words[i];
-    }
+    parallel_for(threads, [&](std::size_t first_thread, std::size_t end_thread) {
+      for (std::size_t t = first_thread; t < end_thread; ++t)
+        expected_for_thread(t, threads, expected);
+    });
     return compare_with_reference("out", m_out->download(), expected);
   }
 
  private:
+  // What thread t writes: its words after the kernel's scatter steps.
+  void expected_for_thread(std::size_t t, std::size_t threads, std::vector<std::uint32_t>& expected) const {
+    std::uint32_t words[array_words];
+    for (std::size_t i = 0; i < array_words; ++i)
+      words[i] = m_in_host[i * threads + t];
+    std::uint32_t position = words[0] & 63u;
+    for (int step = 0; step < scatter_steps; ++step) {
+      const std::uint32_t target = next_position(words[position], step);
+      words[target] += words[position];
+      position = target;
+    }
+    for (std::size_t i = 0; i < array_words; ++i)
+      expected[i * threads + t] = words[i];
+  }
+
   std::int64_t m_threads;
   bool m_shared;
   std::vector<std::uint32_t> m_in_host;

@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "counterguard/registry/device_buffer.hpp"
+#include "counterguard/registry/host_work.hpp"
 #include "counterguard/registry/kernel_arguments.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
-#include "counterguard/registry/verify.hpp"
 
 namespace counterguard::kernels::texture {
 
@@ -58,11 +58,14 @@ class fetch_run final : public kernel_run {
       : m_n(a.integer("n")), m_texture_path(through_texture), m_block(a.block_x(256)) {
     const auto n = static_cast<std::size_t>(m_n);
     m_in_host.resize(n);
-    std::uint32_t state = 777u;
-    for (auto& value : m_in_host) {
-      state = state * 1664525u + 1013904223u;
-      value = static_cast<float>(static_cast<int>(state >> 22) - 512);
-    }
+    parallel_for(n, [&](std::size_t begin, std::size_t end) {
+      std::uint32_t state =
+          lcg_advance(777u, begin, 1664525u, 1013904223u);  // the state before value `begin`
+      for (std::size_t i = begin; i < end; ++i) {
+        state = state * 1664525u + 1013904223u;
+        m_in_host[i] = static_cast<float>(static_cast<int>(state >> 22) - 512);
+      }
+    });
     m_in = std::make_unique<device_buffer<float>>(m_in_host);
     if (m_texture_path)
       m_texture = std::make_unique<linear_texture>(m_in->data(), n);
@@ -83,8 +86,10 @@ class fetch_run final : public kernel_run {
 
   [[nodiscard]] verification verify() override {
     std::vector<float> expected(m_in_host.size());
-    for (std::size_t i = 0; i < expected.size(); ++i)
-      expected[i] = 2.0f * m_in_host[i] + 1.0f;
+    parallel_for(expected.size(), [&](std::size_t begin, std::size_t end) {
+      for (std::size_t i = begin; i < end; ++i)
+        expected[i] = 2.0f * m_in_host[i] + 1.0f;
+    });
     return compare_with_reference("out", m_out->download(), expected);
   }
 

@@ -6,9 +6,9 @@
 #include <string>
 
 #include "counterguard/registry/device_buffer.hpp"
+#include "counterguard/registry/host_work.hpp"
 #include "counterguard/registry/kernel_arguments.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
-#include "counterguard/registry/verify.hpp"
 
 namespace counterguard::kernels::transpose {
 
@@ -74,11 +74,14 @@ bool tile_shaped_block(const kernel_arguments& a) {
 
 [[nodiscard]] std::vector<float> make_matrix(std::size_t count) {
   std::vector<float> values(count);
-  std::uint32_t state = 12345u;
-  for (auto& value : values) {
-    state = state * 1664525u + 1013904223u;
-    value = static_cast<float>(static_cast<int>(state >> 20) - 2048);
-  }
+  parallel_for(count, [&](std::size_t begin, std::size_t end) {
+    std::uint32_t state =
+        lcg_advance(12345u, begin, 1664525u, 1013904223u);  // the state before value `begin`
+    for (std::size_t i = begin; i < end; ++i) {
+      state = state * 1664525u + 1013904223u;
+      values[i] = static_cast<float>(static_cast<int>(state >> 20) - 2048);
+    }
+  });
   return values;
 }
 
@@ -120,10 +123,15 @@ class transpose_run final : public kernel_run {
   [[nodiscard]] verification verify() override {
     const auto n = static_cast<std::size_t>(m_n);
     std::vector<float> expected(n * n);
-    for (std::size_t row = 0; row < n; ++row) {
-      for (std::size_t column = 0; column < n; ++column)
-        expected[column * n + row] = m_in_host[row * n + column];
-    }
+    parallel_for(
+        n,
+        [&](std::size_t first_column, std::size_t end_column) {
+          for (std::size_t column = first_column; column < end_column; ++column) {
+            for (std::size_t row = 0; row < n; ++row)
+              expected[column * n + row] = m_in_host[row * n + column];
+          }
+        },
+        32);
     return compare_with_reference("out", m_out->download(), expected);
   }
 

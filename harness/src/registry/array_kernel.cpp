@@ -19,6 +19,8 @@ struct array_declaration {
   array_kernel::role what = array_kernel::role::input;
   input_fill fill;
   array_kernel::fill_function convert = nullptr;
+  // Null: the element type is filled on the host and uploaded.
+  array_kernel::device_fill_function device_convert = nullptr;
 };
 
 struct array_kernel_spec {
@@ -33,7 +35,10 @@ struct device_array {
   const array_declaration* declaration = nullptr;
   std::size_t count = 0;
   void* device = nullptr;
-  std::vector<unsigned char> uploaded;  // inputs: the bytes the kernel got
+  std::uint64_t seed = 0;  // inputs: the seed of the fill
+  // Inputs: the bytes the kernel got. Filled on the GPU: made by host_copy() on first use.
+  std::vector<unsigned char> uploaded;
+  bool host_copy_made = false;
 
   device_array() = default;
   device_array(const device_array&) = delete;
@@ -42,13 +47,26 @@ struct device_array {
       : declaration(other.declaration),
         count(other.count),
         device(other.device),
-        uploaded(std::move(other.uploaded)) {
+        seed(other.seed),
+        uploaded(std::move(other.uploaded)),
+        host_copy_made(other.host_copy_made) {
     other.device = nullptr;
   }
   device_array& operator=(device_array&&) = delete;
   ~device_array() { COUNTERGUARD_CUDA_NOTHROW(cudaFree(device)); }
 
   [[nodiscard]] std::size_t bytes() const { return count * declaration->element_bytes; }
+
+  // The host copy of an input's values, generated on the host from the same fill the GPU used (the two are
+  // bit-identical: device_fill_test), only when a verification asks for it.
+  const std::vector<unsigned char>& host_copy() {
+    if (!host_copy_made) {
+      uploaded.resize(bytes());
+      declaration->convert(declaration->fill, seed, count, uploaded.data());
+      host_copy_made = true;
+    }
+    return uploaded;
+  }
 };
 
 struct array_storage {
@@ -96,6 +114,7 @@ class array_kernel_run final : public kernel_run {
       : m_spec(std::move(spec)), m_arguments(arguments) {
     m_storage.kernel = m_spec->kernel;
     m_storage.arrays.reserve(m_spec->arrays.size());
+    bool filled_on_device = false;
     for (const auto& declaration : m_spec->arrays) {
       detail::device_array array;
       array.declaration = &declaration;
@@ -111,18 +130,25 @@ class array_kernel_run final : public kernel_run {
         if (array.bytes() > 0)
           COUNTERGUARD_CUDA_CHECK(cudaMemset(array.device, 0xFF, array.bytes()));
       } else {
-        array.uploaded.resize(array.bytes());
-        const std::uint64_t seed = declaration.fill.seed != 0
-                                       ? declaration.fill.seed
-                                       : seed_of_name(m_spec->kernel + "/" + declaration.name);
-        declaration.convert(declaration.fill, seed, array.count, array.uploaded.data());
-        if (array.bytes() > 0) {
-          COUNTERGUARD_CUDA_CHECK(
-              cudaMemcpy(array.device, array.uploaded.data(), array.bytes(), cudaMemcpyHostToDevice));
+        array.seed = declaration.fill.seed != 0 ? declaration.fill.seed
+                                                : seed_of_name(m_spec->kernel + "/" + declaration.name);
+        if (declaration.device_convert != nullptr) {
+          // Generated where it is used: no host generation and no upload; the host copy waits for verify.
+          declaration.device_convert(declaration.fill, array.seed, array.count, array.device);
+          filled_on_device = true;
+        } else {
+          array.host_copy();
+          if (array.bytes() > 0) {
+            COUNTERGUARD_CUDA_CHECK(
+                cudaMemcpy(array.device, array.uploaded.data(), array.bytes(), cudaMemcpyHostToDevice));
+          }
         }
       }
       m_storage.arrays.push_back(std::move(array));
     }
+    // The fills ran on the legacy default stream; the case's stream may not wait for it.
+    if (filled_on_device)
+      COUNTERGUARD_CUDA_CHECK(cudaStreamSynchronize(nullptr));
   }
 
   void launch(cudaStream_t stream) override {
@@ -164,12 +190,13 @@ std::size_t array_check::size(const std::string& name) const {
 }
 
 void array_check::copy_input(const std::string& name, std::type_index type, void* target) const {
-  const detail::device_array& array = m_arrays.find(name, type);
+  detail::device_array& array = m_arrays.find(name, type);
   if (array.declaration->what == array_kernel::role::output) {
     throw registration_error("kernel '" + m_arrays.kernel + "' reads array '" + name +
                              "' as an input, but it is declared as an output");
   }
-  std::copy(array.uploaded.begin(), array.uploaded.end(), static_cast<unsigned char*>(target));
+  const std::vector<unsigned char>& values = array.host_copy();
+  std::copy(values.begin(), values.end(), static_cast<unsigned char*>(target));
 }
 
 void array_check::copy_output(const std::string& name, std::type_index type, void* target) const {
@@ -218,15 +245,16 @@ array_kernel& array_kernel::min_compute_capability(int capability) {
 }
 
 array_kernel& array_kernel::add_array(std::string name, std::string count, std::size_t element_bytes,
-                                      std::type_index type, role what, input_fill fill,
-                                      fill_function convert) {
+                                      std::type_index type, role what, input_fill fill, fill_function convert,
+                                      device_fill_function device_convert) {
   for (const auto& existing : m_spec->arrays) {
     if (existing.name == name)
       throw registration_error("kernel '" + m_spec->kernel + "' declares array '" + name + "' twice");
   }
   const source_location where{"kernel '" + m_spec->kernel + "'", 0, 0};
   detail::array_declaration declaration{
-      name, formula::parse(count, where, "arrays." + name), element_bytes, type, what, fill, convert};
+      name,          formula::parse(count, where, "arrays." + name), element_bytes, type, what, fill, convert,
+      device_convert};
   // Checked when a suite is loaded: each instance's parameters give every array a whole number of elements.
   m_definition.require("the size of array '" + name + "' (" + count + ") is a whole number of elements",
                        [size = declaration.count](const kernel_arguments& a) {

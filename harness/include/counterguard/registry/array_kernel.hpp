@@ -10,8 +10,10 @@
 #include <typeindex>
 #include <vector>
 
+#include "counterguard/registry/device_fill.hpp"
 #include "counterguard/registry/input_fill.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
+#include "counterguard/registry/parallel_for.hpp"
 
 namespace counterguard {
 
@@ -121,20 +123,21 @@ class array_kernel {
   array_kernel& input(std::string name, std::string count, input_fill fill) {
     static_assert(std::is_arithmetic_v<T>, "generated inputs are numbers; use a kernel_run for other types");
     return add_array(std::move(name), std::move(count), sizeof(T), typeid(T), role::input, fill,
-                     &convert_fill<T>);
+                     &convert_fill<T>, device_fill_of<T>());
   }
   // An array the kernel writes, poisoned before the launch.
   template <typename T>
   array_kernel& output(std::string name, std::string count) {
     static_assert(std::is_trivially_copyable_v<T>, "device arrays hold trivially copyable elements");
-    return add_array(std::move(name), std::move(count), sizeof(T), typeid(T), role::output, {}, nullptr);
+    return add_array(std::move(name), std::move(count), sizeof(T), typeid(T), role::output, {}, nullptr,
+                     nullptr);
   }
   // An array the kernel reads and writes in place.
   template <typename T>
   array_kernel& inout(std::string name, std::string count, input_fill fill) {
     static_assert(std::is_arithmetic_v<T>, "generated inputs are numbers; use a kernel_run for other types");
     return add_array(std::move(name), std::move(count), sizeof(T), typeid(T), role::inout, fill,
-                     &convert_fill<T>);
+                     &convert_fill<T>, device_fill_of<T>());
   }
 
   array_kernel& run(array_launch_function launch);
@@ -145,16 +148,32 @@ class array_kernel {
   enum class role { input, output, inout };
   // Writes `count` elements of type T filled by `fill` (seeded with `seed`) into `target`.
   using fill_function = void (*)(const input_fill& fill, std::uint64_t seed, std::size_t count, void* target);
+  // The same on the GPU: `target` is device memory (device_fill.hpp).
+  using device_fill_function = void (*)(const input_fill& fill, std::uint64_t seed, std::size_t count,
+                                        void* target);
 
  private:
   template <typename T>
   static void convert_fill(const input_fill& fill, std::uint64_t seed, std::size_t count, void* target) {
     T* values = static_cast<T*>(target);
-    for (std::size_t i = 0; i < count; ++i)
-      values[i] = static_cast<T>(fill.value_at(i, seed));
+    parallel_for(count, [&](std::size_t begin, std::size_t end) {
+      for (std::size_t i = begin; i < end; ++i)
+        values[i] = static_cast<T>(fill.value_at(i, seed));
+    });
+  }
+  template <typename T>
+  static device_fill_function device_fill_of() {
+    if constexpr (has_device_fill<T>) {
+      return [](const input_fill& fill, std::uint64_t seed, std::size_t count, void* target) {
+        fill_on_device<T>(fill, seed, count, static_cast<T*>(target), nullptr);
+      };
+    } else {
+      return nullptr;
+    }
   }
   array_kernel& add_array(std::string name, std::string count, std::size_t element_bytes,
-                          std::type_index type, role what, input_fill fill, fill_function convert);
+                          std::type_index type, role what, input_fill fill, fill_function convert,
+                          device_fill_function device_convert);
   void install_factory();
 
   kernel_definition& m_definition;

@@ -1,12 +1,15 @@
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <mutex>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "counterguard/registry/kernel_run.hpp"
+#include "counterguard/registry/parallel_for.hpp"
 
 namespace counterguard {
 
@@ -19,19 +22,34 @@ template <typename T>
     return verification::failure(what + ": " + std::to_string(actual.size()) + " elements, expected " +
                                  std::to_string(expected.size()));
   }
-  std::size_t mismatches = 0;
-  std::size_t first = 0;
-  for (std::size_t i = 0; i < actual.size(); ++i) {
-    const double a = static_cast<double>(actual[i]);
-    const double e = static_cast<double>(expected[i]);
-    const double allowed = tolerance * std::fmax(1.0, std::fabs(e));
-    const bool ok = tolerance == 0.0 ? a == e : std::fabs(a - e) <= allowed;
-    if (!ok) {
-      if (mismatches == 0)
-        first = i;
-      ++mismatches;
+  // Chunks compare in parallel; each keeps its first mismatch and its count, so the message is the one a
+  // single loop would give.
+  struct chunk_result {
+    std::size_t first = 0;
+    std::size_t mismatches = 0;
+  };
+  std::mutex merge;
+  chunk_result total{actual.size(), 0};
+  parallel_for(actual.size(), [&](std::size_t begin, std::size_t end) {
+    chunk_result own{end, 0};
+    for (std::size_t i = begin; i < end; ++i) {
+      const double a = static_cast<double>(actual[i]);
+      const double e = static_cast<double>(expected[i]);
+      const double allowed = tolerance * std::fmax(1.0, std::fabs(e));
+      const bool ok = tolerance == 0.0 ? a == e : std::fabs(a - e) <= allowed;
+      if (!ok) {
+        if (own.mismatches == 0)
+          own.first = i;
+        ++own.mismatches;
+      }
     }
-  }
+    const std::lock_guard<std::mutex> lock(merge);
+    total.mismatches += own.mismatches;
+    if (own.mismatches > 0)
+      total.first = std::min(total.first, own.first);
+  });
+  const std::size_t mismatches = total.mismatches;
+  const std::size_t first = total.first;
   if (mismatches == 0)
     return verification::success();
   std::ostringstream message;
