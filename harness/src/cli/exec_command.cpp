@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <iterator>
 #include <map>
 #include <memory>
@@ -389,6 +390,16 @@ int run_exec(const exec_options& options) {
   if (options.program.empty())
     throw input_error({}, "program", "no program given",
                       "name it after '--': counterguard exec --cases F -- ./app");
+  // The CUDA driver's initialisation runs while the cases are read and their metric names checked (which
+  // loads CUPTI's host library): both come before the program starts.
+  std::future<int> device_count = std::async(std::launch::async, [] {
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess) {
+      static_cast<void>(cudaGetLastError());
+      return 0;
+    }
+    return count;
+  });
   const std::vector<case_instance> instances = exec_instances(options.selection, flagged);
   if (instances.empty())
     throw input_error({}, "--filter", "no case instance matches '" + options.selection.filter + "'");
@@ -400,9 +411,8 @@ int run_exec(const exec_options& options) {
   }
 
   steps.phase("cases");
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    static_cast<void>(cudaGetLastError());
+  const int devices = device_count.get();
+  if (devices == 0) {
     throw environment_error(
         environment_problem::no_gpu,
         "no CUDA GPU is available: `exec` runs the program on one (for static checks of "
