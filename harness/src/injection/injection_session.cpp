@@ -205,6 +205,8 @@ void injection_session::launch_exited(pending_launch& pending) {
                                                        profiler->second->max_threads_per_sm(), launch);
       const auto exited = std::chrono::steady_clock::now();
       auto ended = exited;
+      std::string trace_line;  // said once the process record is written too
+      auto recorded = exited;
       try {
         if (pending.profiling) {
           pending.profiling = false;
@@ -231,13 +233,20 @@ void injection_session::launch_exited(pending_launch& pending) {
                         milliseconds_between(pending.started, pending.begun),
                         milliseconds_between(pending.begun, exited), milliseconds_between(exited, ended),
                         milliseconds_between(ended, saved));
-          trace(line + (" " + launch_name(pending)));
+          trace_line = line;
+          recorded = saved;
         }
       } catch (const std::exception& e) {
         profiler->second->abandon();
         fail_cases(pending.decision, launch_name(pending) + ": " + e.what());
       }
       save_record();
+      if (!trace_line.empty()) {
+        char tail[64];
+        std::snprintf(tail, sizeof(tail), ", process record %.1f ms ",
+                      milliseconds_between(recorded, std::chrono::steady_clock::now()));
+        trace(trace_line + tail + launch_name(pending));
+      }
     }
     if (m_counters.others_waiting())
       hand_over_counters();
