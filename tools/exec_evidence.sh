@@ -11,6 +11,9 @@
 #   crosscheck  (c) every exact value of the demo's cases against ncu on the same launches
 #   benchmark   wall time of exec and ncu with the same selection and metrics (target: ncu >= 5x)
 #   overhead    exec's per-launch trace (COUNTERGUARD_INJECTION_TRACE): where its time goes
+#   setups      the injection's set-up variants (COUNTERGUARD_INJECTION_SETUP full|image|config, early set-up
+#               on/off): every exact and static value identical to "full" without early set-up, and the time
+#               of each (wall, first launch, set-up per launch)
 #   gtest       (b) the example project's GoogleTest binary under exec: EXAMPLE_TESTS=<binary> and
 #               EXAMPLE_CASES=<exec suite> (tools/exec_demo/reduction_stencil_tests.yaml for examples/reduction_stencil)
 set -uo pipefail
@@ -155,6 +158,69 @@ if rows:
     print(f"{len(rows)} launches; mean ms: " + ", ".join(f"{n} {sum(r[i] for r in rows) / len(rows):.1f}" for i, n in enumerate(names)))
     print("after the first: " + ", ".join(f"{n} {sum(r[i] for r in rows[1:]) / max(1, len(rows) - 1):.1f}" for i, n in enumerate(names)))'
         grep -E "exited with status" "$OUT/$log.log"
+      done
+      ;;
+    setups)
+      # The reference first: the sequence verified on the H200 (every step at each launch, at the first launch).
+      for variant in full:0 full:1 image:1 config:1 image:0; do
+        setup=${variant%:*} early=${variant#*:}
+        for suite in demo bench; do
+          name=s_${suite}_${setup}_${early}
+          if [[ $suite == demo ]]; then
+            COUNTERGUARD_INJECTION_TRACE=1 COUNTERGUARD_INJECTION_SETUP=$setup COUNTERGUARD_INJECTION_EARLY_SETUP=$early \
+              record "$name" "$CG" exec --cases tools/exec_demo/demo.yaml --no-baselines --quiet --json "$OUT/$name.json" \
+              -- "$DEMO"
+          else
+            COUNTERGUARD_INJECTION_TRACE=1 COUNTERGUARD_INJECTION_SETUP=$setup COUNTERGUARD_INJECTION_EARLY_SETUP=$early \
+              record "$name" "$CG" exec --kernel-name 'regex:(vec_add|transpose_naive|histogram)\(' \
+              --nvtx-include step/ --launch-count 30 --metric global_load_sectors_per_request \
+              --metric global_store_sectors_per_request --metric global_reduction_requests --no-baselines --quiet \
+              --json "$OUT/$name.json" -- "$DEMO" --iterations 20
+          fi
+        done
+      done
+      python3 - "$OUT" <<'PY' | tee "$OUT/s_setups.md"
+import json, re, sys
+from pathlib import Path
+out = Path(sys.argv[1])
+def values(path):
+    data = json.load(open(path))
+    return {(c["instance"], m): (v["value"], v["class"]) for c in data["cases"] for m, v in c["totals"].items()}
+def trace(log):
+    text = open(log, errors="replace").read()
+    rows = [list(map(float, re.findall(r"([0-9.]+) ms", l))) for l in text.splitlines() if "profiled launch" in l]
+    wall = [float(w) for w in re.findall(r"results and reports [0-9.]+ ms; total ([0-9.]+) ms", text)]
+    return rows, (wall[0] if wall else float("nan"))
+print("| run | statuses | exact/static identical to full:0 | different | wall ms (exec steps) | first launch set-up ms | set-up ms per later launch | recording ms |")
+print("|---|---|---|---|---|---|---|---|")
+for suite in ("demo", "bench"):
+    reference = values(out / f"s_{suite}_full_0.json")
+    for variant in ("full_0", "full_1", "image_1", "config_1", "image_0"):
+        name = f"s_{suite}_{variant}"
+        try:
+            mine = values(out / f"{name}.json")
+        except Exception as e:
+            print(f"| {name} | no results ({e}) | | | | | | |")
+            continue
+        same = differ = 0
+        for key, (value, klass) in reference.items():
+            if klass == "noisy":
+                continue
+            if mine.get(key, (None,))[0] == value:
+                same += 1
+            else:
+                differ += 1
+                print(f"DIFFERENT {name} {key}: full_0 {value}, {variant} {mine.get(key)}", file=sys.stderr)
+        rows, wall = trace(out / f"{name}.log")
+        first = rows[0][0] if rows else float("nan")
+        later = sum(r[0] for r in rows[1:]) / max(1, len(rows) - 1)
+        recording = sum(r[3] for r in rows) / max(1, len(rows))
+        print(f"| {name} | {len(rows)} launches | {same} | {differ} | {wall:.0f} | {first:.1f} | {later:.2f} | {recording:.2f} |")
+PY
+      for log in s_bench_full_0 s_bench_image_1 s_bench_config_1; do
+        echo "--- $log"
+        grep -E "trace: (setup|context profiler|prepare|begin|background|the launch waited|profiled launch [01] |exec steps)" \
+          "$OUT/$log.log" | head -14
       done
       ;;
     gtest)

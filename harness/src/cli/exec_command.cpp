@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <iterator>
 #include <map>
 #include <memory>
@@ -23,6 +24,7 @@
 #include "counterguard/core/name_suggestions.hpp"
 #include "counterguard/cupti/metric_name_validator.hpp"
 #include "counterguard/exec/exec_instructions.hpp"
+#include "counterguard/exec/exec_phase_trace.hpp"
 #include "counterguard/exec/exec_recording.hpp"
 #include "counterguard/measurement/metric_plan.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"
@@ -378,6 +380,7 @@ void print_summary(const program_outcome& program, const std::vector<recorded_pr
 }
 
 int run_exec(const exec_options& options) {
+  exec_phase_trace steps = exec_phase_trace::from_environment();
   const std::vector<exec_case_request> flagged = command_line_cases(options);
   if (options.selection.paths.empty() && flagged.empty()) {
     throw input_error({}, "--cases", "nothing says which launches to measure",
@@ -387,6 +390,16 @@ int run_exec(const exec_options& options) {
   if (options.program.empty())
     throw input_error({}, "program", "no program given",
                       "name it after '--': counterguard exec --cases F -- ./app");
+  // The CUDA driver's initialisation runs while the cases are read and their metric names checked (which
+  // loads CUPTI's host library): both come before the program starts.
+  std::future<int> device_count = std::async(std::launch::async, [] {
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess) {
+      static_cast<void>(cudaGetLastError());
+      return 0;
+    }
+    return count;
+  });
   const std::vector<case_instance> instances = exec_instances(options.selection, flagged);
   if (instances.empty())
     throw input_error({}, "--filter", "no case instance matches '" + options.selection.filter + "'");
@@ -397,20 +410,23 @@ int run_exec(const exec_options& options) {
                       "give the path of a program, or a name found in PATH");
   }
 
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    static_cast<void>(cudaGetLastError());
+  steps.phase("cases");
+  const int devices = device_count.get();
+  if (devices == 0) {
     throw environment_error(
         environment_problem::no_gpu,
         "no CUDA GPU is available: `exec` runs the program on one (for static checks of "
         "its kernels without a GPU: counterguard static --binary PROGRAM --cases F.yaml)");
   }
+  steps.phase("device count");
   const std::string injection = find_injection_library();
   const recording_directory recording(options.save_counter_data);
   const std::string instructions_path = (recording.path() / exec_instructions_file).string();
   save_exec_instructions(instructions_path, exec_instructions{recording.path().string(), requests});
 
+  steps.phase("instructions");
   const auto locks = lock_gpus(devices, options.wait_for_gpu_seconds);
+  steps.phase("GPU locks");
   program_launch launch;
   launch.argv = options.program;
   launch.timeout_seconds = options.timeout_seconds;
@@ -422,6 +438,7 @@ int run_exec(const exec_options& options) {
                          nvtx_injection != nullptr && *nvtx_injection != '\0' ? nvtx_injection : injection},
                         {exec_instructions_variable, instructions_path}};
   const program_outcome program = run_program(launch);
+  steps.phase("program");
   // The lock the program's processes took the GPU's counters in turn with (injection/counters_lock.hpp).
   for (const char* lock : {"counters.lock", "counters.lock.waiting"}) {
     std::error_code ignored;
@@ -430,6 +447,7 @@ int run_exec(const exec_options& options) {
   interruption_guard::throw_if_interrupted();
 
   const std::vector<recorded_process> processes = load_recorded_processes(recording.path());
+  steps.phase("recording loaded");
   exec_evaluation evaluation;
   std::optional<run_metadata> device;
   for (const auto& process : processes) {
@@ -437,7 +455,9 @@ int run_exec(const exec_options& options) {
       device = process.record.device;
   }
   const std::vector<kernel_resources> resources = program_resources(processes, options.binaries, device);
+  steps.phase("static resources");
   evaluation = evaluate_exec_recording(processes, instances, options.extra_metrics, resources);
+  steps.phase("evaluation");
   if (!options.reports.quiet)
     print_summary(program, processes, instances);
   if (evaluation.environment)
@@ -459,7 +479,11 @@ int run_exec(const exec_options& options) {
   }
   check_all_expectations(results, checked);
   print_selection_failures(results);
-  return judge_and_report(results, options.reports);
+  const int status = judge_and_report(results, options.reports);
+  steps.phase("results and reports");
+  if (steps.enabled())
+    std::fprintf(stderr, "counterguard exec trace: %s\n", steps.summary().c_str());
+  return status;
 }
 
 }  // namespace

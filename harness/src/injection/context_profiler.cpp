@@ -5,6 +5,15 @@
 // a GPU: driver API instead of the runtime for the context and device queries; Start in the launch API's
 // entry callback and Stop/DecodeData in its exit callback (the CUPTI profiling_injection sample starts its
 // sessions from the same cuLaunchKernel entry callback).
+//
+// Reuse between launches (injection_options.hpp, COUNTERGUARD_INJECTION_SETUP), NOT verified on a GPU until
+// the integrator's H200 run compares it with "full": "image" initialises the counter-data image once per
+// configuration and Enable and starts each launch from a copy of those pristine bytes (the CUPTI samples
+// initialise a fresh image per session; a copy of initialised bytes is assumed equivalent, since the image
+// is plain bytes that DecodeData fills and that evaluate anywhere); "config" also keeps the SetConfig of the
+// launch before while the object, configuration and buffer stay the same (the samples call SetConfig once
+// and then Start/Stop for each pass of one session; across sessions after DecodeData it is unverified: a
+// launch that then left no range or dropped one would show as an error of its cases, never as other values).
 #include "context_profiler.hpp"
 
 #include <cupti_profiler_host.h>
@@ -13,8 +22,11 @@
 #include <cupti_target.h>
 #include <cupti_version.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
+#include <mutex>
 
 #include "counterguard/core/driver_version.hpp"
 #include "counterguard/core/error.hpp"
@@ -28,7 +40,16 @@ namespace {
 
 using detail::cupti_params;
 
+// A context's background set-up (injection_session::set_up_early) may initialise while a launch on another
+// context does.
+std::mutex g_profiler_api_mutex;
 bool g_profiler_api_initialized = false;
+
+using clock_type = std::chrono::steady_clock;
+
+double milliseconds_since(clock_type::time_point from, clock_type::time_point to = clock_type::now()) {
+  return std::chrono::duration<double, std::milli>(to - from).count();
+}
 
 int attribute(CUdevice_attribute which, CUdevice device) {
   int value = 0;
@@ -43,9 +64,14 @@ struct context_profiler::configuration {
   std::vector<std::string> metrics;
   std::vector<std::uint8_t> image;
   int passes = 0;
+  // The counter-data image as Initialize left it, for the Enable numbered `pristine_enable` (setup "image"
+  // and "config"); each launch starts from a copy.
+  std::vector<std::uint8_t> pristine;
+  std::uint64_t pristine_enable = 0;
 };
 
 void initialize_profiler_api() {
+  const std::lock_guard<std::mutex> lock(g_profiler_api_mutex);
   if (g_profiler_api_initialized)
     return;
   // Under ncu/nsys this is where CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED comes (gpu-facts §3).
@@ -55,6 +81,7 @@ void initialize_profiler_api() {
 }
 
 void deinitialize_profiler_api() noexcept {
+  const std::lock_guard<std::mutex> lock(g_profiler_api_mutex);
   if (!g_profiler_api_initialized)
     return;
   g_profiler_api_initialized = false;
@@ -63,9 +90,12 @@ void deinitialize_profiler_api() noexcept {
   COUNTERGUARD_CUPTI_NOTHROW(cuptiProfilerDeInitialize(&params));
 }
 
-context_profiler::context_profiler(CUcontext context) : m_context(context) {
+context_profiler::context_profiler(CUcontext context, setup_reuse reuse)
+    : m_context(context), m_reuse(reuse) {
+  const auto started = clock_type::now();
   check_driver(cuCtxGetDevice(&m_cu_device), "cuCtxGetDevice");
   initialize_profiler_api();
+  const auto initialized = clock_type::now();
 
   auto supported =
       cupti_params<CUpti_Profiler_DeviceSupported_Params>(CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE);
@@ -88,10 +118,12 @@ context_profiler::context_profiler(CUcontext context) : m_context(context) {
   auto availability = cupti_params<CUpti_Profiler_GetCounterAvailability_Params>(
       CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE);
   availability.ctx = m_context;
+  const auto supported_and_named = clock_type::now();
   COUNTERGUARD_CUPTI_CHECK(cuptiProfilerGetCounterAvailability(&availability));
   m_counter_availability.resize(availability.counterAvailabilityImageSize);
   availability.pCounterAvailabilityImage = m_counter_availability.data();
   COUNTERGUARD_CUPTI_CHECK(cuptiProfilerGetCounterAvailability(&availability));
+  const auto available = clock_type::now();
 
   char name[256] = {};
   check_driver(cuDeviceGetName(name, sizeof(name), m_cu_device), "cuDeviceGetName");
@@ -112,6 +144,16 @@ context_profiler::context_profiler(CUcontext context) : m_context(context) {
   // stands in (its major version is what the GPU key uses).
   m_device.cuda_runtime_version = cuda_version_text(driver_version);
   m_device.cupti_version = std::to_string(cupti_version);
+  if (tracing()) {
+    char line[256];
+    std::snprintf(
+        line, sizeof(line),
+        "context profiler: profiler API initialisation %.1f ms, device supported and chip name %.1f "
+        "ms, counter availability %.1f ms, device queries %.1f ms",
+        milliseconds_since(started, initialized), milliseconds_since(initialized, supported_and_named),
+        milliseconds_since(supported_and_named, available), milliseconds_since(available));
+    trace(line);
+  }
 }
 
 context_profiler::~context_profiler() {
@@ -128,9 +170,10 @@ void context_profiler::release() noexcept {
     m_profiler = nullptr;
   }
   m_applied = nullptr;
+  m_set_config = nullptr;
 }
 
-const context_profiler::configuration& context_profiler::configuration_for(
+context_profiler::configuration& context_profiler::configuration_for(
     const std::vector<std::string>& metrics) {
   const auto found = m_configurations.find(metrics);
   if (found != m_configurations.end())
@@ -150,21 +193,37 @@ const context_profiler::configuration& context_profiler::configuration_for(
   return *m_configurations.emplace(metrics, std::move(config)).first->second;
 }
 
+void context_profiler::prepare(const std::vector<std::string>& raw_metrics) {
+  arm(configuration_for(raw_metrics), true);
+}
+
 void context_profiler::begin(const std::vector<std::string>& raw_metrics) {
-  const configuration& config = configuration_for(raw_metrics);
+  configuration& config = configuration_for(raw_metrics);
+  arm(config, false);
+  const auto started = clock_type::now();
+  auto start = cupti_params<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
+  start.pRangeProfilerObject = m_profiler;
+  COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerStart(&start));
+  m_started = true;
+  m_current = &config;
+  if (tracing())
+    trace("begin: Start " + std::to_string(milliseconds_since(started)) + " ms");
+}
+
+void context_profiler::arm(configuration& config, bool warm_up) {
+  const auto started = clock_type::now();
+  const auto enable = [this] {
+    auto params =
+        cupti_params<CUpti_RangeProfiler_Enable_Params>(CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
+    params.ctx = m_context;
+    COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerEnable(&params));
+    m_profiler = params.pRangeProfilerObject;
+    ++m_enables;
+  };
   if (m_profiler == nullptr) {
     // Enabled until another process of the program waits for the counters (release()).
-    const auto started = std::chrono::steady_clock::now();
-    auto enable =
-        cupti_params<CUpti_RangeProfiler_Enable_Params>(CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
-    enable.ctx = m_context;
-    COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerEnable(&enable));
-    m_profiler = enable.pRangeProfilerObject;
+    enable();
     m_applied = nullptr;
-    trace("range profiler enabled in " +
-          std::to_string(
-              std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count()) +
-          " ms");
   }
   // Seen on the H200 (range_profiler.cpp): SetConfig with another configuration on an enabled profiler keeps
   // collecting the first one's counters, so a new metric set re-enables it.
@@ -173,54 +232,79 @@ void context_profiler::begin(const std::vector<std::string>& raw_metrics) {
         cupti_params<CUpti_RangeProfiler_Disable_Params>(CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
     disable.pRangeProfilerObject = m_profiler;
     m_profiler = nullptr;
+    m_set_config = nullptr;
     COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerDisable(&disable));
-    auto enable =
-        cupti_params<CUpti_RangeProfiler_Enable_Params>(CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
-    enable.ctx = m_context;
-    COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerEnable(&enable));
-    m_profiler = enable.pRangeProfilerObject;
+    enable();
   }
   m_applied = &config;
+  const auto enabled = clock_type::now();
+  if (warm_up && m_reuse == setup_reuse::none)
+    return;  // "full": the image and SetConfig come at each launch, as the samples do them
 
-  std::vector<const char*> names = detail::c_names(raw_metrics);
-  auto size = cupti_params<CUpti_RangeProfiler_GetCounterDataSize_Params>(
-      CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
-  size.pRangeProfilerObject = m_profiler;
-  size.pMetricNames = names.data();
-  size.numMetrics = names.size();
-  size.maxNumOfRanges = 1;
-  size.maxNumRangeTreeNodes = 1;
-  COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerGetCounterDataSize(&size));
-  m_image.assign(size.counterDataSize, 0);
+  const auto initialize_image = [this, &config](std::vector<std::uint8_t>& image) {
+    std::vector<const char*> names = detail::c_names(config.metrics);
+    auto size = cupti_params<CUpti_RangeProfiler_GetCounterDataSize_Params>(
+        CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
+    size.pRangeProfilerObject = m_profiler;
+    size.pMetricNames = names.data();
+    size.numMetrics = names.size();
+    size.maxNumOfRanges = 1;
+    size.maxNumRangeTreeNodes = 1;
+    COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerGetCounterDataSize(&size));
+    image.assign(size.counterDataSize, 0);
 
-  auto initialize = cupti_params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(
-      CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
-  initialize.pRangeProfilerObject = m_profiler;
-  initialize.counterDataSize = m_image.size();
-  initialize.pCounterData = m_image.data();
-  COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerCounterDataImageInitialize(&initialize));
+    auto initialize = cupti_params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(
+        CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
+    initialize.pRangeProfilerObject = m_profiler;
+    initialize.counterDataSize = image.size();
+    initialize.pCounterData = image.data();
+    COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerCounterDataImageInitialize(&initialize));
+  };
+  if (m_reuse == setup_reuse::none) {
+    initialize_image(m_image);
+  } else {
+    if (config.pristine.empty() || config.pristine_enable != m_enables) {
+      initialize_image(config.pristine);
+      config.pristine_enable = m_enables;
+    }
+    if (m_image.size() == config.pristine.size())
+      std::copy(config.pristine.begin(), config.pristine.end(), m_image.begin());  // the same buffer
+    else
+      m_image = config.pristine;
+  }
+  const auto imaged = clock_type::now();
 
-  auto set_config =
-      cupti_params<CUpti_RangeProfiler_SetConfig_Params>(CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
-  set_config.pRangeProfilerObject = m_profiler;
-  set_config.configSize = config.image.size();
-  set_config.pConfig = config.image.data();
-  set_config.counterDataImageSize = m_image.size();
-  set_config.pCounterDataImage = m_image.data();
-  set_config.range = CUPTI_AutoRange;
-  set_config.replayMode = CUPTI_KernelReplay;
-  set_config.maxRangesPerPass = 1;
-  set_config.numNestingLevels = 1;
-  set_config.minNestingLevel = 1;
-  set_config.passIndex = 0;
-  set_config.targetNestingLevel = 1;
-  COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerSetConfig(&set_config));
-
-  auto start = cupti_params<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
-  start.pRangeProfilerObject = m_profiler;
-  COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerStart(&start));
-  m_started = true;
-  m_current = &config;
+  const bool set_config = m_reuse != setup_reuse::config || m_set_enable != m_enables ||
+                          m_set_config != &config || m_set_image != m_image.data();
+  if (set_config) {
+    auto params =
+        cupti_params<CUpti_RangeProfiler_SetConfig_Params>(CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
+    params.pRangeProfilerObject = m_profiler;
+    params.configSize = config.image.size();
+    params.pConfig = config.image.data();
+    params.counterDataImageSize = m_image.size();
+    params.pCounterDataImage = m_image.data();
+    params.range = CUPTI_AutoRange;
+    params.replayMode = CUPTI_KernelReplay;
+    params.maxRangesPerPass = 1;
+    params.numNestingLevels = 1;
+    params.minNestingLevel = 1;
+    params.passIndex = 0;
+    params.targetNestingLevel = 1;
+    COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerSetConfig(&params));
+    m_set_enable = m_enables;
+    m_set_config = &config;
+    m_set_image = m_image.data();
+  }
+  if (tracing()) {
+    char line[256];
+    std::snprintf(line, sizeof(line),
+                  "%s (setup %s): enable %.2f ms, counter-data image %.2f ms, SetConfig %s",
+                  warm_up ? "prepare" : "begin", setup_reuse_name(m_reuse),
+                  milliseconds_since(started, enabled), milliseconds_since(enabled, imaged),
+                  set_config ? (std::to_string(milliseconds_since(imaged)) + " ms").c_str() : "kept");
+    trace(line);
+  }
 }
 
 launch_capture context_profiler::end() {
@@ -252,14 +336,19 @@ launch_capture context_profiler::end() {
 
   launch_capture capture;
   capture.image.chip = m_device.chip;
-  capture.image.bytes = std::move(m_image);
+  if (m_reuse == setup_reuse::none) {
+    capture.image.bytes = std::move(m_image);
+    m_image.clear();
+  } else {
+    capture.image.bytes = m_image;  // the buffer stays where SetConfig was told it is
+  }
   capture.passes = config.passes;
   capture.dropped_ranges = static_cast<int>(decode.numOfRangeDropped);
-  m_image.clear();
   return capture;
 }
 
 void context_profiler::abandon() noexcept {
+  m_set_config = nullptr;  // after a failed launch, the next one calls SetConfig again in every setup
   if (!m_started)
     return;
   m_started = false;

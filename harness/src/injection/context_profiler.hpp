@@ -2,6 +2,7 @@
 
 #include <cuda.h>
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
@@ -9,6 +10,7 @@
 
 #include "counterguard/cupti/counter_data_image.hpp"
 #include "counterguard/results/run_results.hpp"
+#include "injection_options.hpp"
 
 struct CUpti_RangeProfiler_Object;
 
@@ -31,7 +33,9 @@ class context_profiler {
   // Checks that the context's device can be profiled and reads its counter availability (the caller holds
   // the counters_lock). Throws environment_error when it cannot (privileges, another profiler, unsupported
   // device) and api_error.
-  explicit context_profiler(CUcontext context);
+  // Uses the driver API on the calling thread's current context (the caller pushes `context` when it runs
+  // on a thread of its own).
+  context_profiler(CUcontext context, setup_reuse reuse);
   ~context_profiler();
   context_profiler(const context_profiler&) = delete;
   context_profiler& operator=(const context_profiler&) = delete;
@@ -44,6 +48,11 @@ class context_profiler {
   // Enables the range profiler when it is not (the caller holds the counters_lock) and starts collecting
   // `raw_metrics` for the next launch on this context.
   void begin(const std::vector<std::string>& raw_metrics);
+  // Everything begin() does before it starts collecting, ahead of the first launch (the caller holds the
+  // counters_lock): the configuration, Enable and, unless the setup is "full", the counter-data image and
+  // SetConfig, which cost most of a first launch's set-up (the first SetConfig after Enable: 160-177 ms on
+  // the H200).
+  void prepare(const std::vector<std::string>& raw_metrics);
   // After the launch returned: stops, decodes and returns its counters. Throws api_error when the launch
   // left no range (it failed) or kernel replay did not finish in one launch.
   [[nodiscard]] launch_capture end();
@@ -54,9 +63,12 @@ class context_profiler {
 
  private:
   struct configuration;
-  const configuration& configuration_for(const std::vector<std::string>& metrics);
+  configuration& configuration_for(const std::vector<std::string>& metrics);
+  // Enable (or re-enable for another configuration), the image and SetConfig as `m_reuse` allows.
+  void arm(configuration& config, bool warm_up);
 
   CUcontext m_context = nullptr;
+  setup_reuse m_reuse = setup_reuse::image;
   CUdevice m_cu_device = 0;
   int m_max_threads_per_sm = 0;
   run_metadata m_device;
@@ -65,7 +77,13 @@ class context_profiler {
   std::map<std::vector<std::string>, std::unique_ptr<configuration>> m_configurations;
   const configuration* m_applied = nullptr;
   const configuration* m_current = nullptr;  // begun, not ended
-  std::vector<std::uint8_t> m_image;
+  std::vector<std::uint8_t> m_image;  // the buffer SetConfig was given; each launch's bytes are copied out
+  // Counts Enables: a profiler object's address may come back after Disable, its state does not.
+  std::uint64_t m_enables = 0;
+  // What the last SetConfig was given (setup "config" skips it while all three stay the same).
+  std::uint64_t m_set_enable = 0;
+  const configuration* m_set_config = nullptr;
+  const std::uint8_t* m_set_image = nullptr;
   bool m_started = false;
 };
 

@@ -21,6 +21,7 @@
 
 #include "counterguard/exec/exec_instructions.hpp"
 #include "counterguard/exec/nvtx_tracker.hpp"
+#include "injection_options.hpp"
 #include "injection_session.hpp"
 #include "injection_trace.hpp"
 
@@ -190,7 +191,9 @@ void CUPTIAPI on_callback(void* /*user*/, CUpti_CallbackDomain domain, CUpti_Cal
         on_nvtx(id, *static_cast<const CUpti_NvtxData*>(data));
         break;
       case CUPTI_CB_DOMAIN_RESOURCE:
-        if (id == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING)
+        if (id == CUPTI_CBID_RESOURCE_CONTEXT_CREATED)
+          g_session->context_created(static_cast<const CUpti_ResourceData*>(data)->context);
+        else if (id == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING)
           g_session->context_destroying(static_cast<const CUpti_ResourceData*>(data)->context);
         break;
       default:
@@ -257,6 +260,8 @@ bool subscribe() {
     ok = ok && cuptiEnableCallback(1, g_subscriber, CUPTI_CB_DOMAIN_DRIVER_API, ids[i]) == CUPTI_SUCCESS;
   ok = ok && cuptiEnableCallback(1, g_subscriber, CUPTI_CB_DOMAIN_RESOURCE,
                                  CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) == CUPTI_SUCCESS;
+  ok = ok && cuptiEnableCallback(1, g_subscriber, CUPTI_CB_DOMAIN_RESOURCE,
+                                 CUPTI_CBID_RESOURCE_CONTEXT_CREATED) == CUPTI_SUCCESS;
   ok = ok && cuptiEnableDomain(1, g_subscriber, CUPTI_CB_DOMAIN_NVTX) == CUPTI_SUCCESS;
   if (!ok)
     warn("cannot enable the CUPTI launch and NVTX callbacks; launches may go unseen");
@@ -281,8 +286,14 @@ void start() {
   }
   try {
     exec_instructions instructions = load_exec_instructions(path);
+    injection_options options = read_injection_options(
+        [](const char* name, const void* /*context*/) -> const char* { return std::getenv(name); }, nullptr);
+    if (!options.problem.empty())
+      warn(options.problem);
+    trace(std::string("setup ") + setup_reuse_name(options.reuse) + ", early set-up " +
+          (options.early_setup ? "on" : "off"));
     g_nvtx = new nvtx_registry();
-    auto* session = new injection_session(std::move(instructions), own_identity());
+    auto* session = new injection_session(std::move(instructions), own_identity(), std::move(options));
     trace("recording into " + session->folder().string());
     if (!subscribe())
       return;

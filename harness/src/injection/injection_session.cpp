@@ -8,6 +8,7 @@
 
 #include "counterguard/core/error.hpp"
 #include "counterguard/exec/exec_recording.hpp"
+#include "driver_check.hpp"
 #include "injection_trace.hpp"
 
 namespace counterguard::injection {
@@ -22,6 +23,11 @@ bool context_alive(CUcontext context) {
 // How long a selected launch waits while another process of the program profiles (then it runs unprofiled
 // and its cases say why).
 constexpr double counters_wait_seconds = 600.0;
+// How long a selected launch waits for its context's background set-up (it takes about 0.4 s on the H200;
+// the bound keeps a set-up that never returns from hanging the program), and a context's destruction or the
+// process's exit.
+constexpr double early_setup_wait_seconds = 120.0;
+constexpr double early_setup_wait_at_end_seconds = 10.0;
 
 std::string launch_name(const pending_launch& pending) {
   return "kernel '" + pending.function + "'";
@@ -34,10 +40,12 @@ double milliseconds_between(std::chrono::steady_clock::time_point from,
 
 }  // namespace
 
-injection_session::injection_session(exec_instructions instructions, process_identity identity)
+injection_session::injection_session(exec_instructions instructions, process_identity identity,
+                                     injection_options options)
     : m_folder(process_folder(instructions.output_directory, identity)),
       m_counters((std::filesystem::path(instructions.output_directory) / "counters.lock").string()),
-      m_selection(instructions.cases, identity) {
+      m_selection(instructions.cases, identity),
+      m_options(std::move(options)) {
   m_record.process = std::move(identity);
   for (std::size_t i = 0; i < instructions.cases.size(); ++i) {
     case_progress progress;
@@ -57,12 +65,25 @@ const kernel_names& injection_session::names_for(const std::string& symbol) {
   return m_names.emplace(symbol, names_of_kernel(symbol)).first->second;
 }
 
-context_profiler* injection_session::profiler_for(CUcontext context) {
+context_profiler* injection_session::profiler_for(std::unique_lock<std::mutex>& lock, CUcontext context) {
+  if (m_early_setups.count(context) != 0) {
+    const auto waiting = std::chrono::steady_clock::now();
+    if (!wait_for_early_setup(lock, context, early_setup_wait_seconds)) {
+      throw api_error("the range profiler's set-up for this context did not finish in " +
+                          std::to_string(static_cast<int>(early_setup_wait_seconds)) + " s",
+                      0);
+    }
+    trace("the launch waited " +
+          std::to_string(milliseconds_between(waiting, std::chrono::steady_clock::now())) +
+          " ms for the context's background set-up");
+    if (m_disabled && m_record.environment)
+      throw environment_error(*m_record.environment, m_record.environment_message);
+  }
   const auto found = m_profilers.find(context);
   if (found != m_profilers.end())
     return found->second.get();
   const auto started = std::chrono::steady_clock::now();
-  auto profiler = std::make_unique<context_profiler>(context);
+  auto profiler = std::make_unique<context_profiler>(context, m_options.reuse);
   trace("profiler for a new context set up in " +
         std::to_string(milliseconds_between(started, std::chrono::steady_clock::now())) + " ms");
   if (!m_record.device)
@@ -120,7 +141,7 @@ void injection_session::launch_entered(pending_launch& pending, CUcontext contex
   }
   m_gate.lock();
   pending.exclusive = true;
-  const std::lock_guard<std::mutex> lock(m_state);
+  std::unique_lock<std::mutex> lock(m_state);
   if (!m_counters.held())
     start_handover_watch();
   if (!m_counters.acquire(counters_wait_seconds)) {
@@ -131,7 +152,7 @@ void injection_session::launch_entered(pending_launch& pending, CUcontext contex
     return;
   }
   try {
-    context_profiler* profiler = profiler_for(context);
+    context_profiler* profiler = profiler_for(lock, context);
     if (!pending.decision.raw_metrics.empty()) {
       profiler->begin(m_selection.process_raw_metrics());  // one configuration for every launch
       pending.profiling = true;
@@ -184,6 +205,8 @@ void injection_session::launch_exited(pending_launch& pending) {
                                                        profiler->second->max_threads_per_sm(), launch);
       const auto exited = std::chrono::steady_clock::now();
       auto ended = exited;
+      std::string trace_line;  // said once the process record is written too
+      auto recorded = exited;
       try {
         if (pending.profiling) {
           pending.profiling = false;
@@ -210,13 +233,20 @@ void injection_session::launch_exited(pending_launch& pending) {
                         milliseconds_between(pending.started, pending.begun),
                         milliseconds_between(pending.begun, exited), milliseconds_between(exited, ended),
                         milliseconds_between(ended, saved));
-          trace(line + (" " + launch_name(pending)));
+          trace_line = line;
+          recorded = saved;
         }
       } catch (const std::exception& e) {
         profiler->second->abandon();
         fail_cases(pending.decision, launch_name(pending) + ": " + e.what());
       }
       save_record();
+      if (!trace_line.empty()) {
+        char tail[64];
+        std::snprintf(tail, sizeof(tail), ", process record %.1f ms ",
+                      milliseconds_between(recorded, std::chrono::steady_clock::now()));
+        trace(trace_line + tail + launch_name(pending));
+      }
     }
     if (m_counters.others_waiting())
       hand_over_counters();
@@ -226,6 +256,8 @@ void injection_session::launch_exited(pending_launch& pending) {
 }
 
 void injection_session::hand_over_counters() {
+  if (!m_early_setups.empty())
+    return;  // a background set-up uses the counters: the hand-over watch tries again in a moment
   for (auto& [context, profiler] : m_profilers) {
     if (context_alive(context))
       profiler->release();
@@ -258,8 +290,99 @@ void injection_session::start_handover_watch() {
   }).detach();
 }
 
-void injection_session::context_destroying(CUcontext context) {
+void injection_session::context_created(CUcontext context) {
+  if (!m_options.early_setup || !m_any_case || m_disabled)
+    return;
   const std::lock_guard<std::mutex> lock(m_state);
+  if (m_finished || m_profilers.count(context) != 0 || m_early_setups.count(context) != 0)
+    return;
+  // With the counters (free, nobody waiting), the whole set-up up to Start; without them, only what needs
+  // none (the profiler API's initialisation): the first selected launch waits for them as before.
+  const bool counters = m_counters.try_acquire();
+  if (counters)
+    start_handover_watch();
+  m_gone.erase(context);  // a new context at the address of one destroyed before
+  m_early_setups.insert(context);
+  try {
+    // Detached like the hand-over watch; it touches the session under m_state only, and the session waits
+    // for it (bounded) before it lets the context or the process go.
+    std::thread([this, context, counters] { set_up_early(context, counters); }).detach();
+  } catch (const std::exception& e) {
+    m_early_setups.erase(context);
+    trace(std::string("no background set-up: ") + e.what());
+  }
+}
+
+// Runs on a thread of its own while the program goes on; CUPTI's profiler calls for one context are not made
+// from two threads at once: a launch on this context waits in profiler_for() until this has finished. NOT
+// verified on a GPU until the integrator's H200 run: the CUPTI samples set the profiler up on the thread that
+// launches (concurrent_profiling.cu sets up one per device, each on its own thread).
+void injection_session::set_up_early(CUcontext context, bool counters) {
+  const auto started = std::chrono::steady_clock::now();
+  std::unique_ptr<context_profiler> profiler;
+  std::exception_ptr failure;
+  try {
+    if (!counters) {
+      initialize_profiler_api();
+    } else {
+      check_driver(cuCtxPushCurrent(context), "cuCtxPushCurrent");
+      try {
+        profiler = std::make_unique<context_profiler>(context, m_options.reuse);
+        if (!m_selection.process_raw_metrics().empty())
+          profiler->prepare(m_selection.process_raw_metrics());
+      } catch (...) {
+        failure = std::current_exception();
+      }
+      CUcontext popped = nullptr;
+      static_cast<void>(cuCtxPopCurrent(&popped));
+    }
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  const std::lock_guard<std::mutex> lock(m_state);
+  m_early_setups.erase(context);
+  const bool gone = m_gone.erase(context) != 0 || m_finished;
+  if (failure) {
+    try {
+      std::rethrow_exception(failure);
+    } catch (const environment_error& e) {
+      m_disabled = true;  // what the first selected launch would have found: nothing is profiled
+      m_record.environment = e.problem();
+      m_record.environment_message = e.what();
+      save_record();
+    } catch (const std::exception& e) {
+      trace(std::string("background set-up failed (the first selected launch sets up again): ") + e.what());
+    }
+    if (!gone)
+      profiler.reset();  // disables a profiler enabled before the failure
+  }
+  if (gone) {
+    // The context went (or the process exits) while this ran: the driver frees the profiler with it.
+    static_cast<void>(profiler.release());
+  } else if (profiler) {
+    if (!m_record.device)
+      m_record.device = profiler->device();
+    m_profilers.emplace(context, std::move(profiler));
+  }
+  trace(std::string("background set-up ") + (counters ? "of the context's profiler" : "of the profiler API") +
+        " took " + std::to_string(milliseconds_between(started, std::chrono::steady_clock::now())) + " ms");
+  m_early_setup_done.notify_all();
+}
+
+bool injection_session::wait_for_early_setup(std::unique_lock<std::mutex>& lock, CUcontext context,
+                                             double seconds) {
+  return m_early_setup_done.wait_for(lock, std::chrono::duration<double>(seconds), [&] {
+    return context == nullptr ? m_early_setups.empty() : m_early_setups.count(context) == 0;
+  });
+}
+
+void injection_session::context_destroying(CUcontext context) {
+  std::unique_lock<std::mutex> lock(m_state);
+  if (m_early_setups.count(context) != 0 &&
+      !wait_for_early_setup(lock, context, early_setup_wait_at_end_seconds)) {
+    m_gone.insert(context);
+    return;
+  }
   const auto found = m_profilers.find(context);
   if (found != m_profilers.end()) {
     found->second->release();
@@ -276,7 +399,9 @@ void injection_session::finish() {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   if (!lock.owns_lock())
     return;
-  bool all_released = true;
+  bool all_released = wait_for_early_setup(lock, nullptr, early_setup_wait_at_end_seconds);
+  for (const CUcontext context : m_early_setups)
+    m_gone.insert(context);  // still setting up: left to the driver
   for (auto& [context, profiler] : m_profilers) {
     if (context_alive(context))
       profiler->release();

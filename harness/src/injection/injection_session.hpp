@@ -4,10 +4,12 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <filesystem>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <shared_mutex>
 #include <string>
 #include <unordered_map>
@@ -17,6 +19,7 @@
 #include "counterguard/exec/launch_selection.hpp"
 #include "counterguard/exec/process_record.hpp"
 #include "counters_lock.hpp"
+#include "injection_options.hpp"
 #include "launch_inspection.hpp"
 
 namespace counterguard::injection {
@@ -42,7 +45,7 @@ struct pending_launch {
 // kernels and each profiled launch into the recording directory as they happen.
 class injection_session {
  public:
-  injection_session(exec_instructions instructions, process_identity identity);
+  injection_session(exec_instructions instructions, process_identity identity, injection_options options);
 
   [[nodiscard]] const process_identity& identity() const { return m_record.process; }
   [[nodiscard]] const std::filesystem::path& folder() const { return m_folder; }
@@ -52,6 +55,9 @@ class injection_session {
   // A driver launch under a claimed runtime launch: it names the function, for the launch attributes.
   void nested_launch(pending_launch& pending, const intercepted_launch& launch);
   void launch_exited(pending_launch& pending);
+  // A context was created: its range profiler is set up on a background thread while the program goes on
+  // (options.early_setup), so that its first selected launch does not wait for the set-up.
+  void context_created(CUcontext context);
   // The context is about to be destroyed: its range profiler goes first.
   void context_destroying(CUcontext context);
   // At exit: releases the profilers of live contexts and writes the record a last time.
@@ -59,7 +65,12 @@ class injection_session {
 
  private:
   [[nodiscard]] const kernel_names& names_for(const std::string& symbol);
-  context_profiler* profiler_for(CUcontext context);
+  // The context's profiler, set up now or waited for while a background set-up runs (m_state held by `lock`).
+  context_profiler* profiler_for(std::unique_lock<std::mutex>& lock, CUcontext context);
+  // The background set-up of a new context's profiler (`counters`: this process holds them for it).
+  void set_up_early(CUcontext context, bool counters);
+  // Waits (m_state held by `lock`) until no background set-up runs for `context` (any, when null).
+  bool wait_for_early_setup(std::unique_lock<std::mutex>& lock, CUcontext context, double seconds);
   void fail_cases(const launch_selection::decision& decision, const std::string& problem);
   // Disables the range profilers and lets another process of the program have the counters (m_state held).
   void hand_over_counters();
@@ -75,6 +86,10 @@ class injection_session {
   process_record m_record;
   std::unordered_map<std::string, kernel_names> m_names;
   std::map<CUcontext, std::unique_ptr<context_profiler>> m_profilers;
+  injection_options m_options;
+  std::set<CUcontext> m_early_setups;  // contexts whose profiler a background thread sets up
+  std::set<CUcontext> m_gone;          // contexts destroyed before their background set-up finished
+  std::condition_variable m_early_setup_done;
   std::atomic<bool> m_disabled{false};  // an environment problem stops all profiling in this process
   bool m_any_case = false;              // a case applies to this process: launches may be profiled
   int m_next_archive = 0;

@@ -1,0 +1,68 @@
+#include "counters_lock.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <future>
+#include <thread>
+
+namespace counterguard::injection {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Two locks on one file stand for two processes: flock locks belong to the open file, not the process.
+class counters_lock_test : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    m_folder = fs::temp_directory_path() / ("counterguard-counters-lock-" + std::to_string(::getpid()) + "-" +
+                                            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(m_folder);
+  }
+  void TearDown() override { fs::remove_all(m_folder); }
+  [[nodiscard]] std::string path() const { return (m_folder / "counters.lock").string(); }
+
+ private:
+  fs::path m_folder;
+};
+
+TEST_F(counters_lock_test, try_acquire_takes_a_free_lock) {
+  counters_lock first(path());
+  EXPECT_TRUE(first.try_acquire());
+  EXPECT_TRUE(first.held());
+  EXPECT_TRUE(first.try_acquire());  // held already
+}
+
+TEST_F(counters_lock_test, try_acquire_neither_waits_nor_asks_the_holder_to_hand_over) {
+  counters_lock holder(path());
+  counters_lock other(path());
+  ASSERT_TRUE(holder.acquire(1.0));
+  EXPECT_FALSE(other.try_acquire());
+  EXPECT_FALSE(other.held());
+  EXPECT_FALSE(holder.others_waiting());
+  holder.release();
+  EXPECT_TRUE(other.try_acquire());
+}
+
+TEST_F(counters_lock_test, try_acquire_leaves_a_free_lock_to_a_process_that_waits) {
+  counters_lock holder(path());
+  counters_lock waiter(path());
+  counters_lock early(path());
+  ASSERT_TRUE(holder.acquire(1.0));
+  auto waited = std::async(std::launch::async, [&waiter] { return waiter.acquire(10.0); });
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (!holder.others_waiting() && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  ASSERT_TRUE(holder.others_waiting());
+  EXPECT_FALSE(early.try_acquire());  // somebody waits: the early set-up does not jump the queue
+  holder.release();
+  EXPECT_TRUE(waited.get());
+  EXPECT_FALSE(early.try_acquire());  // the waiter has it now
+  waiter.release();
+  EXPECT_TRUE(early.try_acquire());
+}
+
+}  // namespace
+}  // namespace counterguard::injection
