@@ -3,6 +3,7 @@
 # The binary comes built from the CPU machine (tools/stage_for_gpu.sh -> .device/).
 # Usage: tools/h200_evidence.sh STAGE...
 #   stages: info run crosscheck baseline repeat planted faults sanitize benchmark timing (evidence/h200/README.md)
+#           configurations floor (issue 12)
 #           extras lock signals noise example (issues 9, 11, 15: evidence/h200/README.md)
 #           predication sass blame blame_planted run_blame (issue 14), history_pool (issue 11)
 set -uo pipefail
@@ -56,6 +57,39 @@ for stage in "$@"; do
       COUNTERGUARD_TIMING=1 "$CG" run /tmp/bench20.yaml --no-baselines --quiet 2>&1 | grep '^timing' | tee "$OUT/timing.txt" | tail -8
       COUNTERGUARD_TIMING=1 "$CG" run cases/ --no-baselines --quiet 2>&1 | grep '^timing' >"$OUT/timing_builtin.txt"
       python3 tools/timing_summary.py "$OUT/timing_builtin.txt"
+      ;;
+    configurations)
+      # Issue 12: the profiler configurations a worker shares between cases (COUNTERGUARD_PROFILER_CONFIGURATIONS),
+      # the built-in suite gated against the committed baselines, alternating modes twice; values must agree.
+      C=$OUT/configurations; mkdir -p "$C"
+      for round in 1 2; do
+        for mode in per_case shared no_extra_passes; do
+          start=$(date +%s.%N)
+          COUNTERGUARD_PROFILER_CONFIGURATIONS=$mode COUNTERGUARD_TIMING=1 "$CG" run cases/ --quiet \
+            --json "$C/$mode$round.json" 2>"$C/$mode$round.timing"
+          status=$?
+          echo "$mode round $round: exit status $status, $(python3 -c "import time; print(f'{time.time() - $start:.2f}')") s wall" | tee -a "$C/walls.txt"
+        done
+      done
+      python3 tools/timing_summary.py "$C"/per_case1.timing "$C"/shared1.timing "$C"/no_extra_passes1.timing | tee "$C/summary.txt"
+      grep -hE '^timing (profiler configurations|configuration=)' "$C"/shared1.timing | tee -a "$C/summary.txt"
+      for mode in shared no_extra_passes; do
+        python3 tools/same_results.py "$C/per_case1.json" "$C/${mode}1.json" >"$C/same_$mode.txt" 2>&1
+        echo "same results per_case vs $mode: exit status $?"; tail -2 "$C/same_$mode.txt"
+      done
+      "$CG" run cases/ --no-baselines --quiet --save-counter-data /tmp/cfg_rec --json /tmp/cfg_rec.json
+      "$CG" evaluate /tmp/cfg_rec --no-baselines --quiet --json /tmp/cfg_eval.json
+      python3 tools/same_results.py /tmp/cfg_rec.json /tmp/cfg_eval.json >"$C/same_evaluate.txt" 2>&1
+      echo "recorded vs evaluated offline: exit status $?"; du -sh /tmp/cfg_rec | tee -a "$C/summary.txt"
+      ;;
+    floor)
+      # Issue 12: inputs filled on the GPU equal the CPU's (every fill kind and element type), and the host
+      # work's parallel chunks on this host's cores (evidence/host_work).
+      F=$OUT/floor; mkdir -p "$F"
+      LD_LIBRARY_PATH=$PWD/.device/lib .device/tests/device_fill_tests >"$F/device_fill_tests.log" 2>&1; echo "device_fill_tests exit status $?"
+      tail -3 "$F/device_fill_tests.log"
+      LD_LIBRARY_PATH=$PWD/.device/lib .device/tests/host_work_benchmark >"$F/host_work_benchmark_h200.txt" 2>&1; echo "host_work_benchmark exit status $?"
+      cat "$F/host_work_benchmark_h200.txt"
       ;;
     sanitize)
       compute-sanitizer --tool memcheck --error-exitcode 9 "$CG" launch cases/ >"$OUT/memcheck.log" 2>&1

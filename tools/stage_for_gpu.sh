@@ -13,6 +13,11 @@ cp build/libcounterguard_injection.so .device/
 if [[ -x build/tools/exec_demo/exec_demo ]]; then
   cp build/tools/exec_demo/exec_demo .device/
 fi
+# Test programs the evidence runs on the GPU (tools/h200_evidence.sh floor).
+mkdir -p .device/tests
+for test in harness/test/device/device_fill_tests harness/test/registry/host_work_benchmark; do
+  if [[ -x build/$test ]]; then cp "build/$test" .device/tests/; fi
+done
 # The planted-regression binary (cmake -DCOUNTERGUARD_PLANT_REGISTER_LIMIT=32 in build-planted), if built.
 if [[ -x build-planted/counterguard ]]; then
   mkdir -p .device/planted/lib

@@ -246,9 +246,11 @@ int run_blame(const blame_options& options) {
   const cuda_stream stream;
   int failures = 0;
   nlohmann::json index = nlohmann::json::object();  // --record-dir: instance -> file
+  // With --quiet (run's blame pass), what is skipped goes to stderr: stdout is the caller's report.
+  std::FILE* notes = options.quiet ? stderr : stdout;
   for (const auto& instance : instances) {
     if (instance.skip_reason) {
-      std::fputs(fmt::format("skipped {}: {}\n", instance.name, *instance.skip_reason).c_str(), stdout);
+      std::fputs(fmt::format("skipped {}: {}\n", instance.name, *instance.skip_reason).c_str(), notes);
       continue;
     }
     // The same steps as `run` and `launch`: the registered variant creates its inputs, launches, verifies.
@@ -257,7 +259,7 @@ int run_blame(const blame_options& options) {
       std::fputs(fmt::format("skipped {}: needs compute capability {}\n", instance.name,
                              definition.required_compute_capability())
                      .c_str(),
-                 stdout);
+                 notes);
       continue;
     }
     const auto run = definition.create(kernel_arguments(instance.parameters, instance.launch));
@@ -266,7 +268,7 @@ int run_blame(const blame_options& options) {
     const verification verdict = run->verify();
     if (verdict.checked && !verdict.passed) {
       ++failures;
-      std::fputs(fmt::format("WRONG {}: {}\n", instance.name, verdict.message).c_str(), stdout);
+      std::fputs(fmt::format("WRONG {}: {}\n", instance.name, verdict.message).c_str(), notes);
     }
     if (capture.records.empty()) {
       throw api_error("CUPTI SASS metrics reported no instruction for case '" + instance.name +
