@@ -299,6 +299,11 @@ PY
       # baselines/: equal bytes is the determinism check), then every planted regression gated by `run` with
       # its automatic blame against them, and one blamed run with every report.
       B=$OUT/run_blame; mkdir -p "$B/lines"
+      "$CG" blame cases/transpose.yaml --case 'transpose/smem_padded?n=2048' --trace >"$B/blame_one.log" 2>&1
+      echo "blame of one case exit status $?"; grep -iE "error|SetConfig" "$B/blame_one.log" | head -5
+      "$CG" blame cases/transpose.yaml --case 'transpose/smem_padded*' --case 'transpose/naive*' --record-dir /tmp/rd \
+        --quiet --trace >"$B/blame_record_dir.log" 2>&1
+      echo "blame --record-dir exit status $?"; grep -iE "error|SetConfig" "$B/blame_record_dir.log" | head -5; ls /tmp/rd
       for attempt in 1 2; do
         rm -rf "/tmp/lines$attempt"; cp -r baselines "/tmp/lines$attempt"
         "${timer[@]}" "$CG" baseline update cases/ --baseline-dir "/tmp/lines$attempt" --repeat 1 --with-lines \

@@ -224,7 +224,10 @@ int run_blame(const blame_options& options) {
   if (!options.record_dir.empty())
     std::filesystem::create_directories(options.record_dir);
 
-  // Queued behind other counterguard processes profiling this GPU (docs/cli.md, COUNTERGUARD_LOCK_DIR).
+  // The GPU only once the cases are known: a wrong --case is reported on any machine.
+  sass_metrics_collector collector(options.device, options.trace ? stderr : nullptr);
+  // Queued behind other counterguard processes profiling this GPU (docs/cli.md, COUNTERGUARD_LOCK_DIR); taken
+  // once the collector has set up CUDA and CUPTI in its own order, before anything is collected.
   const std::string uuid = gpu_uuid(options.device);
   std::unique_ptr<gpu_lock> lock;
   if (!uuid.empty()) {
@@ -232,9 +235,6 @@ int run_blame(const blame_options& options) {
       std::fputs(("counterguard: " + message + "\n").c_str(), stderr);
     });
   }
-
-  // The GPU only once the cases are known: a wrong --case is reported on any machine.
-  sass_metrics_collector collector(options.device, options.trace ? stderr : nullptr);
   std::vector<std::string> skipped;
   const std::vector<sass_metric_choice> metrics = choose_sass_metrics(
       options.metrics, collector.available_metric_names(), collector.device().chip, &skipped);

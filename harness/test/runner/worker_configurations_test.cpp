@@ -143,7 +143,11 @@ TEST(worker_configurations, no_extra_passes_shares_only_where_no_case_needs_more
     });
     return shared && global ? 2 : 1;
   };
-  EXPECT_EQ(worker_configurations(request, suite(), catalog(), two_together).configurations().size(), 1U);
+  EXPECT_EQ(
+      worker_configurations(request, suite(), catalog(), two_together, configuration_sharing::shared)
+          .configurations()
+          .size(),
+      1U);
   EXPECT_EQ(
       worker_configurations(request, suite(), catalog(), two_together, configuration_sharing::no_extra_passes)
           .configurations()
@@ -151,9 +155,28 @@ TEST(worker_configurations, no_extra_passes_shares_only_where_no_case_needs_more
       2U);
 }
 
+TEST(worker_configurations, a_case_with_a_noisy_metric_keeps_exactly_its_own_metrics) {
+  std::map<std::string, case_instance> instances = suite();
+  case_instance noisy = instance("noisy", {"shared_store_bank_conflicts", "shared_atomic_instructions"});
+  noisy.expectations[1].cls = metric_class::noisy;  // declared noisy in its suite, as atomics/block_staged
+  instances.emplace(noisy.name, noisy);
+  worker_request request;
+  request.instances = {"bank", "noisy", "sectors"};
+  const pass_counter one_pass = [](const std::vector<std::string>&) { return 1; };
+  for (const auto sharing : {configuration_sharing::shared, configuration_sharing::no_extra_passes}) {
+    const worker_configurations planned(request, instances, catalog(), one_pass, sharing);
+    ASSERT_EQ(planned.configurations().size(), 2U);
+    EXPECT_EQ(planned.configuration_of(0), planned.configuration_of(2)) << "the exact cases share";
+    EXPECT_NE(planned.configuration_of(1), planned.configuration_of(0));
+    EXPECT_EQ(planned.raw_metrics(1), plan_metrics(noisy, catalog()).raw_cupti);
+  }
+}
+
 TEST(worker_configurations, the_environment_chooses_the_sharing) {
   const char* variable = "COUNTERGUARD_PROFILER_CONFIGURATIONS";
   ::unsetenv(variable);
+  EXPECT_EQ(configuration_sharing_from_environment(), configuration_sharing::no_extra_passes);
+  ::setenv(variable, "shared", 1);
   EXPECT_EQ(configuration_sharing_from_environment(), configuration_sharing::shared);
   ::setenv(variable, "per_case", 1);
   EXPECT_EQ(configuration_sharing_from_environment(), configuration_sharing::per_case);
