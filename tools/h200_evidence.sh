@@ -317,7 +317,8 @@ PY
       done | tee "$B/determinism.txt"
       du -b /tmp/lines1/*/*.lines.json | tee "$B/sizes.txt"
       cp /tmp/lines1/*/*.lines.json baselines/*/  # this copy of the tree: what the planted runs compare with
-      python3 tools/planted_regressions.py --counterguard "$CG" --planted-binary .device/planted/counterguard \
+      planted=(); [[ -x .device/planted/counterguard ]] && planted=(--planted-binary .device/planted/counterguard)
+      python3 tools/planted_regressions.py --counterguard "$CG" "${planted[@]}" \
         --report "$B/planted_regressions.md" | tail -16
       python3 - <<'PY'
 import yaml

@@ -22,6 +22,7 @@
 #include "counterguard/profiler/gpu_lock.hpp"
 #include "counterguard/profiler/sass_metrics_collector.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
+#include "counterguard/runner/program_supervisor.hpp"
 #include "counterguard/statics/sass_disassembler.hpp"
 
 namespace counterguard::detail {
@@ -189,6 +190,63 @@ std::vector<case_instance> selected_instances(const blame_options& options) {
   return chosen;
 }
 
+// CUPTI's SASS metrics take one configuration per process: on the H200 a second cuptiSassMetricsSetConfig,
+// after the first was unset, returns CUPTI_ERROR_OUT_OF_MEMORY. So several instances are blamed one process
+// each, this command again with the same options and one exact --case; --record-dir's index is written here.
+int blame_one_process_each(const std::vector<case_instance>& instances, const blame_options& options) {
+  if (!options.json.empty()) {
+    throw input_error(
+        {}, "--json",
+        "writes one instance's blame, and --case matches " + std::to_string(instances.size()) + " instances",
+        "--instance N or a narrower --case");
+  }
+  if (!options.record_dir.empty())
+    std::filesystem::create_directories(options.record_dir);
+  nlohmann::json index = nlohmann::json::object();
+  int status = 0;
+  for (const auto& instance : instances) {
+    program_launch launch;
+    launch.argv = {self_path(), "blame"};
+    launch.argv.insert(launch.argv.end(), options.selection.paths.begin(), options.selection.paths.end());
+    launch.argv.insert(launch.argv.end(),
+                       {"--case", instance.name, "--chip", options.selection.chip, "--device",
+                        std::to_string(options.device), "--top", std::to_string(options.top),
+                        "--wait-for-gpu", fmt::format("{}", options.wait_for_gpu_seconds)});
+    for (const auto& metric : options.metrics)
+      launch.argv.insert(launch.argv.end(), {"--metric", metric});
+    for (const auto& [flag, on] : {std::pair<const char*, bool>{"--lines-only", options.lines_only},
+                                   {"--trace", options.trace},
+                                   {"--quiet", options.quiet}}) {
+      if (on)
+        launch.argv.emplace_back(flag);
+    }
+    if (!options.against.empty())
+      launch.argv.insert(launch.argv.end(), {"--against", options.against});
+    if (!options.binary.empty())
+      launch.argv.insert(launch.argv.end(), {"--binary", options.binary});
+    const std::string file = fmt::format("{:04}.json", index.size());
+    if (!options.record_dir.empty())
+      launch.argv.insert(launch.argv.end(), {"--record", options.record_dir + "/" + file});
+    const program_outcome outcome = run_program(launch);
+    const int exit_status =
+        outcome.exit_status ? *outcome.exit_status : static_cast<int>(exit_code::internal_error);
+    if (!options.record_dir.empty() && std::filesystem::exists(options.record_dir + "/" + file))
+      index[instance.name] = file;
+    if (exit_status == static_cast<int>(exit_code::check_failed)) {
+      status = exit_status;  // a wrong answer: the other instances are still blamed
+    } else if (exit_status != 0) {
+      std::fputs(fmt::format("counterguard: blame of {} {}\n", instance.name, outcome.describe()).c_str(),
+                 stderr);
+      status = exit_status;
+      break;
+    }
+  }
+  // Last: a reader that finds the index finds every profile it names.
+  if (!options.record_dir.empty())
+    write_file_atomically(options.record_dir + "/index.json", index.dump(1) + "\n");
+  return status;
+}
+
 int run_blame(const blame_options& options) {
   if (!options.from.empty())
     return report(read_sass_profile(options.from), options);
@@ -221,6 +279,8 @@ int run_blame(const blame_options& options) {
                           " instances and --record writes one profile:" + names,
                       "--instance N, a narrower --case, or --record-dir");
   }
+  if (instances.size() > 1)
+    return blame_one_process_each(instances, options);
   if (!options.record_dir.empty())
     std::filesystem::create_directories(options.record_dir);
 
