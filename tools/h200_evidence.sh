@@ -5,7 +5,7 @@
 #   stages: info run crosscheck baseline repeat planted faults sanitize benchmark timing (evidence/h200/README.md)
 #           configurations floor (issue 12)
 #           extras lock signals noise example (issues 9, 11, 15: evidence/h200/README.md)
-#           predication sass blame blame_planted run_blame (issue 14), history_pool (issue 11)
+#           predication sass blame blame_planted run_blame ncu_lines (issue 14), history_pool (issue 11)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/counterguard-out}
@@ -333,6 +333,14 @@ PY
       echo "planted transpose run exit status $?"; tail -20 "$B/run_console.txt"
       "$CG" run /tmp/planted_transpose.yaml --filter 'transpose/smem_padded*' --no-blame --json "$B/run_no_blame.json" \
         >/dev/null 2>&1; echo "with --no-blame exit status $?"
+      ;;
+    ncu_lines)
+      # Issue 14: blame per instruction against ncu's source page (SourceCounters), for the unpadded transpose
+      # and the predicated divergence case.
+      python3 tools/ncu_blame_crosscheck.py --counterguard "$CG" --suite cases/transpose.yaml \
+        --case 'transpose/smem_unpadded?n=2048' --kernel smem_tile --out "$OUT/ncu_lines/transpose" | tail -14
+      python3 tools/ncu_blame_crosscheck.py --counterguard "$CG" --suite cases/divergence.yaml \
+        --case 'divergence/predicated_odd_even' --kernel predicated_odd_even --out "$OUT/ncu_lines/predicated" | tail -14
       ;;
     sass)
       # Issue 14: the instruction-to-line map with the real nvdisasm, on built-in kernels (the CPU machine has no
