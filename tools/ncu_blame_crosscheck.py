@@ -9,6 +9,7 @@ and compares, instruction by instruction (PC offsets from the function start), t
 executed instructions, shared wavefronts and their excess, global sectors. Writes a Markdown report.
 
 Usage: ncu_blame_crosscheck.py --counterguard BIN --suite cases/transpose.yaml --case NAME --kernel K --out DIR
+       [--offline: compare the files a run left in DIR again]
 """
 import argparse
 import csv
@@ -46,27 +47,34 @@ def main():
     parser.add_argument("--case", required=True)
     parser.add_argument("--kernel", required=True)
     parser.add_argument("--out", required=True)
+    parser.add_argument("--offline", action="store_true",
+                        help="compare blame.json and ncu_source_page.csv already in --out (no GPU)")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
 
     blame_json = os.path.join(args.out, "blame.json")
-    subprocess.run([args.counterguard, "blame", args.suite, "--case", args.case, "--json", blame_json],
-                   stdout=subprocess.DEVNULL, check=True)
+    page = os.path.join(args.out, "ncu_source_page.csv")
+    command = ["ncu", "--section", "SourceCounters", "--page", "source", "--print-source", "sass", "--csv",
+               "--clock-control", "none", "--kernel-name", args.kernel, "--launch-count", "1",
+               args.counterguard, "launch", args.suite, "--filter", args.case]
+    if not args.offline:
+        subprocess.run([args.counterguard, "blame", args.suite, "--case", args.case, "--json", blame_json],
+                       stdout=subprocess.DEVNULL, check=True)
+        ncu = subprocess.run(command, capture_output=True, text=True)
+        open(page, "w").write(ncu.stdout)
+        if ncu.returncode != 0:
+            print(ncu.stderr[-2000:], file=sys.stderr)
     ours = {}  # pc offset -> metric -> value
     for function in json.load(open(blame_json))["blame"]:
         for line in function["lines"]:
             for instruction in line["instructions"]:
                 ours[instruction["pc_offset"]] = (line["place"], instruction["sass"], instruction["values"])
 
-    command = ["ncu", "--section", "SourceCounters", "--page", "source", "--print-source", "sass", "--csv",
-               "--clock-control", "none", "--kernel-name", args.kernel, "--launch-count", "1",
-               args.counterguard, "launch", args.suite, "--filter", args.case]
-    ncu = subprocess.run(command, capture_output=True, text=True)
-    open(os.path.join(args.out, "ncu_source_page.csv"), "w").write(ncu.stdout)
-    start = ncu.stdout.find('"')
-    rows = list(csv.DictReader(io.StringIO(ncu.stdout[start:]))) if start >= 0 else []
+    text = open(page).read()
+    start = text.find('"Address"')  # after ncu's messages and its "Kernel Name" line
+    rows = list(csv.DictReader(io.StringIO(text[start:]))) if start >= 0 else []
     if not rows:
-        print("ncu gave no source page:\n" + ncu.stderr[-2000:], file=sys.stderr)
+        print(f"ncu gave no source page (see {page})", file=sys.stderr)
         return 2
     headers = {h.lower(): h for h in rows[0].keys()}
     address_column = headers.get("address")

@@ -169,9 +169,12 @@ struct shard_selection {
 // Profiles on those devices: with --devices, one worker per GPU fed from one queue (run_on_devices, also for
 // a single GPU); else run_isolated on the one device (or on `options.device` when `--devices all` found none,
 // so the worker reports why).
+// On one GPU the cases of one profiler configuration run one after another (planned for `chip`); results come
+// back in the order given.
 [[nodiscard]] isolated_run_outcome profile_instances(const std::vector<case_instance>& instances,
                                                      const std::vector<double>& costs,
-                                                     const device_options& devices, isolated_run_options run);
+                                                     const device_options& devices, isolated_run_options run,
+                                                     const std::string& chip);
 
 // Records `results` into the history database at `database` (created when missing) and says so on stderr.
 // `distinguisher` separates runs whose results are identical by design (baseline update repetitions).

@@ -1,7 +1,11 @@
 // Which GPUs `run` and `baseline update` profile on: --devices, --device, or the GPU ctest assigned.
 #include "commands.hpp"
+#include "counterguard/core/error.hpp"
+#include "counterguard/cupti/metric_name_validator.hpp"
+#include "counterguard/metrics/metric_catalog.hpp"
 #include "counterguard/runner/device_selection.hpp"
 #include "counterguard/runner/multi_device_runner.hpp"
+#include "counterguard/runner/worker_configurations.hpp"
 
 namespace counterguard::detail {
 
@@ -17,14 +21,39 @@ std::vector<int> chosen_devices(const device_options& options) {
 
 isolated_run_outcome profile_instances(const std::vector<case_instance>& instances,
                                        const std::vector<double>& costs, const device_options& devices,
-                                       isolated_run_options run) {
+                                       isolated_run_options run, const std::string& chip) {
   const std::vector<int> chosen = chosen_devices(devices);
   // --devices, even naming one GPU, goes through the queue of run_on_devices; --device as before.
   if (!devices.devices.empty() && !chosen.empty())
     return run_on_devices(instances, costs, chosen, run);
   // One GPU; or none visible (`--devices all` without a GPU): the worker says why, as `run` does.
   run.device = chosen.empty() ? devices.device : chosen.front();
-  return run_isolated(instances, run);
+  // The cases of one profiler configuration one after another (the worker's plan, made here with the chip the
+  // names were validated for): fewer re-enabled profilers. Results and archive numbers stay in suite order.
+  std::vector<std::size_t> order;
+  try {
+    const metric_name_validator validator(chip);
+    order = configuration_order(
+        instances, run.extra_metrics, metric_catalog::builtin(),
+        [&](const std::vector<std::string>& metrics) { return validator.pass_count(metrics); },
+        configuration_sharing_from_environment());
+  } catch (const input_error&) {
+    return run_isolated(instances, run);  // as given: the worker reports the problem with its case
+  }
+  std::vector<case_instance> ordered;
+  ordered.reserve(order.size());
+  for (const std::size_t position : order) {
+    ordered.push_back(instances[position]);
+    run.archive_indices.push_back(static_cast<int>(position));
+  }
+  isolated_run_outcome outcome = run_isolated(ordered, run);
+  if (outcome.results.size() == order.size()) {
+    std::vector<case_result> in_suite_order(order.size());
+    for (std::size_t k = 0; k < order.size(); ++k)
+      in_suite_order[order[k]] = std::move(outcome.results[k]);
+    outcome.results = std::move(in_suite_order);
+  }
+  return outcome;
 }
 
 }  // namespace counterguard::detail

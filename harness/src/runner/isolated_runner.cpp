@@ -47,7 +47,8 @@ worker_session run_worker_session(const std::vector<case_instance>& instances,
   request.wait_for_gpu_seconds = wait_left;
   for (std::size_t i = next; i < instances.size(); ++i) {
     request.instances.push_back(instances[i].name);
-    request.archive_indices.push_back(static_cast<int>(i));
+    request.archive_indices.push_back(options.archive_indices.empty() ? static_cast<int>(i)
+                                                                      : options.archive_indices.at(i));
   }
   const request_file file(request);
   worker_process worker(options.executable, file.path());

@@ -160,8 +160,10 @@ case_blame blame_case(const std::vector<std::string>& regressed, const sass_prof
         break;
       if (std::find(out.metrics.begin(), out.metrics.end(), change.metric) == out.metrics.end())
         continue;
-      out.lines.push_back(
-          {change.function, change.place, change.sass, change.metric, change.before, change.after});
+      // A line only the baseline has (its code was removed or replaced) has no instruction to show now.
+      out.lines.push_back({change.function, change.place,
+                           change.sass.empty() ? "(no instruction now)" : change.sass, change.metric,
+                           change.before, change.after});
     }
     if (!out.lines.empty())
       return out;

@@ -86,6 +86,30 @@ worker_configurations::worker_configurations(const worker_request& request,
   }
 }
 
+std::vector<std::size_t> configuration_order(const std::vector<case_instance>& instances,
+                                             const std::vector<std::string>& extra_metrics,
+                                             const metric_catalog& catalog, const pass_counter& passes,
+                                             configuration_sharing sharing) {
+  worker_request request;
+  request.extra_metrics = extra_metrics;
+  std::map<std::string, case_instance> by_name;
+  for (const auto& instance : instances) {
+    request.instances.push_back(instance.name);
+    by_name.emplace(instance.name, instance);
+  }
+  const worker_configurations planned(request, by_name, catalog, passes, sharing);
+  std::map<int, std::size_t> rank;  // configuration -> the position of its first case
+  for (std::size_t i = 0; i < instances.size(); ++i)
+    rank.emplace(planned.configuration_of(i), i);
+  std::vector<std::size_t> order(instances.size());
+  for (std::size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return rank.at(planned.configuration_of(a)) < rank.at(planned.configuration_of(b));
+  });
+  return order;
+}
+
 int worker_configurations::configuration_of(std::size_t position) const {
   if (position >= m_plan.configuration_of.size())
     throw internal_error("no profiler configuration planned for case position " + std::to_string(position));

@@ -143,11 +143,10 @@ TEST(worker_configurations, no_extra_passes_shares_only_where_no_case_needs_more
     });
     return shared && global ? 2 : 1;
   };
-  EXPECT_EQ(
-      worker_configurations(request, suite(), catalog(), two_together, configuration_sharing::shared)
-          .configurations()
-          .size(),
-      1U);
+  EXPECT_EQ(worker_configurations(request, suite(), catalog(), two_together, configuration_sharing::shared)
+                .configurations()
+                .size(),
+            1U);
   EXPECT_EQ(
       worker_configurations(request, suite(), catalog(), two_together, configuration_sharing::no_extra_passes)
           .configurations()
@@ -190,6 +189,35 @@ TEST(worker_configurations, the_environment_chooses_the_sharing) {
     EXPECT_NE(std::string(e.what()).find("no_extra_passes"), std::string::npos) << e.what();
   }
   ::unsetenv(variable);
+}
+
+}  // namespace
+}  // namespace counterguard
+
+namespace counterguard {
+namespace {
+
+TEST(worker_configurations, one_gpu_profiles_the_cases_of_a_configuration_one_after_another) {
+  // bank and sectors cannot share (twenty passes together); registers collects nothing.
+  const pass_counter apart = [](const std::vector<std::string>& metrics) {
+    const bool bank = std::any_of(metrics.begin(), metrics.end(),
+                                  [](const std::string& m) { return m.find("shared") != std::string::npos; });
+    const bool sectors = std::any_of(metrics.begin(), metrics.end(), [](const std::string& m) {
+      return m.find("global") != std::string::npos;
+    });
+    return bank && sectors ? 20 : 1;
+  };
+  const auto all = suite();
+  const std::vector<case_instance> instances = {all.at("bank"), all.at("sectors"), all.at("registers"),
+                                                all.at("bank"), all.at("sectors"), all.at("bank")};
+  const std::vector<std::size_t> order =
+      configuration_order(instances, {}, catalog(), apart, configuration_sharing::no_extra_passes);
+  EXPECT_EQ(order, (std::vector<std::size_t>{0, 3, 5, 1, 4, 2}));
+  // Where bank and sectors share one configuration, only the case without counters moves (after them).
+  const std::vector<std::size_t> shared = configuration_order(
+      instances, {}, catalog(), [](const std::vector<std::string>&) { return 1; },
+      configuration_sharing::no_extra_passes);
+  EXPECT_EQ(shared, (std::vector<std::size_t>{0, 1, 3, 4, 5, 2}));
 }
 
 }  // namespace

@@ -21,6 +21,9 @@ struct isolated_run_options {
   double wait_for_gpu_seconds = 600.0;
   bool lock_gpu = true;       // take the GPU's lock (gpu_lock.hpp) before starting workers
   bool echo_progress = true;  // one line per case on stderr
+  // The --save-counter-data archive number of each instance (empty: its position), so that instances profiled
+  // in another order than the suites' keep the archive numbers `evaluate` expects.
+  std::vector<int> archive_indices;
 };
 
 struct isolated_run_outcome {

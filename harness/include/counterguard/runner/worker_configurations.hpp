@@ -21,8 +21,8 @@ namespace counterguard {
 // else is collected, and must not depend on which other cases a run selects.
 enum class configuration_sharing { shared, no_extra_passes, per_case };
 
-// The sharing COUNTERGUARD_PROFILER_CONFIGURATIONS asks for (no_extra_passes when unset); input_error naming the
-// variable and the valid values otherwise.
+// The sharing COUNTERGUARD_PROFILER_CONFIGURATIONS asks for (no_extra_passes when unset); input_error naming
+// the variable and the valid values otherwise.
 [[nodiscard]] configuration_sharing configuration_sharing_from_environment();
 
 // A worker's range-profiler configurations, planned before its first case from every case its request may
@@ -48,5 +48,14 @@ class worker_configurations {
  private:
   profiler_configuration_plan m_plan;
 };
+
+// The order in which one GPU's worker should profile `instances` so that the cases of one configuration (as
+// the worker plans them, with `passes`) run one after another: positions into `instances`, stable, the
+// configurations in the order of their first case (cases without counters where theirs is).
+[[nodiscard]] std::vector<std::size_t> configuration_order(const std::vector<case_instance>& instances,
+                                                           const std::vector<std::string>& extra_metrics,
+                                                           const metric_catalog& catalog,
+                                                           const pass_counter& passes,
+                                                           configuration_sharing sharing);
 
 }  // namespace counterguard
