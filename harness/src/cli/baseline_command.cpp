@@ -46,9 +46,9 @@ int run_baseline_update(const baseline_update_options& options) {
   run.extra_metrics = options.extra_metrics;
   run.case_timeout_seconds = options.case_timeout_seconds;
   run.wait_for_gpu_seconds = options.wait_for_gpu_seconds;
-  const isolated_run_outcome outcome = profile_instances(
-      repeated, estimate_case_costs(repeated, read_case_costs(options.cost_from)), options.devices, run,
-      options.selection.chip);
+  const isolated_run_outcome outcome =
+      profile_instances(repeated, estimate_case_costs(repeated, read_case_costs(options.cost_from)),
+                        options.devices, run, options.selection.chip);
   interruption_guard::throw_if_interrupted();
   if (outcome.environment)
     throw environment_error(*outcome.environment, outcome.environment_message);

@@ -102,9 +102,8 @@ int run_profiling(const run_options& options) {
   run.case_timeout_seconds = options.case_timeout_seconds;
   run.wait_for_gpu_seconds = options.wait_for_gpu_seconds;
   run.echo_progress = !options.reports.quiet;
-  isolated_run_outcome outcome =
-      profile_instances(instances, estimate_case_costs(instances, costs), options.devices, run,
-                        options.selection.chip);
+  isolated_run_outcome outcome = profile_instances(instances, estimate_case_costs(instances, costs),
+                                                   options.devices, run, options.selection.chip);
   interruption_guard::throw_if_interrupted();  // no results at all rather than some
 
   if (outcome.environment) {
