@@ -111,7 +111,11 @@ TEST(change_summaries_markdown, a_first_refresh_of_the_builtin_suites_fits_a_pul
   std::vector<baseline_update_result> updates;
   const std::filesystem::path directory =
       std::filesystem::path(COUNTERGUARD_SOURCE_DIR) / "baselines" / "GH100-132sm-cuda13";
-  std::vector<std::filesystem::path> files(std::filesystem::directory_iterator(directory), {});
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry : std::filesystem::directory_iterator(directory)) {
+    if (entry.path().extension() == ".yaml")  // not the per-line baselines (<suite>.lines.json)
+      files.push_back(entry.path());
+  }
   std::sort(files.begin(), files.end());
   for (const auto& path : files) {
     baseline_update_result update;
