@@ -1,5 +1,6 @@
 #include "counterguard/runner/line_baseline_refresh.hpp"
 
+#include <algorithm>
 #include <map>
 
 #include "counterguard/blame/line_baseline_file.hpp"
