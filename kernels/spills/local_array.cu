@@ -65,12 +65,7 @@ class array_run final : public kernel_run {
   array_run(const kernel_arguments& a, bool in_shared)
       : m_threads(a.integer("threads")), m_shared(in_shared) {
     m_in_host.resize(static_cast<std::size_t>(m_threads) * array_words);
-    // value i is the LCG state after i + 1 steps from 4242; chunks start anywhere with lcg_advance.
-    parallel_for(m_in_host.size(), [&](std::size_t begin, std::size_t end) {
-      std::uint32_t state = lcg_advance(4242u, begin, 1664525u, 1013904223u);
-      for (std::size_t i = begin; i < end; ++i)
-        m_in_host[i] = state = state * 1664525u + 1013904223u;
-    });
+    fill_from_lcg(m_in_host, 4242u, [](std::uint32_t state) { return state; });
     m_in = std::make_unique<device_buffer<std::uint32_t>>(m_in_host);
     m_out = std::make_unique<device_buffer<std::uint32_t>>(m_in_host.size());
     m_out->fill_bytes(0xFF);

@@ -58,13 +58,8 @@ class fetch_run final : public kernel_run {
       : m_n(a.integer("n")), m_texture_path(through_texture), m_block(a.block_x(256)) {
     const auto n = static_cast<std::size_t>(m_n);
     m_in_host.resize(n);
-    parallel_for(n, [&](std::size_t begin, std::size_t end) {
-      std::uint32_t state =
-          lcg_advance(777u, begin, 1664525u, 1013904223u);  // the state before value `begin`
-      for (std::size_t i = begin; i < end; ++i) {
-        state = state * 1664525u + 1013904223u;
-        m_in_host[i] = static_cast<float>(static_cast<int>(state >> 22) - 512);
-      }
+    fill_from_lcg(m_in_host, 777u, [](std::uint32_t state) {
+      return static_cast<float>(static_cast<int>(state >> 22) - 512);
     });
     m_in = std::make_unique<device_buffer<float>>(m_in_host);
     if (m_texture_path)

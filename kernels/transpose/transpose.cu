@@ -74,14 +74,8 @@ bool tile_shaped_block(const kernel_arguments& a) {
 
 [[nodiscard]] std::vector<float> make_matrix(std::size_t count) {
   std::vector<float> values(count);
-  parallel_for(count, [&](std::size_t begin, std::size_t end) {
-    std::uint32_t state =
-        lcg_advance(12345u, begin, 1664525u, 1013904223u);  // the state before value `begin`
-    for (std::size_t i = begin; i < end; ++i) {
-      state = state * 1664525u + 1013904223u;
-      values[i] = static_cast<float>(static_cast<int>(state >> 20) - 2048);
-    }
-  });
+  fill_from_lcg(values, 12345u,
+                [](std::uint32_t state) { return static_cast<float>(static_cast<int>(state >> 20) - 2048); });
   return values;
 }
 

@@ -1,6 +1,10 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <vector>
+
+#include "counterguard/registry/parallel_for.hpp"
 
 namespace counterguard {
 
@@ -22,6 +26,22 @@ namespace counterguard {
     steps >>= 1U;
   }
   return total_multiplier * state + total_increment;
+}
+
+// values[i] = make(the state after i + 1 steps from `seed`) of the Numerical Recipes generator (multiplier
+// 1664525, increment 1013904223), the built-ins' input sequence: computed in chunks over the host's cores,
+// each starting where the one sequential loop would be, so the values are that loop's.
+template <typename T, typename Make>
+void fill_from_lcg(std::vector<T>& values, std::uint32_t seed, Make make) {
+  constexpr std::uint32_t multiplier = 1664525u;
+  constexpr std::uint32_t increment = 1013904223u;
+  parallel_for(values.size(), [&](std::size_t begin, std::size_t end) {
+    std::uint32_t state = lcg_advance(seed, begin, multiplier, increment);
+    for (std::size_t i = begin; i < end; ++i) {
+      state = state * multiplier + increment;
+      values[i] = make(state);
+    }
+  });
 }
 
 }  // namespace counterguard
