@@ -89,6 +89,12 @@ struct configuration {
   std::unique_ptr<detail::profiler_host> host;
   std::vector<std::uint8_t> image;
   int passes = 0;
+  // Counter-data images as CounterDataImageInitialize left them, by the ranges they hold, for the Enable
+  // numbered `pristine_enable` (Initialize takes the enabled profiler object): a case starts from a copy
+  // instead of initialising its own (about 2.5 ms a case on the H200). The injection does the same per
+  // launch, measured on the H200 with the same values as initialising each time (evidence/h200/exec/setups).
+  std::map<int, std::vector<std::uint8_t>> pristine;
+  std::uint64_t pristine_enable = 0;
 };
 
 }  // namespace
@@ -124,12 +130,15 @@ struct range_profiler::state {
   // counters (the others evaluate to NaN), so a new metric set re-enables the profiler.
   const void* applied_configuration = nullptr;
 
+  std::uint64_t enables = 0;  // how many times the range profiler was enabled
+
   void enable() {
     auto params = detail::cupti_params<CUpti_RangeProfiler_Enable_Params>(
         CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
     params.ctx = context;
     COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerEnable(&params));
     profiler = params.pRangeProfilerObject;
+    ++enables;
   }
 
   void disable() {
@@ -149,7 +158,7 @@ struct range_profiler::state {
     applied_configuration = config;
   }
 
-  const configuration& configuration_for(const std::vector<std::string>& metrics) {
+  configuration& configuration_for(const std::vector<std::string>& metrics) {
     const auto found = configurations.find(metrics);
     if (found != configurations.end())
       return found->second;
@@ -294,32 +303,38 @@ profile_capture range_profiler::profile(const std::vector<std::string>& raw_metr
     phases[name] += std::chrono::duration<double>(now - mark).count();
     mark = now;
   };
-  const configuration& config = s.configuration_for(raw_metrics);
+  configuration& config = s.configuration_for(raw_metrics);
   s.apply(&config);
   phase("configure");
-  std::vector<const char*> names = detail::c_names(raw_metrics);
-
-  // The counter-data image for up to max_launches ranges (§2.5).
-  auto size = detail::cupti_params<CUpti_RangeProfiler_GetCounterDataSize_Params>(
-      CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
-  size.pRangeProfilerObject = s.profiler;
-  size.pMetricNames = names.data();
-  size.numMetrics = names.size();
-  size.maxNumOfRanges = static_cast<std::size_t>(max_launches);
-  size.maxNumRangeTreeNodes = static_cast<std::uint32_t>(max_launches);
-  COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerGetCounterDataSize(&size));
+  if (config.pristine_enable != s.enables) {
+    config.pristine.clear();
+    config.pristine_enable = s.enables;
+  }
+  std::vector<std::uint8_t>& pristine = config.pristine[max_launches];
+  if (pristine.empty()) {
+    // The counter-data image for up to max_launches ranges (§2.5).
+    std::vector<const char*> names = detail::c_names(raw_metrics);
+    auto size = detail::cupti_params<CUpti_RangeProfiler_GetCounterDataSize_Params>(
+        CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
+    size.pRangeProfilerObject = s.profiler;
+    size.pMetricNames = names.data();
+    size.numMetrics = names.size();
+    size.maxNumOfRanges = static_cast<std::size_t>(max_launches);
+    size.maxNumRangeTreeNodes = static_cast<std::uint32_t>(max_launches);
+    COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerGetCounterDataSize(&size));
+    pristine.assign(size.counterDataSize, 0);
+    auto initialize = detail::cupti_params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(
+        CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
+    initialize.pRangeProfilerObject = s.profiler;
+    initialize.counterDataSize = pristine.size();
+    initialize.pCounterData = pristine.data();
+    COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerCounterDataImageInitialize(&initialize));
+  }
 
   profile_capture capture;
   capture.image.chip = s.device.chip;
-  capture.image.bytes.assign(size.counterDataSize, 0);
+  capture.image.bytes = pristine;
   capture.passes = config.passes;
-
-  auto initialize = detail::cupti_params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(
-      CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
-  initialize.pRangeProfilerObject = s.profiler;
-  initialize.counterDataSize = capture.image.bytes.size();
-  initialize.pCounterData = capture.image.bytes.data();
-  COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerCounterDataImageInitialize(&initialize));
   phase("image_initialize");
 
   // Every field set (§2.6). Kernel replay works only with auto range (§3); CUPTI restores device memory
