@@ -3,7 +3,7 @@
 # The binary comes built from the CPU machine (tools/stage_for_gpu.sh -> .device/).
 # Usage: tools/h200_evidence.sh STAGE...
 #   stages: info run crosscheck baseline repeat planted faults sanitize benchmark timing (evidence/h200/README.md)
-#           configurations floor (issue 12)
+#           configurations floor stages (issue 12)
 #           extras lock signals noise example (issues 9, 11, 15: evidence/h200/README.md)
 #           predication sass blame blame_planted run_blame ncu_lines (issue 14), history_pool (issue 11)
 set -uo pipefail
@@ -81,6 +81,33 @@ for stage in "$@"; do
       "$CG" evaluate /tmp/cfg_rec --no-baselines --quiet --json /tmp/cfg_eval.json
       python3 tools/same_results.py /tmp/cfg_rec.json /tmp/cfg_eval.json >"$C/same_evaluate.txt" 2>&1
       echo "recorded vs evaluated offline: exit status $?"; du -sh /tmp/cfg_rec | tee -a "$C/summary.txt"
+      ;;
+    stages)
+      # Issue 12: sharing configurations by hardware counter stage (the default) against no_extra_passes, the
+      # built-in suite gated twice each, alternating; the whole run's timeline (COUNTERGUARD_TIMING) and
+      # `launch` alone; exact values must agree between the modes and with an offline evaluation.
+      S=$OUT/stages; mkdir -p "$S"
+      "$CG" plan cases/ >"$S/plan.txt"; head -1 "$S/plan.txt"
+      for round in 1 2; do
+        for mode in no_extra_passes hardware_stages; do
+          start=$(date +%s.%N)
+          COUNTERGUARD_PROFILER_CONFIGURATIONS=$mode COUNTERGUARD_TIMING=1 "$CG" run cases/ --quiet \
+            --json "$S/$mode$round.json" 2>"$S/$mode$round.timing"
+          status=$?
+          echo "$mode round $round: exit status $status, $(python3 -c "import time; print(f'{time.time() - $start:.2f}')") s wall" | tee -a "$S/walls.txt"
+        done
+      done
+      start=$(date +%s.%N)
+      COUNTERGUARD_TIMING=1 "$CG" launch cases/ >/dev/null 2>"$S/launch.timing"
+      echo "launch only: exit status $?, $(python3 -c "import time; print(f'{time.time() - $start:.2f}')") s wall" | tee -a "$S/walls.txt"
+      python3 tools/timing_summary.py "$S"/no_extra_passes2.timing "$S"/hardware_stages2.timing "$S"/launch.timing | tee "$S/summary.txt"
+      python3 tools/same_results.py "$S/no_extra_passes1.json" "$S/hardware_stages1.json" >"$S/same_modes.txt" 2>&1
+      echo "same results no_extra_passes vs hardware_stages: exit status $?"; tail -2 "$S/same_modes.txt"
+      "$CG" run cases/ --no-baselines --quiet --save-counter-data /tmp/st_rec --json /tmp/st_rec.json
+      "$CG" evaluate /tmp/st_rec --no-baselines --quiet --json /tmp/st_eval.json
+      python3 tools/same_results.py /tmp/st_rec.json /tmp/st_eval.json >"$S/same_evaluate.txt" 2>&1
+      echo "recorded vs evaluated offline: exit status $?"
+      gzip -9 "$S"/*.timing
       ;;
     floor)
       # Issue 12: inputs filled on the GPU equal the CPU's (every fill kind and element type), and the host

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Sums the per-case phase times `COUNTERGUARD_TIMING=1 counterguard run` prints on standard error, and counts
 how often consecutive cases ran in different profiler configurations (each switch sets the range profiler up
-again; its first replay is slow).
+again; its first replay is slow), and lays out the run's steps in every process (the `timeline` lines) from its
+first step on: seconds since the start, seconds since the step before, process.
 
     COUNTERGUARD_TIMING=1 counterguard run cases/ 2>timing.txt; tools/timing_summary.py timing.txt [more.txt]
 """
@@ -9,12 +10,17 @@ import re
 import sys
 
 CASE = re.compile(r"^timing (\S+)((?: \w+=[-\d.]+)+) \(ms\)$")
+STEP = re.compile(r"^timeline (\d+\.\d+) (\d+) (.+)$")
 
 
 def summarize(path):
-    totals, cases, switches, previous = {}, 0, 0, None
+    totals, cases, switches, previous, steps = {}, 0, 0, None, []
     with open(path) as f:
         for line in f:
+            step = STEP.match(line.strip())
+            if step:
+                steps.append((float(step.group(1)), step.group(2), step.group(3)))
+                continue
             match = CASE.match(line.strip())
             if not match:
                 continue
@@ -29,6 +35,15 @@ def summarize(path):
                 totals[name] = totals.get(name, 0.0) + float(value)
     phases = " ".join(f"{name}={totals[name] / 1e3:.2f}" for name in sorted(totals))
     print(f"{path}: {cases} cases, {switches} configuration switches; seconds: {phases}")
+    if steps:
+        steps.sort()
+        processes = {}
+        for _, pid, _ in steps:
+            processes.setdefault(pid, f"process {len(processes) + 1}")
+        first = last = steps[0][0]
+        for seconds, pid, what in steps:
+            print(f"  {seconds - first:8.3f} s  +{seconds - last:7.3f}  {processes[pid]:<10} {what}")
+            last = seconds
 
 
 def main():

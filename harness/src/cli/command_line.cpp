@@ -246,6 +246,7 @@ int run_command_line(int argc, char** argv) {
   const detail::command_action exec_action = detail::add_exec_command(app);
   const detail::command_action merge_action = detail::add_merge_command(app, command_line);
   const detail::command_action list_action = detail::add_list_command(app);
+  const detail::command_action plan_action = detail::add_plan_command(app);
   const detail::command_action sass_action = detail::add_sass_command(app);
   const detail::command_action blame_action = detail::add_blame_command(app);
 
@@ -295,7 +296,7 @@ int run_command_line(int argc, char** argv) {
     if (*launch_command)
       return detail::run_launch(launch_selection);
     for (const auto& action : {history_action, compare_action, baseline_diff_action, merge_action,
-                               list_action, exec_action, sass_action, blame_action}) {
+                               list_action, plan_action, exec_action, sass_action, blame_action}) {
       if (const std::optional<int> status = action())
         return *status;
     }

@@ -150,6 +150,7 @@ command_action add_baseline_diff_command(CLI::App& baseline_command);
 command_action add_merge_command(CLI::App& app,
                                  const std::string& command_line);  // merge (merge_command.cpp)
 command_action add_list_command(CLI::App& app);                     // list (list_command.cpp)
+command_action add_plan_command(CLI::App& app);                     // plan (plan_command.cpp)
 command_action add_sass_command(CLI::App& app);                     // sass (sass_command.cpp)
 command_action add_blame_command(CLI::App& app);                    // blame (blame_command.cpp)
 

@@ -1,6 +1,7 @@
 // Which GPUs `run` and `baseline update` profile on: --devices, --device, or the GPU ctest assigned.
 #include "commands.hpp"
 #include "counterguard/core/error.hpp"
+#include "counterguard/core/timeline.hpp"
 #include "counterguard/cupti/metric_name_validator.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"
 #include "counterguard/runner/device_selection.hpp"
@@ -40,6 +41,7 @@ isolated_run_outcome profile_instances(const std::vector<case_instance>& instanc
   } catch (const input_error&) {
     return run_isolated(instances, run);  // as given: the worker reports the problem with its case
   }
+  timeline_mark("cases ordered by configuration");
   std::vector<case_instance> ordered;
   ordered.reserve(order.size());
   for (const std::size_t position : order) {

@@ -1,5 +1,9 @@
 #include "counterguard/cli/command_line.hpp"
+#include "counterguard/core/timeline.hpp"
 
 int main(int argc, char** argv) {
-  return counterguard::run_command_line(argc, argv);
+  counterguard::timeline_mark("start");
+  const int status = counterguard::run_command_line(argc, argv);
+  counterguard::timeline_mark("exit");
+  return status;
 }

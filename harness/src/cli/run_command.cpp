@@ -9,6 +9,7 @@
 #include "counterguard/checker/expectation_checker.hpp"
 #include "counterguard/core/error.hpp"
 #include "counterguard/core/interruption.hpp"
+#include "counterguard/core/timeline.hpp"
 #include "counterguard/measurement/recorded_run.hpp"
 #include "counterguard/runner/isolated_runner.hpp"
 #include "counterguard/runner/regression_blame.hpp"
@@ -90,6 +91,7 @@ int run_profiling(const run_options& options) {
   std::vector<case_instance> selected = select_instances(options.selection);
   if (selected.empty())
     throw input_error({}, "--filter", "no case instance matches '" + options.selection.filter + "'");
+  timeline_mark("cases selected");
   const case_cost_table costs = read_case_costs(options.cost_from);
   shard_selection part = select_shard(std::move(selected), options.shard, costs, options.reports.quiet);
   const std::vector<case_instance>& instances = part.instances;
@@ -113,6 +115,7 @@ int run_profiling(const run_options& options) {
   run.echo_progress = !options.reports.quiet;
   isolated_run_outcome outcome = profile_instances(instances, estimate_case_costs(instances, costs),
                                                    options.devices, run, options.selection.chip);
+  timeline_mark("profiled");
   interruption_guard::throw_if_interrupted();  // no results at all rather than some
 
   if (outcome.environment) {

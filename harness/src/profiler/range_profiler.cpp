@@ -37,6 +37,7 @@
 #include "counterguard/core/driver_version.hpp"
 #include "counterguard/core/error.hpp"
 #include "counterguard/core/nvtx_range.hpp"
+#include "counterguard/core/timeline.hpp"
 #include "counterguard/cupti/cupti_check.hpp"
 #include "counterguard/cupti/metric_name_validator.hpp"
 #include "counterguard/cupti/profiler_host.hpp"
@@ -180,6 +181,7 @@ struct range_profiler::state {
 range_profiler::range_profiler(int device_ordinal) : m_state(std::make_unique<state>()) {
   state& s = *m_state;
   detail::open_primary_context(device_ordinal);
+  timeline_mark("CUDA context open");
   check_driver(driver_entry_point<cu_ctx_get_current>("cuCtxGetCurrent")(&s.context), "cuCtxGetCurrent");
   check_driver(driver_entry_point<cu_device_get>("cuDeviceGet")(&s.cu_device, device_ordinal), "cuDeviceGet");
 
@@ -188,6 +190,7 @@ range_profiler::range_profiler(int device_ordinal) : m_state(std::make_unique<st
       detail::cupti_params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
   COUNTERGUARD_CUPTI_CHECK(cuptiProfilerInitialize(&initialize));
   s.cupti_initialized = true;
+  timeline_mark("CUPTI profiler initialised");
 
   auto supported = detail::cupti_params<CUpti_Profiler_DeviceSupported_Params>(
       CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE);
@@ -258,6 +261,7 @@ range_profiler::range_profiler(int device_ordinal) : m_state(std::make_unique<st
   s.recorder = std::make_unique<detail::launch_recorder>(properties.maxThreadsPerMultiProcessor);
 
   s.enable();
+  timeline_mark("range profiler enabled");
 }
 
 range_profiler::~range_profiler() = default;

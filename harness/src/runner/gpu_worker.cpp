@@ -16,6 +16,7 @@
 #include "counterguard/core/cuda_check.hpp"
 #include "counterguard/core/cuda_stream.hpp"
 #include "counterguard/core/error.hpp"
+#include "counterguard/core/timeline.hpp"
 #include "counterguard/cupti/metric_name_validator.hpp"
 #include "counterguard/measurement/case_result_factory.hpp"
 #include "counterguard/measurement/measure_case.hpp"
@@ -211,6 +212,7 @@ int run_gpu_worker(const worker_request& request, int event_fd) {
     }
   }
 
+  timeline_mark("worker suites loaded");
   std::unique_ptr<range_profiler> profiler;
   try {
     profiler = open_profiler(request, events);
@@ -262,6 +264,7 @@ int run_gpu_worker(const worker_request& request, int event_fd) {
     return static_cast<int>(exit_code::invalid_input);
   }
 
+  timeline_mark("worker configurations planned");
   const cuda_stream stream;
   std::unique_ptr<capture_archive_writer> archive;
   if (!request.save_counter_data_dir.empty()) {
@@ -323,6 +326,7 @@ int run_gpu_worker(const worker_request& request, int event_fd) {
     if (!run_case(i))
       return status;
   }
+  timeline_mark("worker cases done");
   return 0;
 }
 

@@ -6,6 +6,7 @@
 
 #include "counterguard/core/atomic_file.hpp"
 #include "counterguard/core/interruption.hpp"
+#include "counterguard/core/timeline.hpp"
 #include "counterguard/measurement/case_result_factory.hpp"
 #include "counterguard/profiler/gpu_lock.hpp"
 #include "counterguard/runner/gpu_worker.hpp"
@@ -52,6 +53,7 @@ worker_session run_worker_session(const std::vector<case_instance>& instances,
   }
   const request_file file(request);
   worker_process worker(options.executable, file.path());
+  timeline_mark("worker started");
   worker_session session;
   std::string line;
   while (next < instances.size()) {
@@ -71,6 +73,7 @@ worker_session run_worker_session(const std::vector<case_instance>& instances,
       break;
     const worker_event event = decode_worker_event(line);
     if (const auto* device = std::get_if<device_ready_event>(&event)) {
+      timeline_mark("worker device ready");
       outcome.device = device->device;
       session.started = true;
     } else if (const auto* busy = std::get_if<gpu_busy_event>(&event)) {
@@ -111,6 +114,7 @@ isolated_run_outcome run_isolated(const std::vector<case_instance>& instances,
       });
     }
   }
+  timeline_mark("GPU lock held");
   std::size_t next = 0;
   while (next < instances.size()) {
     const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

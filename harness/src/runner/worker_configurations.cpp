@@ -5,20 +5,37 @@
 #include <string>
 
 #include "counterguard/core/error.hpp"
+#include "counterguard/measurement/hardware_counter_stage.hpp"
 #include "counterguard/measurement/metric_plan.hpp"
 
 namespace counterguard {
 
 configuration_sharing configuration_sharing_from_environment() {
   const char* value = std::getenv("COUNTERGUARD_PROFILER_CONFIGURATIONS");
-  if (value == nullptr || std::string(value).empty() || std::string(value) == "no_extra_passes")
+  if (value == nullptr || std::string(value).empty() || std::string(value) == "hardware_stages")
+    return configuration_sharing::hardware_stages;
+  if (std::string(value) == "no_extra_passes")
     return configuration_sharing::no_extra_passes;
   if (std::string(value) == "shared")
     return configuration_sharing::shared;
   if (std::string(value) == "per_case")
     return configuration_sharing::per_case;
   throw input_error({}, "COUNTERGUARD_PROFILER_CONFIGURATIONS", "is '" + std::string(value) + "'",
-                    "no_extra_passes (the default), shared or per_case");
+                    "hardware_stages (the default), no_extra_passes, shared or per_case");
+}
+
+const char* to_string(configuration_sharing sharing) {
+  switch (sharing) {
+    case configuration_sharing::hardware_stages:
+      return "hardware_stages";
+    case configuration_sharing::shared:
+      return "shared";
+    case configuration_sharing::no_extra_passes:
+      return "no_extra_passes";
+    case configuration_sharing::per_case:
+      return "per_case";
+  }
+  return "unknown";
 }
 
 namespace {
@@ -34,6 +51,33 @@ bool measures_noisy_metric(const case_instance& instance, const metric_plan& pla
   }
   return std::any_of(plan.metrics.begin(), plan.metrics.end(),
                      [](const metric_definition& metric) { return metric.cls == metric_class::noisy; });
+}
+
+// Plans each group of sets with the same hardware counter stages on its own, up to allowed_passes: a set
+// never shares a configuration with a stage it lacks (each launch replays every stage of its configuration).
+profiler_configuration_plan plan_by_hardware_stages(const std::vector<std::vector<std::string>>& sets,
+                                                    const pass_counter& passes) {
+  std::map<std::vector<std::string>, std::vector<std::size_t>> by_stages;
+  for (std::size_t i = 0; i < sets.size(); ++i) {
+    if (!sets[i].empty())
+      by_stages[hardware_counter_stages(sets[i])].push_back(i);
+  }
+  profiler_configuration_plan plan;
+  plan.configuration_of.assign(sets.size(), -1);
+  for (const auto& [stages, members] : by_stages) {
+    std::vector<std::vector<std::string>> group;
+    group.reserve(members.size());
+    for (const std::size_t i : members)
+      group.push_back(sets[i]);
+    const profiler_configuration_plan part = plan_profiler_configurations(group, passes);
+    const int offset = static_cast<int>(plan.configurations.size());
+    plan.configurations.insert(plan.configurations.end(), part.configurations.begin(),
+                               part.configurations.end());
+    for (std::size_t k = 0; k < members.size(); ++k)
+      plan.configuration_of[members[k]] =
+          part.configuration_of[k] < 0 ? -1 : offset + part.configuration_of[k];
+  }
+  return plan;
 }
 
 }  // namespace
@@ -63,6 +107,9 @@ worker_configurations::worker_configurations(const worker_request& request,
       shared_sets[i].clear();
   }
   switch (sharing) {
+    case configuration_sharing::hardware_stages:
+      m_plan = plan_by_hardware_stages(shared_sets, passes);
+      break;
     case configuration_sharing::shared:
       m_plan = plan_profiler_configurations(shared_sets, passes);
       break;

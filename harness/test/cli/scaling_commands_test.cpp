@@ -1,6 +1,7 @@
 // Past one GPU, end to end on a CPU: `evaluate --shard` over the H200 recording, `counterguard merge`,
 // `run --shard` and `run --devices all` without a GPU, and `counterguard list`.
 #include <gtest/gtest.h>
+#include <stdlib.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -237,6 +238,47 @@ TEST(scaling_commands, list_prints_every_instance_name_or_json_without_a_gpu) {
   ASSERT_EQ(listed.size(), 94U);
   EXPECT_EQ(listed[0]["suite"], "atomics");
   EXPECT_TRUE(contains(listed[0]["file"].get<std::string>(), "atomics.yaml"));
+}
+
+TEST(scaling_commands, plan_prints_the_profiler_configurations_of_a_run_without_a_gpu) {
+  command_result r = run_counterguard("plan cases --json");
+  ASSERT_EQ(r.status, 0) << r.output;
+  const nlohmann::json plan = nlohmann::json::parse(r.output);
+  EXPECT_EQ(plan["chip"], "GH100");
+  EXPECT_EQ(plan["sharing"], "hardware_stages");
+  std::set<std::string> planned;
+  std::string spills_stages;
+  std::string constant_stages;
+  for (const auto& configuration : plan["configurations"]) {
+    EXPECT_GE(configuration["passes"].get<int>(), 1);
+    for (const auto& name : configuration["cases"]) {
+      EXPECT_TRUE(planned.insert(name.get<std::string>()).second) << name << " is in two configurations";
+      if (name == "spills/maxrreg32")
+        spills_stages = configuration["hardware_stages"].dump();
+      if (name == "constant/lane_dependent")
+        constant_stages = configuration["hardware_stages"].dump();
+    }
+  }
+  for (const auto& name : plan["without_counters"])
+    EXPECT_TRUE(planned.insert(name.get<std::string>()).second) << name;
+  EXPECT_EQ(planned.size(), 94U) << "every instance once";
+  // The spills' L1TEX tag-stage counters cost every launch replayed with them: the constant cases keep
+  // theirs.
+  EXPECT_EQ(spills_stages, R"(["l1tex__t"])");
+  EXPECT_EQ(constant_stages, R"(["idc__requests","smsp__inst"])");
+
+  r = run_counterguard("plan cases/spills.yaml --filter 'spills/maxrreg*'");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_TRUE(contains(r.output, "1 profiler configuration for 2 case instances on chip GH100")) << r.output;
+  EXPECT_TRUE(contains(r.output, "1 pass, 2 cases, hardware counter stages: l1tex__t")) << r.output;
+  EXPECT_TRUE(contains(r.output, "  counter l1tex__t_bytes_pipe_lsu_mem_local_op_ld.sum\n")) << r.output;
+  EXPECT_TRUE(contains(r.output, "  case    spills/maxrreg32\n")) << r.output;
+
+  ::setenv("COUNTERGUARD_PROFILER_CONFIGURATIONS", "per_case", 1);
+  r = run_counterguard("plan cases --json");
+  ::unsetenv("COUNTERGUARD_PROFILER_CONFIGURATIONS");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_GT(nlohmann::json::parse(r.output)["configurations"].size(), plan["configurations"].size());
 }
 
 }  // namespace

@@ -154,6 +154,36 @@ TEST(worker_configurations, no_extra_passes_shares_only_where_no_case_needs_more
       2U);
 }
 
+TEST(worker_configurations, hardware_stages_shares_instrumented_counters_but_never_adds_a_hardware_stage) {
+  std::map<std::string, case_instance> instances = suite();
+  for (auto made : {instance("local", {"local_load_bytes"}), instance("local_store", {"local_store_bytes"}),
+                    instance("constant", {"constant_requests"})}) {
+    instances.emplace(made.name, made);
+  }
+  worker_request request;
+  request.instances = {"bank", "local", "sectors", "constant", "local_store"};
+  const metric_name_validator validator("GH100");
+  const pass_counter passes = [&](const std::vector<std::string>& metrics) {
+    return validator.pass_count(metrics);
+  };
+  const worker_configurations planned(request, instances, catalog(), passes);
+  // Instrumented counters only (bank, sectors) share; the L1TEX tag stage's local bytes (local, local_store)
+  // share; the constant cache's requests stay apart from both.
+  ASSERT_EQ(planned.configurations().size(), 3U);
+  EXPECT_EQ(planned.configuration_of(0), planned.configuration_of(2));
+  EXPECT_EQ(planned.configuration_of(1), planned.configuration_of(4));
+  EXPECT_NE(planned.configuration_of(0), planned.configuration_of(1));
+  EXPECT_NE(planned.configuration_of(3), planned.configuration_of(0));
+  EXPECT_NE(planned.configuration_of(3), planned.configuration_of(1));
+  EXPECT_FALSE(holds(planned.raw_metrics(3), "l1tex__t_bytes_pipe_lsu_mem_local_op_ld.sum"));
+  EXPECT_TRUE(holds(planned.raw_metrics(1), "l1tex__t_bytes_pipe_lsu_mem_local_op_st.sum"));
+  // no_extra_passes lets a one-pass set take a stage it lacks when that costs no pass.
+  const worker_configurations by_passes(request, instances, catalog(), passes,
+                                        configuration_sharing::no_extra_passes);
+  EXPECT_EQ(by_passes.configuration_of(1), by_passes.configuration_of(3))
+      << "the H200's local bytes and constant requests fit one pass: the case this sharing mode exists for";
+}
+
 TEST(worker_configurations, a_case_with_a_noisy_metric_keeps_exactly_its_own_metrics) {
   std::map<std::string, case_instance> instances = suite();
   case_instance noisy = instance("noisy", {"shared_store_bank_conflicts", "shared_atomic_instructions"});
@@ -174,7 +204,9 @@ TEST(worker_configurations, a_case_with_a_noisy_metric_keeps_exactly_its_own_met
 TEST(worker_configurations, the_environment_chooses_the_sharing) {
   const char* variable = "COUNTERGUARD_PROFILER_CONFIGURATIONS";
   ::unsetenv(variable);
-  EXPECT_EQ(configuration_sharing_from_environment(), configuration_sharing::no_extra_passes);
+  EXPECT_EQ(configuration_sharing_from_environment(), configuration_sharing::hardware_stages);
+  ::setenv(variable, "hardware_stages", 1);
+  EXPECT_EQ(configuration_sharing_from_environment(), configuration_sharing::hardware_stages);
   ::setenv(variable, "shared", 1);
   EXPECT_EQ(configuration_sharing_from_environment(), configuration_sharing::shared);
   ::setenv(variable, "per_case", 1);
@@ -186,7 +218,8 @@ TEST(worker_configurations, the_environment_chooses_the_sharing) {
     static_cast<void>(configuration_sharing_from_environment());
     ADD_FAILURE() << "an unknown value was accepted";
   } catch (const input_error& e) {
-    EXPECT_NE(std::string(e.what()).find("no_extra_passes"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("hardware_stages (the default), no_extra_passes"), std::string::npos)
+        << e.what();
   }
   ::unsetenv(variable);
 }

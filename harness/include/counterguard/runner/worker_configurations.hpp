@@ -13,17 +13,25 @@
 namespace counterguard {
 
 // How far a worker lets cases share a range-profiler configuration (COUNTERGUARD_PROFILER_CONFIGURATIONS):
-//   no_extra_passes  only where no case needs more passes than alone (the default: on the H200 the built-in
-//                    suite took 5.4 s, against 6.7 s shared and 8.6 s per case, evidence/h200/configurations)
-//   shared           up to allowed_passes(own) passes per case
+//   hardware_stages  cases that collect hardware counters of the same stages (hardware_counter_stage.hpp;
+//   none
+//                    for instrumented counters only), up to allowed_passes(own) passes per case (the default:
+//                    a case never replays with a hardware stage it does not collect itself, and instrumented
+//                    counters add cheap passes only)
+//   no_extra_passes  only where no case needs more passes than alone, whatever the stages (on the H200 the
+//                    built-in suite took 5.4 s, against 6.7 s shared and 8.6 s per case,
+//                    evidence/h200/configurations)
+//   shared           up to allowed_passes(own) passes per case, whatever the stages
 //   per_case         every case alone, with exactly its own metrics (as before configurations were shared)
 // A case that measures a noisy metric always keeps exactly its own metrics: a noisy value may depend on what
 // else is collected, and must not depend on which other cases a run selects.
-enum class configuration_sharing { shared, no_extra_passes, per_case };
+enum class configuration_sharing { hardware_stages, shared, no_extra_passes, per_case };
 
-// The sharing COUNTERGUARD_PROFILER_CONFIGURATIONS asks for (no_extra_passes when unset); input_error naming
+// The sharing COUNTERGUARD_PROFILER_CONFIGURATIONS asks for (hardware_stages when unset); input_error naming
 // the variable and the valid values otherwise.
 [[nodiscard]] configuration_sharing configuration_sharing_from_environment();
+// The name COUNTERGUARD_PROFILER_CONFIGURATIONS gives it.
+[[nodiscard]] const char* to_string(configuration_sharing sharing);
 
 // A worker's range-profiler configurations, planned before its first case from every case its request may
 // hand it (all of request.instances, streamed or not): each case is profiled with its configuration's raw
@@ -35,7 +43,7 @@ class worker_configurations {
   // skipped instance, collect nothing. input_error when the catalog or `passes` refuses a metric.
   worker_configurations(const worker_request& request, const std::map<std::string, case_instance>& instances,
                         const metric_catalog& catalog, const pass_counter& passes,
-                        configuration_sharing sharing = configuration_sharing::no_extra_passes);
+                        configuration_sharing sharing = configuration_sharing::hardware_stages);
 
   // The configuration of the case at `position` in request.instances; -1 when it collects no counters.
   [[nodiscard]] int configuration_of(std::size_t position) const;
