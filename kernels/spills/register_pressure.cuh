@@ -8,6 +8,7 @@
 #include "counterguard/registry/device_buffer.hpp"
 #include "counterguard/registry/kernel_arguments.hpp"
 #include "counterguard/registry/kernel_run.hpp"
+#include "counterguard/registry/parallel_for.hpp"
 #include "counterguard/registry/verify.hpp"
 
 namespace counterguard::kernels::spills {
@@ -73,14 +74,16 @@ class register_heavy_run final : public kernel_run {
   [[nodiscard]] verification verify() override {
     const auto threads = static_cast<std::size_t>(m_threads);
     std::vector<std::uint32_t> expected(m_in_host.size());
-    for (std::size_t t = 0; t < threads; ++t) {
-      std::uint32_t v[live_values];
-      for (std::size_t i = 0; i < live_values; ++i)
-        v[i] = m_in_host[i * threads + t];
-      mix_values(v);
-      for (std::size_t i = 0; i < live_values; ++i)
-        expected[i * threads + t] = v[i];
-    }
+    parallel_for(threads, [&](std::size_t first_thread, std::size_t end_thread) {
+      for (std::size_t t = first_thread; t < end_thread; ++t) {
+        std::uint32_t v[live_values];
+        for (std::size_t i = 0; i < live_values; ++i)
+          v[i] = m_in_host[i * threads + t];
+        mix_values(v);
+        for (std::size_t i = 0; i < live_values; ++i)
+          expected[i * threads + t] = v[i];
+      }
+    });
     return compare_with_reference("out", m_out->download(), expected);
   }
 

@@ -1,9 +1,12 @@
 // Which GPUs `run` and `baseline update` profile on: --devices, --device, or the GPU ctest assigned.
+#include <future>
+
 #include "commands.hpp"
 #include "counterguard/core/error.hpp"
 #include "counterguard/core/timeline.hpp"
 #include "counterguard/cupti/metric_name_validator.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"
+#include "counterguard/profiler/gpu_lock.hpp"
 #include "counterguard/runner/device_selection.hpp"
 #include "counterguard/runner/multi_device_runner.hpp"
 #include "counterguard/runner/worker_configurations.hpp"
@@ -31,6 +34,8 @@ isolated_run_outcome profile_instances(const std::vector<case_instance>& instanc
   run.device = chosen.empty() ? devices.device : chosen.front();
   // The cases of one profiler configuration one after another (the worker's plan, made here with the chip the
   // names were validated for): fewer re-enabled profilers. Results and archive numbers stay in suite order.
+  // The driver initialises (about 0.1 s on the H200, evidence/h200/stages) while the order is planned.
+  std::future<std::string> uuid = std::async(std::launch::async, gpu_uuid, run.device);
   std::vector<std::size_t> order;
   try {
     const metric_name_validator validator(chip);
@@ -39,8 +44,10 @@ isolated_run_outcome profile_instances(const std::vector<case_instance>& instanc
         [&](const std::vector<std::string>& metrics) { return validator.pass_count(metrics); },
         configuration_sharing_from_environment());
   } catch (const input_error&) {
+    run.gpu_uuid = uuid.get();
     return run_isolated(instances, run);  // as given: the worker reports the problem with its case
   }
+  run.gpu_uuid = uuid.get();
   timeline_mark("cases ordered by configuration");
   std::vector<case_instance> ordered;
   ordered.reserve(order.size());

@@ -7,6 +7,7 @@
 #include "counterguard/core/error.hpp"
 #include "counterguard/core/value_format.hpp"
 #include "counterguard/model/formula.hpp"
+#include "counterguard/registry/staged_copy.hpp"
 
 namespace counterguard {
 namespace detail {
@@ -138,10 +139,8 @@ class array_kernel_run final : public kernel_run {
           filled_on_device = true;
         } else {
           array.host_copy();
-          if (array.bytes() > 0) {
-            COUNTERGUARD_CUDA_CHECK(
-                cudaMemcpy(array.device, array.uploaded.data(), array.bytes(), cudaMemcpyHostToDevice));
-          }
+          if (array.bytes() > 0)
+            copy_host_to_device(array.device, array.uploaded.data(), array.bytes());
         }
       }
       m_storage.arrays.push_back(std::move(array));
@@ -202,7 +201,7 @@ void array_check::copy_input(const std::string& name, std::type_index type, void
 void array_check::copy_output(const std::string& name, std::type_index type, void* target) const {
   const detail::device_array& array = m_arrays.find(name, type);
   if (array.bytes() > 0)
-    COUNTERGUARD_CUDA_CHECK(cudaMemcpy(target, array.device, array.bytes(), cudaMemcpyDeviceToHost));
+    copy_device_to_host(target, array.device, array.bytes());
 }
 
 array_kernel::array_kernel(kernel_definition& definition)

@@ -108,7 +108,8 @@ isolated_run_outcome run_isolated(const std::vector<case_instance>& instances,
   const auto started = std::chrono::steady_clock::now();
   std::unique_ptr<gpu_lock> lock;
   if (options.lock_gpu) {
-    if (const std::string uuid = gpu_uuid(options.device); !uuid.empty()) {
+    if (const std::string uuid = options.gpu_uuid.empty() ? gpu_uuid(options.device) : options.gpu_uuid;
+        !uuid.empty()) {
       lock = std::make_unique<gpu_lock>(uuid, options.wait_for_gpu_seconds, [&](const std::string& message) {
         std::fprintf(stderr, "counterguard: %s\n", message.c_str());
       });

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "counterguard/core/cuda_check.hpp"
+#include "counterguard/registry/staged_copy.hpp"
 
 namespace counterguard {
 
@@ -32,13 +33,13 @@ class device_buffer {
   [[nodiscard]] std::size_t bytes() const { return m_size * sizeof(T); }
 
   void upload(const std::vector<T>& host) {
-    COUNTERGUARD_CUDA_CHECK(cudaMemcpy(m_data, host.data(), sizeof(T) * host.size(), cudaMemcpyHostToDevice));
+    copy_host_to_device(m_data, host.data(), sizeof(T) * host.size());
   }
   // Fills every byte with `byte` (poison outputs before launch so unwritten elements show).
   void fill_bytes(int byte) { COUNTERGUARD_CUDA_CHECK(cudaMemset(m_data, byte, bytes())); }
   [[nodiscard]] std::vector<T> download() const {
     std::vector<T> host(m_size);
-    COUNTERGUARD_CUDA_CHECK(cudaMemcpy(host.data(), m_data, bytes(), cudaMemcpyDeviceToHost));
+    copy_device_to_host(host.data(), m_data, bytes());
     return host;
   }
 

@@ -20,6 +20,7 @@ struct isolated_run_options {
   // How long to wait for a GPU that another counterguard (or profiler) holds before giving up (exit 3).
   double wait_for_gpu_seconds = 600.0;
   bool lock_gpu = true;       // take the GPU's lock (gpu_lock.hpp) before starting workers
+  std::string gpu_uuid;       // the device's (gpu_uuid), when the caller asked already; empty: asked here
   bool echo_progress = true;  // one line per case on stderr
   // The --save-counter-data archive number of each instance (empty: its position), so that instances profiled
   // in another order than the suites' keep the archive numbers `evaluate` expects.
