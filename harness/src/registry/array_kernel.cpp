@@ -7,7 +7,6 @@
 #include "counterguard/core/error.hpp"
 #include "counterguard/core/value_format.hpp"
 #include "counterguard/model/formula.hpp"
-#include "counterguard/registry/staged_copy.hpp"
 
 namespace counterguard {
 namespace detail {
@@ -139,8 +138,10 @@ class array_kernel_run final : public kernel_run {
           filled_on_device = true;
         } else {
           array.host_copy();
-          if (array.bytes() > 0)
-            copy_host_to_device(array.device, array.uploaded.data(), array.bytes());
+          if (array.bytes() > 0) {
+            COUNTERGUARD_CUDA_CHECK(
+                cudaMemcpy(array.device, array.uploaded.data(), array.bytes(), cudaMemcpyHostToDevice));
+          }
         }
       }
       m_storage.arrays.push_back(std::move(array));
@@ -201,7 +202,7 @@ void array_check::copy_input(const std::string& name, std::type_index type, void
 void array_check::copy_output(const std::string& name, std::type_index type, void* target) const {
   const detail::device_array& array = m_arrays.find(name, type);
   if (array.bytes() > 0)
-    copy_device_to_host(target, array.device, array.bytes());
+    COUNTERGUARD_CUDA_CHECK(cudaMemcpy(target, array.device, array.bytes(), cudaMemcpyDeviceToHost));
 }
 
 array_kernel::array_kernel(kernel_definition& definition)

@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "counterguard/core/cuda_check.hpp"
-#include "counterguard/registry/staged_copy.hpp"
 
 namespace counterguard {
 
@@ -33,13 +32,13 @@ class device_buffer {
   [[nodiscard]] std::size_t bytes() const { return m_size * sizeof(T); }
 
   void upload(const std::vector<T>& host) {
-    copy_host_to_device(m_data, host.data(), sizeof(T) * host.size());
+    COUNTERGUARD_CUDA_CHECK(cudaMemcpy(m_data, host.data(), sizeof(T) * host.size(), cudaMemcpyHostToDevice));
   }
   // Fills every byte with `byte` (poison outputs before launch so unwritten elements show).
   void fill_bytes(int byte) { COUNTERGUARD_CUDA_CHECK(cudaMemset(m_data, byte, bytes())); }
   [[nodiscard]] std::vector<T> download() const {
     std::vector<T> host(m_size);
-    copy_device_to_host(host.data(), m_data, bytes());
+    COUNTERGUARD_CUDA_CHECK(cudaMemcpy(host.data(), m_data, bytes(), cudaMemcpyDeviceToHost));
     return host;
   }
 
