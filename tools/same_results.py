@@ -3,12 +3,20 @@
 the same instances in the same order with the same statuses, verification and checks, and the same values for
 every exact and static metric. Timing (`seconds`, `started_at`), the command line and the values of noisy
 metrics (hardware counters that move between any two runs) are not compared; noisy checks must still agree on
-being measured. Exit status 0 when the same, 1 otherwise (each difference printed).
+being measured. Exit status 0 when the same, 1 otherwise (each difference printed). With
+--ignore-baseline-checks, checks against stored baselines are left out of both files (to compare a gated run
+with an ungated one).
 
-    tools/same_results.py single.json multi.json
+    tools/same_results.py [--ignore-baseline-checks] single.json multi.json
 """
 import json
 import sys
+
+
+def without_baseline_checks(results):
+    for case in results["cases"]:
+        case["checks"] = [c for c in case["checks"] if c["origin"] != "baseline"]
+    return results
 
 
 def differences(a, b):
@@ -48,10 +56,15 @@ def differences(a, b):
 
 
 def main():
-    if len(sys.argv) != 3:
+    arguments = sys.argv[1:]
+    ignore_baselines = "--ignore-baseline-checks" in arguments
+    arguments = [a for a in arguments if a != "--ignore-baseline-checks"]
+    if len(arguments) != 2:
         sys.exit(__doc__)
-    with open(sys.argv[1]) as fa, open(sys.argv[2]) as fb:
+    with open(arguments[0]) as fa, open(arguments[1]) as fb:
         a, b = json.load(fa), json.load(fb)
+    if ignore_baselines:
+        a, b = without_baseline_checks(a), without_baseline_checks(b)
     found = differences(a, b)
     for line in found:
         print(line)
