@@ -3,7 +3,7 @@
 # The binary comes built from the CPU machine (tools/stage_for_gpu.sh -> .device/).
 # Usage: tools/h200_evidence.sh STAGE...
 #   stages: info run crosscheck baseline repeat planted faults sanitize benchmark timing (evidence/h200/README.md)
-#           configurations floor stages (issue 12)
+#           configurations floor stages environment (issue 12)
 #           extras lock signals noise example (issues 9, 11, 15: evidence/h200/README.md)
 #           predication sass blame blame_planted run_blame ncu_lines (issue 14), history_pool (issue 11)
 set -uo pipefail
@@ -108,6 +108,33 @@ for stage in "$@"; do
       python3 tools/same_results.py /tmp/st_rec.json /tmp/st_eval.json >"$S/same_evaluate.txt" 2>&1
       echo "recorded vs evaluated offline: exit status $?"
       gzip -9 "$S"/*.timing
+      ;;
+    environment)
+      # Issue 12: where the host work of a case goes, by the environment alone: the built-in suite (ungated) with
+      # glibc's allocator told never to return memory to the system (no fresh page faults for each case's
+      # host vectors), with transparent huge pages for it, and with every module loaded at context creation.
+      E=$OUT/environment; mkdir -p "$E"
+      keep="glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold=68719476736:glibc.malloc.top_pad=268435456"
+      for round in 1 2; do
+        for variant in default keep_memory keep_memory_hugetlb eager_modules; do
+          envs=()
+          case $variant in
+            keep_memory) envs=(GLIBC_TUNABLES=$keep) ;;
+            keep_memory_hugetlb) envs=(GLIBC_TUNABLES=$keep:glibc.malloc.hugetlb=1) ;;
+            eager_modules) envs=(CUDA_MODULE_LOADING=EAGER) ;;
+          esac
+          start=$(date +%s.%N)
+          env "${envs[@]}" COUNTERGUARD_TIMING=1 "$CG" run cases/ --quiet --no-baselines \
+            --json "$E/$variant$round.json" 2>"$E/$variant$round.timing"
+          status=$?
+          echo "$variant round $round: exit status $status, $(python3 -c "import time; print(f'{time.time() - $start:.2f}')") s wall" | tee -a "$E/walls.txt"
+        done
+      done
+      for variant in default keep_memory keep_memory_hugetlb eager_modules; do
+        python3 tools/timing_summary.py "$E/${variant}2.timing" | head -1 | tee -a "$E/summary.txt"
+        python3 tools/same_results.py "$E/default1.json" "$E/${variant}2.json" | tail -1
+      done
+      gzip -9 "$E"/*.timing; rm -f "$E"/*.json
       ;;
     floor)
       # Issue 12: inputs filled on the GPU equal the CPU's (every fill kind and element type), and the host
