@@ -10,11 +10,13 @@
 #include "counterguard/core/cuda_stream.hpp"
 #include "counterguard/core/error.hpp"
 #include "counterguard/core/nvtx_range.hpp"
+#include "counterguard/registry/host_memory_reuse.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
 
 namespace counterguard::detail {
 
 int run_launch(const selection_options& selection) {
+  reuse_host_memory();  // as `run` workers do: the host work of the cases costs the same in both
   const std::vector<case_instance> instances = select_instances(selection);
   int device_count = 0;
   if (cudaGetDeviceCount(&device_count) != cudaSuccess || device_count == 0) {

@@ -23,6 +23,7 @@
 #include "counterguard/metrics/metric_catalog.hpp"
 #include "counterguard/model/suite_loader.hpp"
 #include "counterguard/profiler/range_profiler.hpp"
+#include "counterguard/registry/host_memory_reuse.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
 #include "counterguard/runner/capture_archive_writer.hpp"
 #include "counterguard/runner/worker_configurations.hpp"
@@ -203,6 +204,7 @@ void profile_case(const worker_context& context, const case_instance& instance, 
 }  // namespace
 
 int run_gpu_worker(const worker_request& request, int event_fd) {
+  reuse_host_memory();
   const event_writer events(event_fd);
   const metric_catalog& catalog = metric_catalog::builtin();
   std::map<std::string, case_instance> instances;
