@@ -30,6 +30,7 @@
 
 #include "counterguard/core/driver_version.hpp"
 #include "counterguard/core/error.hpp"
+#include "counterguard/cupti/counter_data_image_setup.hpp"
 #include "counterguard/cupti/cupti_check.hpp"
 #include "counterguard/cupti/profiler_host.hpp"
 #include "driver_check.hpp"
@@ -241,30 +242,11 @@ void context_profiler::arm(configuration& config, bool warm_up) {
   if (warm_up && m_reuse == setup_reuse::none)
     return;  // "full": the image and SetConfig come at each launch, as the samples do them
 
-  const auto initialize_image = [this, &config](std::vector<std::uint8_t>& image) {
-    std::vector<const char*> names = detail::c_names(config.metrics);
-    auto size = cupti_params<CUpti_RangeProfiler_GetCounterDataSize_Params>(
-        CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
-    size.pRangeProfilerObject = m_profiler;
-    size.pMetricNames = names.data();
-    size.numMetrics = names.size();
-    size.maxNumOfRanges = 1;
-    size.maxNumRangeTreeNodes = 1;
-    COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerGetCounterDataSize(&size));
-    image.assign(size.counterDataSize, 0);
-
-    auto initialize = cupti_params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(
-        CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
-    initialize.pRangeProfilerObject = m_profiler;
-    initialize.counterDataSize = image.size();
-    initialize.pCounterData = image.data();
-    COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerCounterDataImageInitialize(&initialize));
-  };
   if (m_reuse == setup_reuse::none) {
-    initialize_image(m_image);
+    m_image = detail::initialized_counter_data_image(m_profiler, config.metrics, 1);
   } else {
     if (config.pristine.empty() || config.pristine_enable != m_enables) {
-      initialize_image(config.pristine);
+      config.pristine = detail::initialized_counter_data_image(m_profiler, config.metrics, 1);
       config.pristine_enable = m_enables;
     }
     if (m_image.size() == config.pristine.size())

@@ -38,6 +38,7 @@
 #include "counterguard/core/error.hpp"
 #include "counterguard/core/nvtx_range.hpp"
 #include "counterguard/core/timeline.hpp"
+#include "counterguard/cupti/counter_data_image_setup.hpp"
 #include "counterguard/cupti/cupti_check.hpp"
 #include "counterguard/cupti/metric_name_validator.hpp"
 #include "counterguard/cupti/profiler_host.hpp"
@@ -315,25 +316,8 @@ profile_capture range_profiler::profile(const std::vector<std::string>& raw_metr
     config.pristine_enable = s.enables;
   }
   std::vector<std::uint8_t>& pristine = config.pristine[max_launches];
-  if (pristine.empty()) {
-    // The counter-data image for up to max_launches ranges (§2.5).
-    std::vector<const char*> names = detail::c_names(raw_metrics);
-    auto size = detail::cupti_params<CUpti_RangeProfiler_GetCounterDataSize_Params>(
-        CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
-    size.pRangeProfilerObject = s.profiler;
-    size.pMetricNames = names.data();
-    size.numMetrics = names.size();
-    size.maxNumOfRanges = static_cast<std::size_t>(max_launches);
-    size.maxNumRangeTreeNodes = static_cast<std::uint32_t>(max_launches);
-    COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerGetCounterDataSize(&size));
-    pristine.assign(size.counterDataSize, 0);
-    auto initialize = detail::cupti_params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(
-        CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
-    initialize.pRangeProfilerObject = s.profiler;
-    initialize.counterDataSize = pristine.size();
-    initialize.pCounterData = pristine.data();
-    COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerCounterDataImageInitialize(&initialize));
-  }
+  if (pristine.empty())
+    pristine = detail::initialized_counter_data_image(s.profiler, raw_metrics, max_launches);  // (§2.5)
 
   profile_capture capture;
   capture.image.chip = s.device.chip;
