@@ -3,7 +3,7 @@
 # The binary comes built from the CPU machine (tools/stage_for_gpu.sh -> .device/).
 # Usage: tools/h200_evidence.sh STAGE...
 #   stages: info run crosscheck baseline repeat planted faults sanitize benchmark timing (evidence/h200/README.md)
-#           configurations floor stages environment (issue 12)
+#           configurations floor stages environment contexts (issue 12)
 #           extras lock signals noise example (issues 9, 11, 15: evidence/h200/README.md)
 #           predication sass blame blame_planted run_blame ncu_lines (issue 14), history_pool (issue 11)
 set -uo pipefail
@@ -135,6 +135,13 @@ for stage in "$@"; do
         python3 tools/same_results.py "$E/default1.json" "$E/${variant}2.json" | tail -1
       done
       gzip -9 "$E"/*.timing; rm -f "$E"/*.json
+      ;;
+    contexts)
+      # Issue 12: where the first capture after a range profiler's Enable spends its time, and a CUDA context
+      # per configuration (harness/test/device/profiler_contexts_experiment.cu).
+      mkdir -p "$OUT/contexts"
+      LD_LIBRARY_PATH=$PWD/.device/lib .device/tests/profiler_contexts_experiment >"$OUT/contexts/experiment.txt" 2>&1
+      echo "profiler_contexts_experiment exit status $?"; cat "$OUT/contexts/experiment.txt"
       ;;
     floor)
       # Issue 12: inputs filled on the GPU equal the CPU's (every fill kind and element type), and the host
