@@ -9,8 +9,10 @@
 #   demo        (c) the plain CUDA application with NVTX ranges under exec: its suite, static checks of its binary
 #   processes   ranks (fork + exec children), a crash, a hang, a failing exit status; the GPU is free afterwards
 #   crosscheck  (c) every exact value of the demo's cases against ncu on the same launches
-#   benchmark   wall time of exec and ncu with the same selection and metrics (target: ncu >= 5x)
-#   overhead    exec's per-launch trace (COUNTERGUARD_INJECTION_TRACE): where its time goes
+#   benchmark   wall time of exec and ncu with the same selection and metrics (target: ncu >= 5x); BENCH_LAUNCHES
+#               (default "6 60"), BENCH_ITERATIONS (the demo's, default 20: 3 selected launches each), BENCH_REPEAT
+#   overhead    exec's per-launch trace (COUNTERGUARD_INJECTION_TRACE): where its time goes (OVERHEAD_LAUNCHES,
+#               default 30, of BENCH_ITERATIONS)
 #   setups      the injection's set-up variants (COUNTERGUARD_INJECTION_SETUP full|image|config, early set-up
 #               on/off): every exact and static value identical to "full" without early set-up, and the time
 #               of each (wall, first launch, set-up per launch)
@@ -133,7 +135,8 @@ PY
         python3 tools/exec_vs_ncu.py benchmark --counterguard "$CG" --kernel-regex '(vec_add|transpose_naive|histogram)\(' \
           --nvtx-include step/ --launch-count "$launches" --metric global_load_sectors_per_request \
           --metric global_store_sectors_per_request --metric global_reduction_requests --repeat "${BENCH_REPEAT:-3}" \
-          --json "$OUT/benchmark_$launches.json" --markdown "$OUT/benchmark_$launches.md" -- "$DEMO" --iterations 20 \
+          --json "$OUT/benchmark_$launches.json" --markdown "$OUT/benchmark_$launches.md" -- "$DEMO" \
+          --iterations "${BENCH_ITERATIONS:-20}" \
           >"$OUT/benchmark_$launches.log" 2>&1
         echo "benchmark ($launches launches) exit status $?"; tail -8 "$OUT/benchmark_$launches.md"
       done
@@ -142,9 +145,9 @@ PY
       # Where exec's time goes: the benchmark's selection (30 launches) with the injection's per-launch trace,
       # and the demo's suite (several cases, one process configuration) traced the same way.
       COUNTERGUARD_INJECTION_TRACE=1 record o_bench "$CG" exec --kernel-name 'regex:(vec_add|transpose_naive|histogram)\(' \
-        --nvtx-include step/ --launch-count 30 --metric global_load_sectors_per_request \
+        --nvtx-include step/ --launch-count "${OVERHEAD_LAUNCHES:-30}" --metric global_load_sectors_per_request \
         --metric global_store_sectors_per_request --metric global_reduction_requests --no-baselines --quiet \
-        -- "$DEMO" --iterations 20
+        -- "$DEMO" --iterations "${BENCH_ITERATIONS:-20}"
       COUNTERGUARD_INJECTION_TRACE=1 record o_demo "$CG" exec --cases tools/exec_demo/demo.yaml --no-baselines --quiet \
         -- "$DEMO"
       for log in o_bench o_demo; do
@@ -154,7 +157,7 @@ PY
 import re, sys
 rows = [list(map(float, re.findall(r"([0-9.]+) ms", line))) for line in sys.stdin]
 if rows:
-    names = ["set-up", "launch+replay", "decode", "recording"]
+    names = ["set-up", "launch+replay", "decode", "recording", "process record"]
     print(f"{len(rows)} launches; mean ms: " + ", ".join(f"{n} {sum(r[i] for r in rows) / len(rows):.1f}" for i, n in enumerate(names)))
     print("after the first: " + ", ".join(f"{n} {sum(r[i] for r in rows[1:]) / max(1, len(rows) - 1):.1f}" for i, n in enumerate(names)))'
         grep -E "exited with status" "$OUT/$log.log"
