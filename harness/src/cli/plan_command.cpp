@@ -1,9 +1,8 @@
 // `counterguard plan [paths]`: the range-profiler configurations a `run` of the selected cases would use on a
 // chip (raw counters, replay passes, cases), from the CUPTI host library alone: no GPU needed. Each
-// configuration costs a re-enabled profiler and a slow first replay; each hardware counter stage its cases
-// replay with (docs/performance.md).
+// configuration costs a re-enabled profiler and a slow first capture; each launch pays for every hardware
+// counter stage its configuration collects (docs/cli.md, "Profiler configurations").
 #include <CLI/CLI.hpp>
-#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -82,7 +81,8 @@ int print_plan(const plan_options& options) {
       text += "  case    " + name + "\n";
   }
   if (!uncounted.empty())
-    text += "no counters (launch attributes only): " + std::to_string(uncounted.size()) + " cases\n";
+    text += "no counters (launch attributes only): " + std::to_string(uncounted.size()) + " case" +
+            (uncounted.size() == 1 ? "" : "s") + "\n";
   std::fputs(text.c_str(), stdout);
   return 0;
 }

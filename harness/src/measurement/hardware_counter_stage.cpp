@@ -5,9 +5,11 @@
 namespace counterguard {
 
 std::string hardware_counter_stage(const std::string& raw_metric) {
+  if (raw_metric.find("__sass_") != std::string::npos)
+    return {};
   const std::size_t unit_end = raw_metric.find("__");
-  if (unit_end == std::string::npos || raw_metric.find("__sass_") != std::string::npos)
-    return raw_metric.find("__sass_") != std::string::npos ? std::string() : raw_metric;
+  if (unit_end == std::string::npos)
+    return raw_metric;
   const std::size_t word = unit_end + 2;
   const std::size_t word_end = raw_metric.find_first_of("_.", word);
   return raw_metric.substr(0, word_end == std::string::npos ? std::string::npos : word_end);

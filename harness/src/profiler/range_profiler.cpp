@@ -316,8 +316,8 @@ profile_capture range_profiler::profile(const std::vector<std::string>& raw_metr
     config.pristine_enable = s.enables;
   }
   std::vector<std::uint8_t>& pristine = config.pristine[max_launches];
-  if (pristine.empty())
-    pristine = detail::initialized_counter_data_image(s.profiler, raw_metrics, max_launches);  // (§2.5)
+  if (pristine.empty())  // the counter-data image for up to max_launches ranges (§2.5)
+    pristine = detail::initialized_counter_data_image(s.profiler, raw_metrics, max_launches);
 
   profile_capture capture;
   capture.image.chip = s.device.chip;

@@ -13,9 +13,8 @@
 namespace counterguard {
 
 // How far a worker lets cases share a range-profiler configuration (COUNTERGUARD_PROFILER_CONFIGURATIONS):
-//   hardware_stages  cases that collect hardware counters of the same stages (hardware_counter_stage.hpp;
-//   none
-//                    for instrumented counters only), up to allowed_passes(own) passes per case (the default:
+//   hardware_stages  cases that collect hardware counters of the same stages (hardware_counter_stage.hpp:
+//                    none for instrumented counters), up to allowed_passes(own) passes per case (the default:
 //                    a case never replays with a hardware stage it does not collect itself, and instrumented
 //                    counters add cheap passes only)
 //   no_extra_passes  only where no case needs more passes than alone, whatever the stages (on the H200 the
