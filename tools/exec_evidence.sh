@@ -25,6 +25,9 @@ mkdir -p "$OUT"
 CG=$PWD/.device/counterguard
 DEMO=$PWD/.device/exec_demo
 export PATH=$PATH:/usr/local/cuda/bin
+if [[ -z "${COUNTERGUARD_GIT_COMMIT:-}" && -s .device/commit ]]; then
+  COUNTERGUARD_GIT_COMMIT=$(cat .device/commit)  # what tools/stage_for_gpu.sh built from
+fi
 export COUNTERGUARD_GIT_COMMIT=${COUNTERGUARD_GIT_COMMIT:-$(git rev-parse HEAD 2>/dev/null || echo unknown)}
 
 pack() {
