@@ -4,7 +4,9 @@
 For generated suites of increasing size (default 5, 20, 80 case instances) and for the whole built-in suite,
 it measures wall time and peak host memory (largest resident set of any process of the tool) of:
   counterguard  `counterguard run SUITE --no-baselines --quiet` (in-process CUPTI, one worker process)
-  ncu           `ncu --metrics <same raw counters> counterguard launch SUITE` (the kernels run without CUPTI)
+  ncu           `ncu --metrics <same raw counters> counterguard launch SUITE` (the kernels run without CUPTI),
+                profiling the variants' kernels only (namespace counterguard::kernels), as counterguard does:
+                not the kernels some variants fill their inputs and check their outputs with
   launch only   `counterguard launch SUITE` (no profiling: the floor both tools share)
 and derives the per-case marginal cost (slope between the smallest and the largest suite). Beside each figure,
 the physical reference: the sum over profiled launches of (replay passes x kernel duration), from the passes
@@ -19,6 +21,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+from ncu_kernel_filter import ncu_kernel_filter
 
 # Each generated case is one of these variants with its parameters drawn from the list in turn.
 TEMPLATES = [
@@ -89,8 +93,8 @@ def builtin_comparison(counterguard, ncu, results_file):
         raw = raw_counters(counterguard, sorted(metrics))
         if not raw:
             continue
-        sample = measure([ncu, "--clock-control", "none", "--metrics", ",".join(raw), counterguard, "launch",
-                          f"cases/{suite}.yaml"])
+        sample = measure([ncu, "--clock-control", "none", *ncu_kernel_filter(), "--metrics", ",".join(raw), counterguard,
+                          "launch", f"cases/{suite}.yaml"])
         ncu_total["suites"][suite] = {"seconds": sample["seconds"], "raw_counters": len(raw)}
         ncu_total["seconds"] += sample["seconds"]
         ncu_total["peak_rss_kb"] = max(ncu_total["peak_rss_kb"], sample["peak_rss_kb"])
@@ -117,7 +121,8 @@ def run_tools(counterguard, ncu, suite, raw, repeat):
     results = suite + ".results.json"
     for label, command in [
         ("counterguard", [counterguard, "run", suite, "--no-baselines", "--quiet", "--json", results]),
-        ("ncu", [ncu, "--clock-control", "none", "--metrics", ",".join(raw), counterguard, "launch", suite]),
+        ("ncu", [ncu, "--clock-control", "none", *ncu_kernel_filter(), "--metrics", ",".join(raw), counterguard, "launch",
+                 suite]),
         ("launch only", [counterguard, "launch", suite]),
     ]:
         samples = [measure(command) for _ in range(repeat)]

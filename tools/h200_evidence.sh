@@ -282,7 +282,8 @@ PY
       "$ER/planted/reduction_stencil_tests" >"$OUT/example_gtest_planted.log" 2>&1; echo "planted gtest exit status $?"
       grep -E "^\[  FAILED|Failure|measured" "$OUT/example_gtest_planted.log" | head -12
       (cd "$EX" && python3 "$OLDPWD/tools/ncu_crosscheck.py" --counterguard "$ER/reduction_stencil_counterguard" \
-        --results "$OUT/example_run.json" --cases counterguard --report "$OUT/example_ncu_crosscheck.md" | tail -8)
+        --results "$OUT/example_run.json" --cases counterguard --kernel-regex '^reduction_stencil::' \
+        --report "$OUT/example_ncu_crosscheck.md" | tail -8)
       tar -C "$OUT" -czf "$OUT/example_recording.tar.gz" example_recording example_baselines
       rm -rf "$OUT/example_recording" "$OUT/example_baselines"
       ;;

@@ -7,7 +7,7 @@ This script launches the same cases once more without CUPTI (`counterguard launc
 raw counters every exact metric needs, recomputes each metric from ncu's raw values with the formula
 `counterguard metrics list --json` documents, and reports every difference. Exit status 1 on any mismatch.
 
-Usage: ncu_crosscheck.py --counterguard BIN --results results.json [--cases cases] [--report out.md]
+Usage: ncu_crosscheck.py --counterguard BIN --results results.json [--cases cases] [--kernel-regex R] [--report out.md]
 """
 import argparse
 import csv
@@ -17,6 +17,8 @@ import re
 import subprocess
 import sys
 import time
+
+from ncu_kernel_filter import BUILTIN_KERNEL_REGEX, ncu_kernel_filter
 
 # Aliases that read instrumented counters where the hardware counter (`<alias>_hw`) counts the same thing:
 # the cross-check also compares counterguard's instrumented value with ncu's hardware value.
@@ -53,9 +55,10 @@ def parse_number(text):
     return float(text) if text not in ("", "n/a") else float("nan")
 
 
-def run_ncu(ncu, counterguard, cases, metrics, case_filter):
+def run_ncu(ncu, counterguard, cases, metrics, case_filter, kernel_regex):
     command = [ncu, "--csv", "--page", "raw", "--print-units", "base", "--clock-control", "none",
-               "--print-kernel-base", "mangled", "--metrics", ",".join(sorted(metrics)),
+               "--print-kernel-base", "mangled", *ncu_kernel_filter(kernel_regex), "--metrics",
+               ",".join(sorted(metrics)),
                counterguard, "launch", *cases]
     if case_filter:
         command += ["--filter", case_filter]
@@ -79,6 +82,8 @@ def main():
     parser.add_argument("--cases", nargs="*", default=["cases"])
     parser.add_argument("--filter", default="")
     parser.add_argument("--ncu", default="ncu")
+    parser.add_argument("--kernel-regex", default=BUILTIN_KERNEL_REGEX,
+                        help="demangled names of the kernels the cases profile (default: the built-ins')")
     parser.add_argument("--report", default="", help="write the Markdown report here")
     args = parser.parse_args()
 
@@ -100,7 +105,7 @@ def main():
         raw.update(raw_inputs(name, aliases))
         if name in SAME_AS_HARDWARE:
             raw.update(raw_inputs(name + "_hw", aliases))
-    rows, seconds, command = run_ncu(args.ncu, args.counterguard, args.cases, raw, args.filter)
+    rows, seconds, command = run_ncu(args.ncu, args.counterguard, args.cases, raw, args.filter, args.kernel_regex)
 
     lines = []
     hardware_lines = []

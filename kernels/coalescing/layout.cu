@@ -36,27 +36,39 @@ __global__ void soa_sum(const float* x, const float* y, float* out, std::int64_t
 
 namespace {
 
+// x, y, z, mass of particle i are values 4i .. 4i+3 of input 7.
+constexpr std::uint32_t fields_seed = 7;
+
+// One field of every particle, as its own array (struct of arrays).
+struct particle_field {
+  int field;
+  __host__ __device__ float operator()(std::size_t i) const {
+    return input_value(fields_seed, 4 * i + field);
+  }
+};
+
+// The reference of out[i], from i alone.
+struct x_plus_y {
+  __host__ __device__ float operator()(std::size_t i) const {
+    return input_value(fields_seed, 4 * i) + input_value(fields_seed, 4 * i + 1);
+  }
+};
+
+// Inputs written and the output checked on the GPU (device_elementwise.cuh).
 class layout_run final : public kernel_run {
  public:
   layout_run(const kernel_arguments& a, bool struct_of_arrays)
       : m_n(a.integer("n")), m_soa(struct_of_arrays), m_block(a.block_x(256)) {
     const auto n = static_cast<std::size_t>(m_n);
-    m_fields = make_inputs(4 * n, 7);  // x, y, z, mass of particle i at 4i .. 4i+3
     if (m_soa) {
-      std::vector<float> x(n);
-      std::vector<float> y(n);
-      for (std::size_t i = 0; i < n; ++i) {
-        x[i] = m_fields[4 * i];
-        y[i] = m_fields[4 * i + 1];
-      }
-      m_x = std::make_unique<device_buffer<float>>(x);
-      m_y = std::make_unique<device_buffer<float>>(y);
+      m_x = std::make_unique<device_buffer<float>>(n);
+      m_y = std::make_unique<device_buffer<float>>(n);
+      fill_elements_on_device(m_x->data(), n, particle_field{0});
+      fill_elements_on_device(m_y->data(), n, particle_field{1});
     } else {
-      std::vector<particle> particles(n);
-      for (std::size_t i = 0; i < n; ++i) {
-        particles[i] = {m_fields[4 * i], m_fields[4 * i + 1], m_fields[4 * i + 2], m_fields[4 * i + 3]};
-      }
-      m_particles = std::make_unique<device_buffer<particle>>(particles);
+      m_particles = std::make_unique<device_buffer<particle>>(n);
+      fill_elements_on_device(reinterpret_cast<float*>(m_particles->data()), 4 * n,
+                              generated_input{fields_seed});
     }
     m_out = std::make_unique<device_buffer<float>>(n);
     m_out->fill_bytes(0xFF);
@@ -73,19 +85,13 @@ class layout_run final : public kernel_run {
   }
 
   [[nodiscard]] verification verify() override {
-    std::vector<float> expected(static_cast<std::size_t>(m_n));
-    parallel_for(expected.size(), [&](std::size_t begin, std::size_t end) {
-      for (std::size_t i = begin; i < end; ++i)
-        expected[i] = m_fields[4 * i] + m_fields[4 * i + 1];
-    });
-    return compare_with_reference("out", m_out->download(), expected);
+    return check_elements_on_device("out", m_out->data(), static_cast<std::size_t>(m_n), x_plus_y{});
   }
 
  private:
   std::int64_t m_n;
   bool m_soa;
   unsigned m_block;
-  std::vector<float> m_fields;
   std::unique_ptr<device_buffer<particle>> m_particles;
   std::unique_ptr<device_buffer<float>> m_x;
   std::unique_ptr<device_buffer<float>> m_y;

@@ -29,17 +29,29 @@ __global__ void vec_add_offset(const float* a, const float* b, float* c, std::in
 namespace {
 
 constexpr std::int64_t max_offset = 32;
+constexpr std::uint32_t a_seed = 1;
+constexpr std::uint32_t b_seed = 2;
 
+// The reference of c[i], from i alone.
+struct shifted_sum {
+  std::int64_t shift;
+  __host__ __device__ float operator()(std::size_t i) const {
+    const auto j = static_cast<std::uint64_t>(i) + static_cast<std::uint64_t>(shift);
+    return input_value(a_seed, j) + input_value(b_seed, j);
+  }
+};
+
+// Inputs written and the output checked on the GPU (device_elementwise.cuh).
 class vec_add_run final : public kernel_run {
  public:
   // shifted: vec_add_offset with the case's offset; otherwise the aligned kernel vec_add.
   vec_add_run(const kernel_arguments& a, bool shifted)
       : m_n(a.integer("n")), m_offset(shifted ? a.integer("offset") : -1), m_block(a.block_x(256)) {
     const auto padded = static_cast<std::size_t>(m_n + max_offset);
-    m_a_host = make_inputs(padded, 1);
-    m_b_host = make_inputs(padded, 2);
-    m_a = std::make_unique<device_buffer<float>>(m_a_host);
-    m_b = std::make_unique<device_buffer<float>>(m_b_host);
+    m_a = std::make_unique<device_buffer<float>>(padded);
+    m_b = std::make_unique<device_buffer<float>>(padded);
+    fill_elements_on_device(m_a->data(), padded, generated_input{a_seed});
+    fill_elements_on_device(m_b->data(), padded, generated_input{b_seed});
     m_c = std::make_unique<device_buffer<float>>(static_cast<std::size_t>(m_n));
     m_c->fill_bytes(0xFF);
   }
@@ -56,21 +68,14 @@ class vec_add_run final : public kernel_run {
   }
 
   [[nodiscard]] verification verify() override {
-    const auto shift = static_cast<std::size_t>(m_offset < 0 ? 0 : m_offset);
-    std::vector<float> expected(static_cast<std::size_t>(m_n));
-    parallel_for(expected.size(), [&](std::size_t begin, std::size_t end) {
-      for (std::size_t i = begin; i < end; ++i)
-        expected[i] = m_a_host[i + shift] + m_b_host[i + shift];
-    });
-    return compare_with_reference("c", m_c->download(), expected);
+    return check_elements_on_device("c", m_c->data(), static_cast<std::size_t>(m_n),
+                                    shifted_sum{m_offset < 0 ? 0 : m_offset});
   }
 
  private:
   std::int64_t m_n;
   std::int64_t m_offset;
   unsigned m_block;
-  std::vector<float> m_a_host;
-  std::vector<float> m_b_host;
   std::unique_ptr<device_buffer<float>> m_a;
   std::unique_ptr<device_buffer<float>> m_b;
   std::unique_ptr<device_buffer<float>> m_c;

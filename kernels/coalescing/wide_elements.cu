@@ -30,19 +30,38 @@ __global__ void vec_add_float4(const float4* a, const float4* b, float4* c, std:
 
 namespace {
 
-// T is double or float4; float4 is handled as 4 floats on the host.
+constexpr std::uint32_t a_seed = 5;
+constexpr std::uint32_t b_seed = 6;
+
+// Input `seed` as values of type V (float4 holds four consecutive values: its components are floats).
+template <typename V>
+struct wide_input {
+  std::uint32_t seed;
+  __host__ __device__ V operator()(std::size_t i) const { return static_cast<V>(input_value(seed, i)); }
+};
+
+// The reference of value i of c, from i alone.
+template <typename V>
+struct wide_sum {
+  __host__ __device__ V operator()(std::size_t i) const {
+    return static_cast<V>(input_value(a_seed, i)) + static_cast<V>(input_value(b_seed, i));
+  }
+};
+
+// T is double or float4; float4 is written and checked as 4 floats. Inputs written and the output checked on
+// the GPU (device_elementwise.cuh).
 template <typename T>
 class wide_run final : public kernel_run {
  public:
+  // The scalar each value is: double, or float for the components of float4.
+  using value_type = std::conditional_t<std::is_same_v<T, double>, double, float>;
+
   explicit wide_run(const kernel_arguments& a) : m_n(a.integer("n")), m_block(a.block_x(256)) {
-    const std::size_t values = static_cast<std::size_t>(m_n) * lanes();
-    m_a_host = make_inputs(values, 5);
-    m_b_host = make_inputs(values, 6);
     m_a = std::make_unique<device_buffer<T>>(static_cast<std::size_t>(m_n));
     m_b = std::make_unique<device_buffer<T>>(static_cast<std::size_t>(m_n));
     m_c = std::make_unique<device_buffer<T>>(static_cast<std::size_t>(m_n));
-    upload(*m_a, m_a_host);
-    upload(*m_b, m_b_host);
+    fill_elements_on_device(values(*m_a), value_count(), wide_input<value_type>{a_seed});
+    fill_elements_on_device(values(*m_b), value_count(), wide_input<value_type>{b_seed});
     m_c->fill_bytes(0xFF);
   }
 
@@ -57,46 +76,18 @@ class wide_run final : public kernel_run {
   }
 
   [[nodiscard]] verification verify() override {
-    std::vector<double> expected(m_a_host.size());
-    parallel_for(expected.size(), [&](std::size_t begin, std::size_t end) {
-      for (std::size_t i = begin; i < end; ++i)
-        expected[i] = static_cast<double>(m_a_host[i]) + static_cast<double>(m_b_host[i]);
-    });
-    std::vector<double> actual(expected.size());
-    if constexpr (std::is_same_v<T, double>) {
-      actual = m_c->download();
-    } else {
-      const std::vector<float4> c = m_c->download();
-      for (std::size_t i = 0; i < c.size(); ++i) {
-        actual[4 * i] = c[i].x;
-        actual[4 * i + 1] = c[i].y;
-        actual[4 * i + 2] = c[i].z;
-        actual[4 * i + 3] = c[i].w;
-      }
-    }
-    return compare_with_reference(std::is_same_v<T, double> ? "c" : "c (float4 components)", actual,
-                                  expected);
+    return check_elements_on_device(std::is_same_v<T, double> ? "c" : "c (float4 components)", values(*m_c),
+                                    value_count(), wide_sum<value_type>{});
   }
 
  private:
-  static constexpr std::size_t lanes() { return std::is_same_v<T, double> ? 1 : 4; }
-
-  static void upload(device_buffer<T>& buffer, const std::vector<float>& values) {
-    std::vector<T> host(buffer.size());
-    for (std::size_t i = 0; i < host.size(); ++i) {
-      if constexpr (std::is_same_v<T, double>) {
-        host[i] = values[i];
-      } else {
-        host[i] = make_float4(values[4 * i], values[4 * i + 1], values[4 * i + 2], values[4 * i + 3]);
-      }
-    }
-    buffer.upload(host);
+  [[nodiscard]] std::size_t value_count() const {
+    return static_cast<std::size_t>(m_n) * (std::is_same_v<T, double> ? 1 : 4);
   }
+  static value_type* values(device_buffer<T>& buffer) { return reinterpret_cast<value_type*>(buffer.data()); }
 
   std::int64_t m_n;
   unsigned m_block;
-  std::vector<float> m_a_host;
-  std::vector<float> m_b_host;
   std::unique_ptr<device_buffer<T>> m_a;
   std::unique_ptr<device_buffer<T>> m_b;
   std::unique_ptr<device_buffer<T>> m_c;

@@ -72,13 +72,22 @@ bool tile_shaped_block(const kernel_arguments& a) {
   return !a.launch().has_block() || (block[0] == tile && tile % block[1] == 0 && block[2] == 1);
 }
 
-[[nodiscard]] std::vector<float> make_matrix(std::size_t count) {
-  std::vector<float> values(count);
-  fill_from_lcg(values, 12345u,
-                [](std::uint32_t state) { return static_cast<float>(static_cast<int>(state >> 20) - 2048); });
-  return values;
-}
+// Element i of the input matrix (row-major): small integers as floats, the Numerical Recipes generator's
+// state after i + 1 steps from 12345.
+struct matrix_element {
+  __host__ __device__ float operator()(std::size_t i) const {
+    const std::uint32_t state = lcg_state_after(12345u, i + 1);
+    return static_cast<float>(static_cast<int>(state >> 20) - 2048);
+  }
+};
 
+// The reference of out[k]: out[column * n + row] = in[row * n + column].
+struct transposed_element {
+  std::size_t n;
+  __host__ __device__ float operator()(std::size_t k) const { return matrix_element{}((k % n) * n + k / n); }
+};
+
+// The input written and the output checked on the GPU (device_elementwise.cuh).
 class transpose_run final : public kernel_run {
  public:
   transpose_run(const kernel_arguments& a, variant kind, std::int64_t pad)
@@ -86,8 +95,8 @@ class transpose_run final : public kernel_run {
     if (a.launch().has_block())
       m_rows = a.launch().block[1];
     const auto count = static_cast<std::size_t>(m_n * m_n);
-    m_in_host = make_matrix(count);
-    m_in = std::make_unique<device_buffer<float>>(m_in_host);
+    m_in = std::make_unique<device_buffer<float>>(count);
+    fill_elements_on_device(m_in->data(), count, matrix_element{});
     m_out = std::make_unique<device_buffer<float>>(count);
     m_out->fill_bytes(0xFF);
   }
@@ -116,17 +125,7 @@ class transpose_run final : public kernel_run {
 
   [[nodiscard]] verification verify() override {
     const auto n = static_cast<std::size_t>(m_n);
-    std::vector<float> expected(n * n);
-    parallel_for(
-        n,
-        [&](std::size_t first_column, std::size_t end_column) {
-          for (std::size_t column = first_column; column < end_column; ++column) {
-            for (std::size_t row = 0; row < n; ++row)
-              expected[column * n + row] = m_in_host[row * n + column];
-          }
-        },
-        32);
-    return compare_with_reference("out", m_out->download(), expected);
+    return check_elements_on_device("out", m_out->data(), n * n, transposed_element{n});
   }
 
  private:
@@ -134,7 +133,6 @@ class transpose_run final : public kernel_run {
   variant m_kind;
   std::int64_t m_pad;
   unsigned m_rows = 8;
-  std::vector<float> m_in_host;
   std::unique_ptr<device_buffer<float>> m_in;
   std::unique_ptr<device_buffer<float>> m_out;
 };

@@ -13,6 +13,17 @@
 
 namespace counterguard {
 
+// The failure of an output whose element `first` is the first of `mismatches` (of `count`) that differ:
+// "c[1027] = 3.5, expected 4 (12 of 4096 elements differ)".
+[[nodiscard]] inline verification mismatch_failure(const std::string& what, std::size_t first, double actual,
+                                                   double expected, std::size_t mismatches,
+                                                   std::size_t count) {
+  std::ostringstream message;
+  message << what << "[" << first << "] = " << actual << ", expected " << expected << " (" << mismatches
+          << " of " << count << " elements differ)";
+  return verification::failure(message.str());
+}
+
 // Compares an output with its CPU reference element by element; reports the first mismatch and the count.
 // `tolerance` is relative to max(1, |expected|); 0 compares exactly. NaN never matches.
 template <typename T>
@@ -52,11 +63,8 @@ template <typename T>
   const std::size_t first = total.first;
   if (mismatches == 0)
     return verification::success();
-  std::ostringstream message;
-  message << what << "[" << first << "] = " << static_cast<double>(actual[first]) << ", expected "
-          << static_cast<double>(expected[first]) << " (" << mismatches << " of " << actual.size()
-          << " elements differ)";
-  return verification::failure(message.str());
+  return mismatch_failure(what, first, static_cast<double>(actual[first]),
+                          static_cast<double>(expected[first]), mismatches, actual.size());
 }
 
 }  // namespace counterguard
