@@ -23,31 +23,44 @@ std::vector<int> chosen_devices(const device_options& options) {
   return {options.device};
 }
 
+namespace {
+
+// The profiler configuration each instance's worker will profile it with, planned here with the chip the
+// names were validated for; empty when the plan fails (the worker then reports the problem with its case).
+std::vector<int> planned_configurations(const std::vector<case_instance>& instances,
+                                        const isolated_run_options& run, const std::string& chip) {
+  try {
+    const metric_name_validator validator(chip);
+    return instance_configurations(
+        instances, run.extra_metrics, metric_catalog::builtin(),
+        [&](const std::vector<std::string>& metrics) { return validator.pass_count(metrics); },
+        configuration_sharing_from_environment());
+  } catch (const input_error&) {
+    return {};
+  }
+}
+
+}  // namespace
+
 isolated_run_outcome profile_instances(const std::vector<case_instance>& instances,
                                        const std::vector<double>& costs, const device_options& devices,
                                        isolated_run_options run, const std::string& chip) {
   const std::vector<int> chosen = chosen_devices(devices);
-  // --devices, even naming one GPU, goes through the queue of run_on_devices; --device as before.
+  // --devices, even naming one GPU, goes through the queue of run_on_devices (which hands out whole
+  // profiler configurations); --device as before.
   if (!devices.devices.empty() && !chosen.empty())
-    return run_on_devices(instances, costs, chosen, run);
+    return run_on_devices(instances, costs, chosen, run, planned_configurations(instances, run, chip));
   // One GPU; or none visible (`--devices all` without a GPU): the worker says why, as `run` does.
   run.device = chosen.empty() ? devices.device : chosen.front();
   // The cases of one profiler configuration one after another (the worker's plan, made here with the chip the
   // names were validated for): fewer re-enabled profilers. Results and archive numbers stay in suite order.
   // The driver initialises (about 0.1 s on the H200, evidence/h200/stages) while the order is planned.
   std::future<std::string> uuid = std::async(std::launch::async, gpu_uuid, run.device);
-  std::vector<std::size_t> order;
-  try {
-    const metric_name_validator validator(chip);
-    order = configuration_order(
-        instances, run.extra_metrics, metric_catalog::builtin(),
-        [&](const std::vector<std::string>& metrics) { return validator.pass_count(metrics); },
-        configuration_sharing_from_environment());
-  } catch (const input_error&) {
-    run.gpu_uuid = uuid.get();
-    return run_isolated(instances, run);  // as given: the worker reports the problem with its case
-  }
+  const std::vector<int> configurations = planned_configurations(instances, run, chip);
   run.gpu_uuid = uuid.get();
+  if (configurations.empty())
+    return run_isolated(instances, run);  // as given: the worker reports the problem with its case
+  const std::vector<std::size_t> order = order_by_configuration(configurations);
   timeline_mark("cases ordered by configuration");
   std::vector<case_instance> ordered;
   ordered.reserve(order.size());

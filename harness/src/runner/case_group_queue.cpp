@@ -10,17 +10,21 @@
 namespace counterguard {
 
 case_group_queue::case_group_queue(const std::vector<case_instance>& instances,
-                                   const std::vector<double>& costs)
+                                   const std::vector<double>& costs, const std::vector<int>& configurations)
     : m_group_of(instances.size()) {
   if (costs.size() != instances.size())
     throw internal_error("case_group_queue: one cost per instance");
-  // Groups in the order their first instance comes; a case is its suite file and name.
+  if (!configurations.empty() && configurations.size() != instances.size())
+    throw internal_error("case_group_queue: one configuration per instance");
+  // Groups in the order their first instance comes: a configuration, or a case (its suite file and name).
   std::map<std::pair<std::string, std::string>, std::size_t> group_index;
   std::vector<std::vector<std::size_t>> members;
   std::vector<double> group_costs;
   for (std::size_t i = 0; i < instances.size(); ++i) {
     const auto key =
-        std::make_pair(instances[i].suite_path + "\n" + instances[i].suite, instances[i].case_name);
+        configurations.empty()
+            ? std::make_pair(instances[i].suite_path + "\n" + instances[i].suite, instances[i].case_name)
+            : std::make_pair(std::string("configuration"), std::to_string(configurations[i]));
     const auto [found, added] = group_index.emplace(key, members.size());
     if (added) {
       members.emplace_back();

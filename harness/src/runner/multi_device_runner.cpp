@@ -45,8 +45,12 @@ std::string describe_device(const device_worker& worker) {
 class device_scheduler {
  public:
   device_scheduler(const std::vector<case_instance>& instances, const std::vector<double>& costs,
-                   const std::vector<int>& devices, const isolated_run_options& options)
-      : m_instances(instances), m_options(options), m_results(instances.size()), m_queue(instances, costs) {
+                   const std::vector<int>& devices, const isolated_run_options& options,
+                   const std::vector<int>& configurations)
+      : m_instances(instances),
+        m_options(options),
+        m_results(instances.size()),
+        m_queue(instances, costs, configurations) {
     m_started = steady::now();
     if (options.lock_gpu) {
       // In the order of the GPUs' UUIDs, whatever order --devices names them in: two runs that want the
@@ -352,12 +356,13 @@ class device_scheduler {
 
 isolated_run_outcome run_on_devices(const std::vector<case_instance>& instances,
                                     const std::vector<double>& costs, const std::vector<int>& devices,
-                                    const isolated_run_options& options) {
+                                    const isolated_run_options& options,
+                                    const std::vector<int>& configurations) {
   if (devices.empty() || costs.size() != instances.size())
     throw internal_error("run_on_devices: needs at least one device and one cost per instance");
   if (instances.empty())
     return {};
-  device_scheduler scheduler(instances, costs, devices, options);
+  device_scheduler scheduler(instances, costs, devices, options, configurations);
   return scheduler.run();
 }
 

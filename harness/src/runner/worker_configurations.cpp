@@ -133,10 +133,10 @@ worker_configurations::worker_configurations(const worker_request& request,
   }
 }
 
-std::vector<std::size_t> configuration_order(const std::vector<case_instance>& instances,
-                                             const std::vector<std::string>& extra_metrics,
-                                             const metric_catalog& catalog, const pass_counter& passes,
-                                             configuration_sharing sharing) {
+std::vector<int> instance_configurations(const std::vector<case_instance>& instances,
+                                         const std::vector<std::string>& extra_metrics,
+                                         const metric_catalog& catalog, const pass_counter& passes,
+                                         configuration_sharing sharing) {
   worker_request request;
   request.extra_metrics = extra_metrics;
   std::map<std::string, case_instance> by_name;
@@ -145,14 +145,21 @@ std::vector<std::size_t> configuration_order(const std::vector<case_instance>& i
     by_name.emplace(instance.name, instance);
   }
   const worker_configurations planned(request, by_name, catalog, passes, sharing);
-  std::map<int, std::size_t> rank;  // configuration -> the position of its first case
+  std::vector<int> configurations(instances.size());
   for (std::size_t i = 0; i < instances.size(); ++i)
-    rank.emplace(planned.configuration_of(i), i);
-  std::vector<std::size_t> order(instances.size());
+    configurations[i] = planned.configuration_of(i);
+  return configurations;
+}
+
+std::vector<std::size_t> order_by_configuration(const std::vector<int>& configuration) {
+  std::map<int, std::size_t> rank;  // configuration -> the position of its first case
+  for (std::size_t i = 0; i < configuration.size(); ++i)
+    rank.emplace(configuration[i], i);
+  std::vector<std::size_t> order(configuration.size());
   for (std::size_t i = 0; i < order.size(); ++i)
     order[i] = i;
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return rank.at(planned.configuration_of(a)) < rank.at(planned.configuration_of(b));
+    return rank.at(configuration[a]) < rank.at(configuration[b]);
   });
   return order;
 }

@@ -1,7 +1,9 @@
-// Several GPU workers keep to one case (one profiler configuration) until its instances are gone.
+// Several GPU workers keep to one group (a profiler configuration, or a case) until its instances are gone.
 #include "counterguard/runner/case_group_queue.hpp"
 
 #include <gtest/gtest.h>
+
+#include "counterguard/core/error.hpp"
 
 namespace counterguard {
 namespace {
@@ -63,6 +65,23 @@ TEST(case_group_queue, a_case_of_the_same_name_in_another_suite_is_another_group
   EXPECT_NE(queue.group_of(0), queue.group_of(1));
   queue.put_back(*queue.take(std::nullopt, {}));
   EXPECT_EQ(queue.size(), 2U);
+}
+
+TEST(case_group_queue, with_configurations_a_group_is_a_configuration_whatever_the_cases) {
+  // a and c share configuration 0, b has 1; the instance of b without counters (-1) is a group of its own.
+  case_group_queue queue(three_cases(), {1, 1, 5, 1, 5, 2}, {0, 0, 1, 0, -1, 0});  // 0: 5, 1: 5, -1: 5
+  EXPECT_EQ(queue.group_of(0), queue.group_of(5)) << "a and c";
+  EXPECT_NE(queue.group_of(0), queue.group_of(2));
+  EXPECT_NE(queue.group_of(2), queue.group_of(4));
+  std::vector<std::size_t> order;
+  std::optional<std::size_t> group;
+  while (auto position = queue.take(group, {})) {
+    order.push_back(*position);
+    group = queue.group_of(*position);
+  }
+  // Equal costs: the groups in the order of their first instance, each whole.
+  EXPECT_EQ(order, (std::vector<std::size_t>{0, 1, 3, 5, 2, 4}));
+  EXPECT_THROW(case_group_queue(three_cases(), {1, 1, 5, 1, 5, 2}, {0, 1}), internal_error);
 }
 
 }  // namespace

@@ -243,14 +243,15 @@ TEST(worker_configurations, one_gpu_profiles_the_cases_of_a_configuration_one_af
   const auto all = suite();
   const std::vector<case_instance> instances = {all.at("bank"), all.at("sectors"), all.at("registers"),
                                                 all.at("bank"), all.at("sectors"), all.at("bank")};
-  const std::vector<std::size_t> order =
-      configuration_order(instances, {}, catalog(), apart, configuration_sharing::no_extra_passes);
-  EXPECT_EQ(order, (std::vector<std::size_t>{0, 3, 5, 1, 4, 2}));
+  const std::vector<int> configurations =
+      instance_configurations(instances, {}, catalog(), apart, configuration_sharing::no_extra_passes);
+  EXPECT_EQ(configurations, (std::vector<int>{0, 1, -1, 0, 1, 0}));
+  EXPECT_EQ(order_by_configuration(configurations), (std::vector<std::size_t>{0, 3, 5, 1, 4, 2}));
   // Where bank and sectors share one configuration, only the case without counters moves (after them).
-  const std::vector<std::size_t> shared = configuration_order(
+  const std::vector<int> shared = instance_configurations(
       instances, {}, catalog(), [](const std::vector<std::string>&) { return 1; },
       configuration_sharing::no_extra_passes);
-  EXPECT_EQ(shared, (std::vector<std::size_t>{0, 1, 3, 4, 5, 2}));
+  EXPECT_EQ(order_by_configuration(shared), (std::vector<std::size_t>{0, 1, 3, 4, 5, 2}));
 }
 
 }  // namespace

@@ -10,16 +10,21 @@
 
 namespace counterguard {
 
-// The work queue of several GPU workers, by case. The instances of one case share their counters, and so one
-// profiler configuration: a worker that runs them back to back sets the profiler up once (measured on an
-// H200: 0.15-0.27 s for a case's first instance, 0.01 s for the next), while instances of one case handed
-// alternately to two workers make each worker set it up again. So a worker keeps to a case until its
-// instances are gone, starts a case no other worker is on (the most expensive first), and only when none is
-// left helps with another worker's case.
+// The work queue of several GPU workers, by group: the instances profiled with one profiler configuration
+// (worker_configurations.hpp), or without configurations the instances of one case (which share their
+// counters). A worker that runs a group back to back sets the profiler up once (measured on an H200: the
+// first capture after a set-up takes 0.14 s, later ones none), while one group handed alternately to two
+// workers makes each set it up again and again (on two H200s, --devices all took 1.26x one GPU's time when
+// the groups were cases and cases shared configurations: evidence/h200/multi_gpu). So a worker keeps to a
+// group until its instances are gone, starts a group no other worker is on (the most expensive first), and
+// only when none is left helps with another worker's group.
 class case_group_queue {
  public:
-  // `costs`: one estimate per instance (estimate_case_costs); a case costs the sum of its instances.
-  case_group_queue(const std::vector<case_instance>& instances, const std::vector<double>& costs);
+  // `costs`: one estimate per instance (estimate_case_costs); a group costs the sum of its instances.
+  // `configurations`: one per instance, the profiler configuration it is profiled with (-1: none); empty:
+  // group by case.
+  case_group_queue(const std::vector<case_instance>& instances, const std::vector<double>& costs,
+                   const std::vector<int>& configurations = {});
 
   [[nodiscard]] bool empty() const { return m_queue.empty(); }
   [[nodiscard]] std::size_t size() const { return m_queue.size(); }

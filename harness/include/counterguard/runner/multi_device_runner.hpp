@@ -17,9 +17,12 @@ namespace counterguard {
 // first one in `devices` (whose description the outcome carries); devices of different keys are an
 // input_error before any case is handed out. options.device is ignored. With an interruption_guard alive, a
 // signal stops every worker and throws interrupted_error.
+// `configurations`: the profiler configuration of each instance (instance_configurations), so that the queue
+// hands out whole configurations (case_group_queue.hpp); empty: by case.
 [[nodiscard]] isolated_run_outcome run_on_devices(const std::vector<case_instance>& instances,
                                                   const std::vector<double>& costs,
                                                   const std::vector<int>& devices,
-                                                  const isolated_run_options& options);
+                                                  const isolated_run_options& options,
+                                                  const std::vector<int>& configurations = {});
 
 }  // namespace counterguard

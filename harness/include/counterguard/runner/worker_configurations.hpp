@@ -56,13 +56,18 @@ class worker_configurations {
   profiler_configuration_plan m_plan;
 };
 
-// The order in which one GPU's worker should profile `instances` so that the cases of one configuration (as
-// the worker plans them, with `passes`) run one after another: positions into `instances`, stable, the
-// configurations in the order of their first case (cases without counters where theirs is).
-[[nodiscard]] std::vector<std::size_t> configuration_order(const std::vector<case_instance>& instances,
-                                                           const std::vector<std::string>& extra_metrics,
-                                                           const metric_catalog& catalog,
-                                                           const pass_counter& passes,
-                                                           configuration_sharing sharing);
+// The configuration a worker planning from all of `instances` (with `passes`) profiles each of them with, in
+// their order; -1 for an instance that collects no counters. A worker handed any of them plans the same.
+[[nodiscard]] std::vector<int> instance_configurations(const std::vector<case_instance>& instances,
+                                                       const std::vector<std::string>& extra_metrics,
+                                                       const metric_catalog& catalog,
+                                                       const pass_counter& passes,
+                                                       configuration_sharing sharing);
+
+// The order in which one GPU's worker should profile instances of these `configurations`
+// (instance_configurations) so that the instances of one configuration run one after another: positions,
+// stable, the configurations in the order of their first instance (instances without counters where theirs
+// is).
+[[nodiscard]] std::vector<std::size_t> order_by_configuration(const std::vector<int>& configurations);
 
 }  // namespace counterguard
