@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Sums the per-case phase times `COUNTERGUARD_TIMING=1 counterguard run` prints on standard error, and counts
-how often consecutive cases ran in different profiler configurations (each switch sets the range profiler up
-again; its first replay is slow), and lays out the run's steps in every process (the `timeline` lines) from its
-first step on: seconds since the start, seconds since the step before, process.
+"""Sums the per-case phase times `COUNTERGUARD_TIMING=1 counterguard run` prints on standard error, counts how
+often consecutive cases of one worker ran in different profiler configurations (each switch sets the range
+profiler up again; its first replay is slow), and lays out the run's steps in every process (the `timeline`
+lines) from its first step on: seconds since the start, seconds since the step before, process.
 
     COUNTERGUARD_TIMING=1 counterguard run cases/ 2>timing.txt; tools/timing_summary.py timing.txt [more.txt]
 """
@@ -14,7 +14,7 @@ STEP = re.compile(r"^timeline (\d+\.\d+) (\d+) (.+)$")
 
 
 def summarize(path):
-    totals, cases, switches, previous, steps = {}, 0, 0, None, []
+    totals, cases, switches, previous, steps = {}, 0, 0, {}, []
     with open(path) as f:
         for line in f:
             step = STEP.match(line.strip())
@@ -27,10 +27,11 @@ def summarize(path):
             cases += 1
             fields = dict(part.split("=") for part in match.group(2).split())
             configuration = fields.pop("configuration", None)
+            worker = fields.pop("worker", None)  # several GPU workers write to one stream
             if configuration is not None and configuration != "-1":
-                if previous is not None and configuration != previous:
+                if previous.get(worker) is not None and configuration != previous[worker]:
                     switches += 1
-                previous = configuration
+                previous[worker] = configuration
             for name, value in fields.items():
                 totals[name] = totals.get(name, 0.0) + float(value)
     phases = " ".join(f"{name}={totals[name] / 1e3:.2f}" for name in sorted(totals))

@@ -120,7 +120,8 @@ struct worker_context {
 void print_timing(const case_instance& instance, int configuration, const profile_capture& capture,
                   double measure_ms, double verify_ms) {
   // Diagnostics for tuning the profiler's per-case cost (tools/benchmark_vs_ncu.py).
-  std::string line = "timing " + instance.name + " configuration=" + std::to_string(configuration);
+  std::string line = "timing " + instance.name + " worker=" + std::to_string(::getpid()) +
+                     " configuration=" + std::to_string(configuration);
   for (const auto& [name, seconds] : capture.phase_seconds)
     line += " " + name + "=" + std::to_string(seconds * 1e3);
   line += " evaluate=" + std::to_string(measure_ms) + " verify=" + std::to_string(verify_ms);

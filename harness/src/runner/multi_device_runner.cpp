@@ -46,11 +46,12 @@ class device_scheduler {
  public:
   device_scheduler(const std::vector<case_instance>& instances, const std::vector<double>& costs,
                    const std::vector<int>& devices, const isolated_run_options& options,
-                   const std::vector<int>& configurations)
+                   std::function<std::vector<int>()> configurations)
       : m_instances(instances),
         m_options(options),
         m_results(instances.size()),
-        m_queue(instances, costs, configurations) {
+        m_costs(costs),
+        m_configurations(std::move(configurations)) {
     m_started = steady::now();
     if (options.lock_gpu) {
       // In the order of the GPUs' UUIDs, whatever order --devices names them in: two runs that want the
@@ -220,7 +221,7 @@ class device_scheduler {
   void after_worker(device_worker& worker) {
     worker.process.reset();
     worker.ready = false;
-    if (m_queue.empty() && !worker.current)
+    if (queue().empty() && !worker.current)
       worker.retired = true;
     else
       start(worker);
@@ -239,7 +240,7 @@ class device_scheduler {
     if (worker.current) {
       if (!worker.began && status == worker_context_lost_status) {
         // It was handed this case just as it stopped after another case lost the CUDA context.
-        m_queue.put_back(*worker.current);
+        queue().put_back(*worker.current);
         worker.current.reset();
       } else {
         fail_current(worker, "the GPU worker exited with status " + std::to_string(status) + ": " + tail);
@@ -318,7 +319,7 @@ class device_scheduler {
     for (auto& worker : m_workers) {
       if (!worker.process || !worker.ready || worker.current)
         continue;
-      if (m_queue.empty()) {
+      if (queue().empty()) {
         if (worker.deadline == steady::time_point::max()) {
           worker.process->close_input();  // it exits once it has nothing left
           restart_clock(worker);
@@ -328,11 +329,11 @@ class device_scheduler {
       std::vector<std::size_t> busy_groups;
       for (const auto& other : m_workers) {
         if (other.current)
-          busy_groups.push_back(m_queue.group_of(*other.current));
+          busy_groups.push_back(queue().group_of(*other.current));
       }
-      const std::size_t position = *m_queue.take(worker.group, busy_groups);
+      const std::size_t position = *queue().take(worker.group, busy_groups);
       worker.current = position;
-      worker.group = m_queue.group_of(position);
+      worker.group = queue().group_of(position);
       worker.began = false;
       restart_clock(worker);
       // A worker that died meanwhile is noticed when its events end (handle_exit).
@@ -341,10 +342,19 @@ class device_scheduler {
     }
   }
 
+  // The queue, made when first needed: the plan of configurations may still be in the making before.
+  case_group_queue& queue() {
+    if (!m_queue)
+      m_queue.emplace(m_instances, m_costs, m_configurations ? m_configurations() : std::vector<int>{});
+    return *m_queue;
+  }
+
   const std::vector<case_instance>& m_instances;
   const isolated_run_options& m_options;
   std::vector<std::optional<case_result>> m_results;
-  case_group_queue m_queue;
+  std::vector<double> m_costs;
+  std::function<std::vector<int>()> m_configurations;
+  std::optional<case_group_queue> m_queue;
   std::size_t m_finished = 0;
   bool m_dispatching = false;
   steady::time_point m_started;
@@ -357,7 +367,7 @@ class device_scheduler {
 isolated_run_outcome run_on_devices(const std::vector<case_instance>& instances,
                                     const std::vector<double>& costs, const std::vector<int>& devices,
                                     const isolated_run_options& options,
-                                    const std::vector<int>& configurations) {
+                                    const std::function<std::vector<int>()>& configurations) {
   if (devices.empty() || costs.size() != instances.size())
     throw internal_error("run_on_devices: needs at least one device and one cost per instance");
   if (instances.empty())

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include "counterguard/model/case_instance.hpp"
@@ -17,12 +18,12 @@ namespace counterguard {
 // first one in `devices` (whose description the outcome carries); devices of different keys are an
 // input_error before any case is handed out. options.device is ignored. With an interruption_guard alive, a
 // signal stops every worker and throws interrupted_error.
-// `configurations`: the profiler configuration of each instance (instance_configurations), so that the queue
-// hands out whole configurations (case_group_queue.hpp); empty: by case.
-[[nodiscard]] isolated_run_outcome run_on_devices(const std::vector<case_instance>& instances,
-                                                  const std::vector<double>& costs,
-                                                  const std::vector<int>& devices,
-                                                  const isolated_run_options& options,
-                                                  const std::vector<int>& configurations = {});
+// `configurations`: gives the profiler configuration of each instance (instance_configurations), so that the
+// queue hands out whole configurations (case_group_queue.hpp); called once, when the first case is handed
+// out, so the plan can be made while the workers start; empty, or none given: by case.
+[[nodiscard]] isolated_run_outcome run_on_devices(
+    const std::vector<case_instance>& instances, const std::vector<double>& costs,
+    const std::vector<int>& devices, const isolated_run_options& options,
+    const std::function<std::vector<int>()>& configurations = {});
 
 }  // namespace counterguard
