@@ -60,6 +60,33 @@ __global__ void __launch_bounds__(array_block)
 
 namespace {
 
+// What a thread's words become after the kernels' scatter steps (the reference of both kernels).
+__host__ __device__ void scatter_words(std::uint32_t (&words)[array_words]) {
+  std::uint32_t position = words[0] & 63u;
+  for (int step = 0; step < scatter_steps; ++step) {
+    const std::uint32_t target = next_position(words[position], step);
+    words[target] += words[position];
+    position = target;
+  }
+}
+
+// The output checked on the GPU, one thread per kernel thread: the host reference's work without copying
+// 2 x threads x 64 words.
+__global__ void check_scattered_words(const std::uint32_t* in, const std::uint32_t* out, int threads,
+                                      detail::element_mismatches* found) {
+  const int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= threads)
+    return;
+  std::uint32_t words[array_words];
+  for (int i = 0; i < array_words; ++i)
+    words[i] = in[i * threads + t];
+  scatter_words(words);
+  for (int i = 0; i < array_words; ++i) {
+    if (out[i * threads + t] != words[i])
+      record_mismatch(found, static_cast<std::size_t>(i) * static_cast<std::size_t>(threads) + t);
+  }
+}
+
 class array_run final : public kernel_run {
  public:
   array_run(const kernel_arguments& a, bool in_shared)
@@ -85,30 +112,19 @@ class array_run final : public kernel_run {
 
   [[nodiscard]] verification verify() override {
     const auto threads = static_cast<std::size_t>(m_threads);
-    std::vector<std::uint32_t> expected(m_in_host.size());
-    parallel_for(threads, [&](std::size_t first_thread, std::size_t end_thread) {
-      for (std::size_t t = first_thread; t < end_thread; ++t)
-        expected_for_thread(t, threads, expected);
+    device_mismatches found;
+    check_scattered_words<<<static_cast<unsigned>((threads + 255) / 256), 256>>>(
+        m_in->data(), m_out->data(), static_cast<int>(threads), found.get());
+    return found.report("out", m_out->data(), m_in_host.size(), [&](std::size_t index) {
+      std::uint32_t words[array_words];
+      for (std::size_t i = 0; i < array_words; ++i)
+        words[i] = m_in_host[i * threads + index % threads];
+      scatter_words(words);
+      return words[index / threads];
     });
-    return compare_with_reference("out", m_out->download(), expected);
   }
 
  private:
-  // What thread t writes: its words after the kernel's scatter steps.
-  void expected_for_thread(std::size_t t, std::size_t threads, std::vector<std::uint32_t>& expected) const {
-    std::uint32_t words[array_words];
-    for (std::size_t i = 0; i < array_words; ++i)
-      words[i] = m_in_host[i * threads + t];
-    std::uint32_t position = words[0] & 63u;
-    for (int step = 0; step < scatter_steps; ++step) {
-      const std::uint32_t target = next_position(words[position], step);
-      words[target] += words[position];
-      position = target;
-    }
-    for (std::size_t i = 0; i < array_words; ++i)
-      expected[i * threads + t] = words[i];
-  }
-
   std::int64_t m_threads;
   bool m_shared;
   std::vector<std::uint32_t> m_in_host;

@@ -37,15 +37,52 @@ struct element_mismatches {
   unsigned long long first;
 };
 
+}  // namespace detail
+
+// Counts an output's wrong elements on the GPU: a check kernel calls record_mismatch for each (several
+// threads at once), and report() says them as compare_with_reference does. For outputs whose reference is a
+// function of the index, check_elements_on_device does it all; a check that needs a kernel of its own (a
+// thread's several values computed together) uses this directly.
+class device_mismatches {
+ public:
+  device_mismatches() : m_found(1) { m_found.upload({detail::element_mismatches{0, ~0ULL}}); }
+
+  [[nodiscard]] detail::element_mismatches* get() { return m_found.data(); }
+
+  // After the check kernel: success, or the first wrong element of `out` (count elements), its value and
+  // expected(index) (called on the host), and how many were wrong.
+  template <typename T, typename Expected>
+  [[nodiscard]] verification report(const std::string& what, const T* out, std::size_t count,
+                                    const Expected& expected) const {
+    COUNTERGUARD_CUDA_CHECK(cudaGetLastError());
+    const detail::element_mismatches result = m_found.download().front();
+    if (result.count == 0)
+      return verification::success();
+    T actual{};
+    COUNTERGUARD_CUDA_CHECK(cudaMemcpy(&actual, out + result.first, sizeof(T), cudaMemcpyDeviceToHost));
+    return mismatch_failure(what, static_cast<std::size_t>(result.first), static_cast<double>(actual),
+                            static_cast<double>(expected(static_cast<std::size_t>(result.first))),
+                            static_cast<std::size_t>(result.count), count);
+  }
+
+ private:
+  device_buffer<detail::element_mismatches> m_found;
+};
+
+__device__ inline void record_mismatch(detail::element_mismatches* found, std::size_t index) {
+  atomicAdd(&found->count, 1ULL);
+  atomicMin(&found->first, static_cast<unsigned long long>(index));
+}
+
+namespace detail {
+
 template <typename T, typename Expected>
 __global__ void check_elements_kernel(const T* out, std::size_t count, Expected expected,
                                       element_mismatches* found) {
   for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count;
        i += std::size_t{gridDim.x} * blockDim.x) {
-    if (!(out[i] == expected(i))) {  // NaN never matches, as in compare_with_reference
-      atomicAdd(&found->count, 1ULL);
-      atomicMin(&found->first, static_cast<unsigned long long>(i));
-    }
+    if (!(out[i] == expected(i)))  // NaN never matches, as in compare_with_reference
+      record_mismatch(found, i);
   }
 }
 
@@ -69,19 +106,10 @@ template <typename T, typename Expected>
                                                     const Expected& expected) {
   if (count == 0)
     return verification::success();
-  device_buffer<detail::element_mismatches> found(1);
-  found.upload({detail::element_mismatches{0, ~0ULL}});
+  device_mismatches found;
   detail::check_elements_kernel<<<detail::elementwise_blocks(count), detail::elementwise_block>>>(
-      out, count, expected, found.data());
-  COUNTERGUARD_CUDA_CHECK(cudaGetLastError());
-  const detail::element_mismatches result = found.download().front();
-  if (result.count == 0)
-    return verification::success();
-  T actual{};
-  COUNTERGUARD_CUDA_CHECK(cudaMemcpy(&actual, out + result.first, sizeof(T), cudaMemcpyDeviceToHost));
-  return mismatch_failure(what, static_cast<std::size_t>(result.first), static_cast<double>(actual),
-                          static_cast<double>(expected(static_cast<std::size_t>(result.first))),
-                          static_cast<std::size_t>(result.count), count);
+      out, count, expected, found.get());
+  return found.report(what, out, count, expected);
 }
 
 }  // namespace counterguard
