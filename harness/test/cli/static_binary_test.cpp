@@ -12,7 +12,8 @@ namespace {
 TEST(static_binary, prints_every_kernel_of_the_runner_with_its_architecture_and_spills) {
   const command_result r = run_counterguard(std::string("static --binary ") + COUNTERGUARD_BINARY);
   EXPECT_EQ(r.status, 0) << r.output;
-  // 40 variant kernels, and the input fills and output checks of the coalescing, transpose and spills variants.
+  // 40 variant kernels, and the input fills and output checks of the coalescing, transpose and spills
+  // variants.
   EXPECT_NE(r.output.find("58 kernels in"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("function"), std::string::npos) << r.output;
   // The register-limited variant: 32 registers, 1400 bytes of spill stores, 1472 of spill loads.
