@@ -92,6 +92,27 @@ TEST(multi_device_runner, cases_are_handed_out_longest_first_with_ties_in_suite_
   EXPECT_EQ(order, (std::vector<std::string>{"s/d", "s/b", "s/e", "s/a", "s/c"}));
 }
 
+TEST(multi_device_runner, a_worker_keeps_to_a_profiler_configuration_planned_while_it_starts) {
+  const scratch_dir dir;
+  const scripted_worker worker(streaming_body(dir.file("log")));
+  const auto list = instances({"a", "b_slow", "c", "d_slow", "e"});
+  int plans = 0;
+  // a, c and e share configuration 0 (cost 3), b_slow and d_slow configuration 1 (cost 10): one device takes
+  // each; the one done first (configuration 0's cases are quick) helps with the other's from its end.
+  static_cast<void>(run_on_devices(list, {1, 5, 1, 5, 1}, {0, 1}, worker.options(), [&] {
+    ++plans;
+    return std::vector<int>{0, 1, 0, 1, 0};
+  }));
+  EXPECT_EQ(plans, 1) << "the plan is asked for once";
+  std::map<int, std::vector<std::string>> by_device;
+  for (const auto& [device, name] : read_log(dir.file("log")))
+    by_device[device].push_back(name);
+  ASSERT_EQ(by_device.size(), 2U);
+  const std::set<std::vector<std::string>> runs{by_device[0], by_device[1]};
+  EXPECT_EQ(runs, (std::set<std::vector<std::string>>{{"s/b_slow"}, {"s/a", "s/c", "s/e", "s/d_slow"}}))
+      << "each device kept to its configuration, then helped from the other's end";
+}
+
 TEST(multi_device_runner, the_longest_cases_start_first_on_two_devices) {
   const scratch_dir dir;
   const scripted_worker worker(streaming_body(dir.file("log")));
