@@ -26,6 +26,23 @@ pack() {
 trap pack EXIT
 trap "exit 124" TERM
 
+# gated_rounds DIR MODE...: the built-in suite gated in each sharing mode (COUNTERGUARD_PROFILER_CONFIGURATIONS),
+# two rounds alternating: DIR/<mode><round>.json and .timing, wall times appended to DIR/walls.txt.
+gated_rounds() {
+  local dir=$1
+  shift
+  for round in 1 2; do
+    for mode in "$@"; do
+      local start status
+      start=$(date +%s.%N)
+      COUNTERGUARD_PROFILER_CONFIGURATIONS=$mode COUNTERGUARD_TIMING=1 "$CG" run cases/ --quiet \
+        --json "$dir/$mode$round.json" 2>"$dir/$mode$round.timing"
+      status=$?
+      echo "$mode round $round: exit status $status, $(python3 -c "import time; print(f'{time.time() - $start:.2f}')") s wall" | tee -a "$dir/walls.txt"
+    done
+  done
+}
+
 for stage in "$@"; do
   echo "=== stage $stage ($(date -u +%H:%M:%S))"
   case "$stage" in
@@ -62,15 +79,7 @@ for stage in "$@"; do
       # Issue 12: the profiler configurations a worker shares between cases (COUNTERGUARD_PROFILER_CONFIGURATIONS),
       # the built-in suite gated against the committed baselines, alternating modes twice; values must agree.
       C=$OUT/configurations; mkdir -p "$C"
-      for round in 1 2; do
-        for mode in per_case shared no_extra_passes; do
-          start=$(date +%s.%N)
-          COUNTERGUARD_PROFILER_CONFIGURATIONS=$mode COUNTERGUARD_TIMING=1 "$CG" run cases/ --quiet \
-            --json "$C/$mode$round.json" 2>"$C/$mode$round.timing"
-          status=$?
-          echo "$mode round $round: exit status $status, $(python3 -c "import time; print(f'{time.time() - $start:.2f}')") s wall" | tee -a "$C/walls.txt"
-        done
-      done
+      gated_rounds "$C" per_case shared no_extra_passes
       python3 tools/timing_summary.py "$C"/per_case1.timing "$C"/shared1.timing "$C"/no_extra_passes1.timing | tee "$C/summary.txt"
       grep -hE '^timing (profiler configurations|configuration=)' "$C"/shared1.timing | tee -a "$C/summary.txt"
       for mode in shared no_extra_passes; do
@@ -88,15 +97,7 @@ for stage in "$@"; do
       # `launch` alone; exact values must agree between the modes and with an offline evaluation.
       S=$OUT/stages; mkdir -p "$S"
       "$CG" plan cases/ >"$S/plan.txt"; head -1 "$S/plan.txt"
-      for round in 1 2; do
-        for mode in no_extra_passes hardware_stages; do
-          start=$(date +%s.%N)
-          COUNTERGUARD_PROFILER_CONFIGURATIONS=$mode COUNTERGUARD_TIMING=1 "$CG" run cases/ --quiet \
-            --json "$S/$mode$round.json" 2>"$S/$mode$round.timing"
-          status=$?
-          echo "$mode round $round: exit status $status, $(python3 -c "import time; print(f'{time.time() - $start:.2f}')") s wall" | tee -a "$S/walls.txt"
-        done
-      done
+      gated_rounds "$S" no_extra_passes hardware_stages
       start=$(date +%s.%N)
       COUNTERGUARD_TIMING=1 "$CG" launch cases/ >/dev/null 2>"$S/launch.timing"
       echo "launch only: exit status $?, $(python3 -c "import time; print(f'{time.time() - $start:.2f}')") s wall" | tee -a "$S/walls.txt"

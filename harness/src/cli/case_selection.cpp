@@ -1,5 +1,6 @@
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <array>
 #include <chrono>
 #include <cstdio>
@@ -64,6 +65,14 @@ std::string command_output(const char* command) {
 }
 
 }  // namespace
+
+void add_selection(CLI::App& command, selection_options& selection) {
+  command.add_option("paths", selection.paths, "suite files or directories of *.yaml (default: cases)");
+  command.add_option("--filter", selection.filter,
+                     "only case instances whose name matches (* is a wildcard)");
+  command.add_option("--chip", selection.chip, "chip that raw CUPTI metric names are validated for")
+      ->capture_default_str();
+}
 
 std::vector<case_instance> select_instances(const selection_options& selection) {
   const kernel_registry& kernels = kernel_registry::global();

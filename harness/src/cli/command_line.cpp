@@ -15,14 +15,6 @@
 namespace counterguard {
 namespace {
 
-void add_selection(CLI::App& command, detail::selection_options& selection) {
-  command.add_option("paths", selection.paths, "suite files or directories of *.yaml (default: cases)");
-  command.add_option("--filter", selection.filter,
-                     "only case instances whose name matches (* is a wildcard)");
-  command.add_option("--chip", selection.chip, "chip that raw CUPTI metric names are validated for")
-      ->capture_default_str();
-}
-
 void add_reports(CLI::App& command, detail::report_options& reports, bool with_baselines) {
   command.add_option("--json", reports.json, "write the results JSON here");
   command.add_option("--junit", reports.junit, "write JUnit XML here (one testcase per case instance)");
@@ -108,7 +100,7 @@ int run_command_line(int argc, char** argv) {
   detail::run_options run;
   run.command_line = command_line;
   CLI::App* run_command = app.add_subcommand("run", "profile the cases on the GPU and check them");
-  add_selection(*run_command, run.selection);
+  detail::add_selection(*run_command, run.selection);
   add_reports(*run_command, run.reports, true);
   run_command->add_option("--save-counter-data", run.save_counter_data,
                           "keep each case's counter-data image here for `counterguard evaluate`");
@@ -140,7 +132,7 @@ int run_command_line(int argc, char** argv) {
   detail::selection_options static_selection;
   detail::report_options static_reports;
   CLI::App* static_command = app.add_subcommand("static", "compiler resource checks (no GPU needed)");
-  add_selection(*static_command, static_selection);
+  detail::add_selection(*static_command, static_selection);
   add_reports(*static_command, static_reports, false);
   std::vector<std::string> static_binaries;
   static_command
@@ -177,7 +169,7 @@ int run_command_line(int argc, char** argv) {
   baseline_command->require_subcommand(1);
   CLI::App* update_command = baseline_command->add_subcommand(
       "update", "measure N times and merge median and spread into the baselines");
-  add_selection(*update_command, update.selection);
+  detail::add_selection(*update_command, update.selection);
   update_command->add_option("--repeat", update.repeat, "runs per case")
       ->capture_default_str()
       ->check(CLI::Range(1, 1000));
@@ -230,7 +222,7 @@ int run_command_line(int argc, char** argv) {
                          "the aliases as JSON (name, class, source, formula, inputs)");
   CLI::App* validate_command =
       metrics_command->add_subcommand("validate", "check every metric the cases name");
-  add_selection(*validate_command, validate_selection);
+  detail::add_selection(*validate_command, validate_selection);
   validate_selection.allow_program_cases = true;  // program suites name metrics too
 
   CLI::App* kernels_command = app.add_subcommand("kernels", "list the registered kernel variants");
@@ -239,7 +231,7 @@ int run_command_line(int argc, char** argv) {
   CLI::App* launch_command = app.add_subcommand(
       "launch",
       "run each case's kernels once, verified, without profiling (for ncu, nsys, compute-sanitizer)");
-  add_selection(*launch_command, launch_selection);
+  detail::add_selection(*launch_command, launch_selection);
 
   const detail::command_action history_action = detail::add_history_commands(app);
   const detail::command_action compare_action = detail::add_compare_command(app);

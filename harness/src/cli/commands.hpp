@@ -184,6 +184,8 @@ void record_into_history(const std::string& database, const run_results& results
 
 // Loads, expands and filters the selected suites; validates raw CUPTI metric names for the chip.
 [[nodiscard]] std::vector<case_instance> select_instances(const selection_options& selection);
+// The options that fill `selection`: suite paths, --filter, --chip.
+void add_selection(CLI::App& command, selection_options& selection);
 
 // Metadata every results file carries (version, git commit, command line, start time).
 [[nodiscard]] run_metadata host_metadata(const std::string& mode, const std::string& command_line);

@@ -4,7 +4,6 @@
 // counter stage its configuration collects (docs/cli.md, "Profiler configurations").
 #include <CLI/CLI.hpp>
 #include <cstdio>
-#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -26,15 +25,9 @@ struct plan_options {
 int print_plan(const plan_options& options) {
   const std::vector<case_instance> instances = select_instances(options.selection);
   const metric_name_validator validator(options.selection.chip);
-  worker_request request;
-  std::map<std::string, case_instance> by_name;
-  for (const auto& instance : instances) {
-    request.instances.push_back(instance.name);
-    by_name.emplace(instance.name, instance);
-  }
   const configuration_sharing sharing = configuration_sharing_from_environment();
-  const worker_configurations planned(
-      request, by_name, metric_catalog::builtin(),
+  const worker_configurations planned = plan_for_instances(
+      instances, {}, metric_catalog::builtin(),
       [&](const std::vector<std::string>& metrics) { return validator.pass_count(metrics); }, sharing);
 
   std::vector<std::vector<std::string>> cases(planned.configurations().size());
@@ -95,12 +88,7 @@ command_action add_plan_command(CLI::App& app) {
       "plan",
       "print the profiler configurations a run of the cases would use: counters, replay passes, cases "
       "(no GPU needed)");
-  command->add_option("paths", options->selection.paths,
-                      "suite files or directories of *.yaml (default: cases)");
-  command->add_option("--filter", options->selection.filter,
-                      "only case instances whose name matches (* is a wildcard)");
-  command->add_option("--chip", options->selection.chip, "chip whose pass counts are planned with")
-      ->capture_default_str();
+  add_selection(*command, options->selection);
   command->add_flag("--json", options->json, "the configurations as JSON");
   return [options, command]() -> std::optional<int> {
     if (*command)

@@ -133,7 +133,7 @@ worker_configurations::worker_configurations(const worker_request& request,
   }
 }
 
-std::vector<int> instance_configurations(const std::vector<case_instance>& instances,
+worker_configurations plan_for_instances(const std::vector<case_instance>& instances,
                                          const std::vector<std::string>& extra_metrics,
                                          const metric_catalog& catalog, const pass_counter& passes,
                                          configuration_sharing sharing) {
@@ -144,7 +144,15 @@ std::vector<int> instance_configurations(const std::vector<case_instance>& insta
     request.instances.push_back(instance.name);
     by_name.emplace(instance.name, instance);
   }
-  const worker_configurations planned(request, by_name, catalog, passes, sharing);
+  return worker_configurations(request, by_name, catalog, passes, sharing);
+}
+
+std::vector<int> instance_configurations(const std::vector<case_instance>& instances,
+                                         const std::vector<std::string>& extra_metrics,
+                                         const metric_catalog& catalog, const pass_counter& passes,
+                                         configuration_sharing sharing) {
+  const worker_configurations planned =
+      plan_for_instances(instances, extra_metrics, catalog, passes, sharing);
   std::vector<int> configurations(instances.size());
   for (std::size_t i = 0; i < instances.size(); ++i)
     configurations[i] = planned.configuration_of(i);

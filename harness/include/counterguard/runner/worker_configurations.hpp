@@ -56,6 +56,13 @@ class worker_configurations {
   profiler_configuration_plan m_plan;
 };
 
+// What a worker handed any of `instances` plans (with `passes`): position i is instances[i].
+[[nodiscard]] worker_configurations plan_for_instances(const std::vector<case_instance>& instances,
+                                                       const std::vector<std::string>& extra_metrics,
+                                                       const metric_catalog& catalog,
+                                                       const pass_counter& passes,
+                                                       configuration_sharing sharing);
+
 // The configuration a worker planning from all of `instances` (with `passes`) profiles each of them with, in
 // their order; -1 for an instance that collects no counters. A worker handed any of them plans the same.
 [[nodiscard]] std::vector<int> instance_configurations(const std::vector<case_instance>& instances,
