@@ -3,7 +3,7 @@
 # The binary comes built from the CPU machine (tools/stage_for_gpu.sh -> .device/).
 # Usage: tools/h200_evidence.sh STAGE...
 #   stages: info run crosscheck baseline repeat planted faults sanitize benchmark timing (evidence/h200/README.md)
-#           configurations floor stages environment contexts (issue 12)
+#           configurations floor stages environment contexts switch (issue 12)
 #           extras lock signals noise example (issues 9, 11, 15: evidence/h200/README.md)
 #           predication sass blame blame_planted run_blame ncu_lines (issue 14), history_pool (issue 11)
 set -uo pipefail
@@ -143,6 +143,13 @@ for stage in "$@"; do
       mkdir -p "$OUT/contexts"
       LD_LIBRARY_PATH=$PWD/.device/lib .device/tests/profiler_contexts_experiment >"$OUT/contexts/experiment.txt" 2>&1
       echo "profiler_contexts_experiment exit status $?"; cat "$OUT/contexts/experiment.txt"
+      ;;
+    switch)
+      # Issue 12: the first capture after an Enable by replay mode and allocated memory, on the CPU or waiting,
+      # and the session API's configuration switches (harness/test/device/profiler_switch_experiment.cu).
+      mkdir -p "$OUT/switch"
+      LD_LIBRARY_PATH=$PWD/.device/lib .device/tests/profiler_switch_experiment >"$OUT/switch/experiment.txt" 2>&1
+      echo "profiler_switch_experiment exit status $?"; cat "$OUT/switch/experiment.txt"
       ;;
     floor)
       # Issue 12: inputs filled on the GPU equal the CPU's (every fill kind and element type), and the host
