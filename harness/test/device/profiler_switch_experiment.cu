@@ -12,12 +12,14 @@
 #include <cupti_target.h>
 #include <nvperf_cuda_host.h>
 #include <nvperf_host.h>
-#include <time.h>
+#include <sys/resource.h>
 
+#include <algorithm>
 #include <chrono>
 #include <iterator>
 #include <cstdio>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -41,22 +43,26 @@ __global__ void scale(float* x, int n) {
 
 constexpr int elements = 1 << 20;
 
-// Wall and this thread's CPU time of one step, in ms.
+// Wall time and this thread's user and system CPU time of one step, in ms (system time is the driver's).
 struct stopwatch {
   clock_type::time_point wall = clock_type::now();
-  double cpu = thread_cpu_ms();
+  std::pair<double, double> cpu = thread_cpu_ms();
 
-  static double thread_cpu_ms() {
-    timespec t{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) / 1e6;
+  static std::pair<double, double> thread_cpu_ms() {
+    rusage usage{};
+    getrusage(RUSAGE_THREAD, &usage);
+    const auto ms = [](const timeval& t) {
+      return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_usec) / 1e3;
+    };
+    return {ms(usage.ru_utime), ms(usage.ru_stime)};
   }
   std::string lap() {
     const auto now = clock_type::now();
-    const double now_cpu = thread_cpu_ms();
-    char text[64];
-    std::snprintf(text, sizeof text, "%.1f ms (cpu %.1f)",
-                  std::chrono::duration<double, std::milli>(now - wall).count(), now_cpu - cpu);
+    const auto now_cpu = thread_cpu_ms();
+    char text[80];
+    std::snprintf(text, sizeof text, "%.1f ms (user %.1f sys %.1f)",
+                  std::chrono::duration<double, std::milli>(now - wall).count(), now_cpu.first - cpu.first,
+                  now_cpu.second - cpu.second);
     wall = now;
     cpu = now_cpu;
     return text;
@@ -229,6 +235,8 @@ std::vector<std::uint8_t> counter_data_prefix(const std::vector<std::string>& me
     for (const char* name : raw)
       raw_names.emplace_back(name);
   }
+  std::sort(raw_names.begin(), raw_names.end());
+  raw_names.erase(std::unique(raw_names.begin(), raw_names.end()), raw_names.end());
   std::vector<NVPA_RawMetricRequest> requests;
   for (const auto& name : raw_names) {
     auto request = sized<NVPA_RawMetricRequest>(NVPA_RAW_METRIC_REQUEST_STRUCT_SIZE);
@@ -328,7 +336,9 @@ void begin_session(session_image& counter_data, int ranges) {
 void end_session() {
   auto flush =
       session_params<CUpti_Profiler_FlushCounterData_Params>(CUpti_Profiler_FlushCounterData_Params_STRUCT_SIZE);
-  COUNTERGUARD_CUPTI_CHECK(cuptiProfilerFlushCounterData(&flush));
+  const CUptiResult flushed = cuptiProfilerFlushCounterData(&flush);
+  if (flushed != CUPTI_SUCCESS)
+    std::printf("  (FlushCounterData: CUptiResult %d)\n", static_cast<int>(flushed));
   auto end = session_params<CUpti_Profiler_EndSession_Params>(CUpti_Profiler_EndSession_Params_STRUCT_SIZE);
   COUNTERGUARD_CUPTI_CHECK(cuptiProfilerEndSession(&end));
 }
@@ -345,6 +355,7 @@ std::string session_captures(const metric_set& set, stopwatch& watch) {
   config.targetNestingLevel = 1;
   COUNTERGUARD_CUPTI_CHECK(cuptiProfilerSetConfig(&config));
   std::string times = "set_config " + watch.lap();
+  std::printf("    %s\n", times.c_str());
   for (int capture = 0; capture < 2; ++capture) {
     auto enable = session_params<CUpti_Profiler_EnableProfiling_Params>(
         CUpti_Profiler_EnableProfiling_Params_STRUCT_SIZE);
@@ -352,6 +363,7 @@ std::string session_captures(const metric_set& set, stopwatch& watch) {
     times += " | enable " + watch.lap();
     launch_once();
     times += " launch " + watch.lap();
+    std::printf("    %s\n", times.c_str());
     auto disable = session_params<CUpti_Profiler_DisableProfiling_Params>(
         CUpti_Profiler_DisableProfiling_Params_STRUCT_SIZE);
     COUNTERGUARD_CUPTI_CHECK(cuptiProfilerDisableProfiling(&disable));
@@ -372,6 +384,7 @@ void session_per_configuration(const std::vector<metric_set>& sets) {
     stopwatch watch;
     begin_session(counter_data, 2);
     const std::string began = watch.lap();
+    std::printf("  set %s: begin %s\n", set.name.c_str(), began.c_str());
     const std::string captures = session_captures(set, watch);
     end_session();
     std::printf("  set %s: begin %s | %s | flush+end %s\n", set.name.c_str(), began.c_str(), captures.c_str(),
@@ -388,9 +401,10 @@ void session_per_configuration(const std::vector<metric_set>& sets) {
 // one image without restarting the session).
 void one_session(const std::vector<metric_set>& sets) {
   std::printf("session API: one session, configurations switched inside it\n");
-  std::vector<std::string> all;
+  std::set<std::string> unique;
   for (const auto& set : sets)
-    all.insert(all.end(), set.metrics.begin(), set.metrics.end());
+    unique.insert(set.metrics.begin(), set.metrics.end());
+  const std::vector<std::string> all(unique.begin(), unique.end());
   constexpr int ranges = 2 * static_cast<int>(std::size(switch_order));
   session_image counter_data = session_counter_data(all, ranges);
   stopwatch watch;
