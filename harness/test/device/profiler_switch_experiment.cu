@@ -16,8 +16,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <iterator>
 #include <cstdio>
+#include <iterator>
 #include <map>
 #include <set>
 #include <string>
@@ -200,12 +200,14 @@ void range_profiler_switches(const std::vector<metric_set>& sets, CUpti_Profiler
 
 // The counter-data prefix NVPW builds for `metrics` (what the session API's counter-data image starts with).
 std::vector<std::uint8_t> counter_data_prefix(const std::vector<std::string>& metrics) {
-  auto size = sized<NVPW_CUDA_MetricsEvaluator_CalculateScratchBufferSize_Params>(NVPW_CUDA_MetricsEvaluator_CalculateScratchBufferSize_Params_STRUCT_SIZE);
+  auto size = sized<NVPW_CUDA_MetricsEvaluator_CalculateScratchBufferSize_Params>(
+      NVPW_CUDA_MetricsEvaluator_CalculateScratchBufferSize_Params_STRUCT_SIZE);
   size.pChipName = chip.c_str();
   size.pCounterAvailabilityImage = availability.data();
   check_nvpw(NVPW_CUDA_MetricsEvaluator_CalculateScratchBufferSize(&size), "CalculateScratchBufferSize");
   std::vector<std::uint8_t> scratch(size.scratchBufferSize);
-  auto init = sized<NVPW_CUDA_MetricsEvaluator_Initialize_Params>(NVPW_CUDA_MetricsEvaluator_Initialize_Params_STRUCT_SIZE);
+  auto init = sized<NVPW_CUDA_MetricsEvaluator_Initialize_Params>(
+      NVPW_CUDA_MetricsEvaluator_Initialize_Params_STRUCT_SIZE);
   init.pScratchBuffer = scratch.data();
   init.scratchBufferSize = scratch.size();
   init.pChipName = chip.c_str();
@@ -216,13 +218,15 @@ std::vector<std::uint8_t> counter_data_prefix(const std::vector<std::string>& me
   std::vector<std::string> raw_names;
   for (const auto& metric : metrics) {
     NVPW_MetricEvalRequest request{};
-    auto convert = sized<NVPW_MetricsEvaluator_ConvertMetricNameToMetricEvalRequest_Params>(NVPW_MetricsEvaluator_ConvertMetricNameToMetricEvalRequest_Params_STRUCT_SIZE);
+    auto convert = sized<NVPW_MetricsEvaluator_ConvertMetricNameToMetricEvalRequest_Params>(
+        NVPW_MetricsEvaluator_ConvertMetricNameToMetricEvalRequest_Params_STRUCT_SIZE);
     convert.pMetricsEvaluator = evaluator;
     convert.pMetricName = metric.c_str();
     convert.pMetricEvalRequest = &request;
     convert.metricEvalRequestStructSize = NVPW_MetricEvalRequest_STRUCT_SIZE;
     check_nvpw(NVPW_MetricsEvaluator_ConvertMetricNameToMetricEvalRequest(&convert), metric.c_str());
-    auto deps = sized<NVPW_MetricsEvaluator_GetMetricRawDependencies_Params>(NVPW_MetricsEvaluator_GetMetricRawDependencies_Params_STRUCT_SIZE);
+    auto deps = sized<NVPW_MetricsEvaluator_GetMetricRawDependencies_Params>(
+        NVPW_MetricsEvaluator_GetMetricRawDependencies_Params_STRUCT_SIZE);
     deps.pMetricsEvaluator = evaluator;
     deps.pMetricEvalRequests = &request;
     deps.numMetricEvalRequests = 1;
@@ -245,23 +249,27 @@ std::vector<std::uint8_t> counter_data_prefix(const std::vector<std::string>& me
     request.keepInstances = true;
     requests.push_back(request);
   }
-  auto create = sized<NVPW_CUDA_CounterDataBuilder_Create_Params>(NVPW_CUDA_CounterDataBuilder_Create_Params_STRUCT_SIZE);
+  auto create = sized<NVPW_CUDA_CounterDataBuilder_Create_Params>(
+      NVPW_CUDA_CounterDataBuilder_Create_Params_STRUCT_SIZE);
   create.pChipName = chip.c_str();
   create.pCounterAvailabilityImage = availability.data();
   check_nvpw(NVPW_CUDA_CounterDataBuilder_Create(&create), "CounterDataBuilder_Create");
-  auto add = sized<NVPW_CounterDataBuilder_AddMetrics_Params>(NVPW_CounterDataBuilder_AddMetrics_Params_STRUCT_SIZE);
+  auto add =
+      sized<NVPW_CounterDataBuilder_AddMetrics_Params>(NVPW_CounterDataBuilder_AddMetrics_Params_STRUCT_SIZE);
   add.pCounterDataBuilder = create.pCounterDataBuilder;
   add.pRawMetricRequests = requests.data();
   add.numMetricRequests = requests.size();
   check_nvpw(NVPW_CounterDataBuilder_AddMetrics(&add), "CounterDataBuilder_AddMetrics");
-  auto prefix = sized<NVPW_CounterDataBuilder_GetCounterDataPrefix_Params>(NVPW_CounterDataBuilder_GetCounterDataPrefix_Params_STRUCT_SIZE);
+  auto prefix = sized<NVPW_CounterDataBuilder_GetCounterDataPrefix_Params>(
+      NVPW_CounterDataBuilder_GetCounterDataPrefix_Params_STRUCT_SIZE);
   prefix.pCounterDataBuilder = create.pCounterDataBuilder;
   check_nvpw(NVPW_CounterDataBuilder_GetCounterDataPrefix(&prefix), "GetCounterDataPrefix size");
   std::vector<std::uint8_t> bytes(prefix.bytesCopied);
   prefix.bytesAllocated = bytes.size();
   prefix.pBuffer = bytes.data();
   check_nvpw(NVPW_CounterDataBuilder_GetCounterDataPrefix(&prefix), "GetCounterDataPrefix");
-  auto destroy = sized<NVPW_CounterDataBuilder_Destroy_Params>(NVPW_CounterDataBuilder_Destroy_Params_STRUCT_SIZE);
+  auto destroy =
+      sized<NVPW_CounterDataBuilder_Destroy_Params>(NVPW_CounterDataBuilder_Destroy_Params_STRUCT_SIZE);
   destroy.pCounterDataBuilder = create.pCounterDataBuilder;
   NVPW_CounterDataBuilder_Destroy(&destroy);
   auto gone = sized<NVPW_MetricsEvaluator_Destroy_Params>(NVPW_MetricsEvaluator_Destroy_Params_STRUCT_SIZE);
@@ -277,7 +285,8 @@ struct session_image {
 
 session_image session_counter_data(const std::vector<std::string>& metrics, int ranges) {
   const std::vector<std::uint8_t> prefix = counter_data_prefix(metrics);
-  auto options = sized<CUpti_Profiler_CounterDataImageOptions>(CUpti_Profiler_CounterDataImageOptions_STRUCT_SIZE);
+  auto options =
+      sized<CUpti_Profiler_CounterDataImageOptions>(CUpti_Profiler_CounterDataImageOptions_STRUCT_SIZE);
   options.pCounterDataPrefix = prefix.data();
   options.counterDataPrefixSize = prefix.size();
   options.maxNumRanges = static_cast<std::uint32_t>(ranges);
@@ -321,7 +330,8 @@ Params session_params(std::size_t size) {
 }
 
 void begin_session(session_image& counter_data, int ranges) {
-  auto begin = session_params<CUpti_Profiler_BeginSession_Params>(CUpti_Profiler_BeginSession_Params_STRUCT_SIZE);
+  auto begin =
+      session_params<CUpti_Profiler_BeginSession_Params>(CUpti_Profiler_BeginSession_Params_STRUCT_SIZE);
   begin.counterDataImageSize = counter_data.image.size();
   begin.pCounterDataImage = counter_data.image.data();
   begin.counterDataScratchBufferSize = counter_data.scratch.size();
@@ -334,8 +344,8 @@ void begin_session(session_image& counter_data, int ranges) {
 }
 
 void end_session() {
-  auto flush =
-      session_params<CUpti_Profiler_FlushCounterData_Params>(CUpti_Profiler_FlushCounterData_Params_STRUCT_SIZE);
+  auto flush = session_params<CUpti_Profiler_FlushCounterData_Params>(
+      CUpti_Profiler_FlushCounterData_Params_STRUCT_SIZE);
   const CUptiResult flushed = cuptiProfilerFlushCounterData(&flush);
   if (flushed != CUPTI_SUCCESS)
     std::printf("  (FlushCounterData: CUptiResult %d)\n", static_cast<int>(flushed));
@@ -368,7 +378,8 @@ std::string session_captures(const metric_set& set, stopwatch& watch) {
         CUpti_Profiler_DisableProfiling_Params_STRUCT_SIZE);
     COUNTERGUARD_CUPTI_CHECK(cuptiProfilerDisableProfiling(&disable));
   }
-  auto unset = session_params<CUpti_Profiler_UnsetConfig_Params>(CUpti_Profiler_UnsetConfig_Params_STRUCT_SIZE);
+  auto unset =
+      session_params<CUpti_Profiler_UnsetConfig_Params>(CUpti_Profiler_UnsetConfig_Params_STRUCT_SIZE);
   COUNTERGUARD_CUPTI_CHECK(cuptiProfilerUnsetConfig(&unset));
   return times + " | unset " + watch.lap();
 }
@@ -429,7 +440,8 @@ void one_session(const std::vector<metric_set>& sets) {
   }
 }
 
-int run() {
+int run(bool sessions_only) {
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);  // lines reach the file before a crash
   COUNTERGUARD_CUDA_CHECK(cudaFree(nullptr));
   if (cuCtxGetCurrent(&context) != CUDA_SUCCESS)
     throw counterguard::internal_error("cuCtxGetCurrent");
@@ -472,16 +484,18 @@ int run() {
       all_same = false;
     }
   };
-  attempt("kernel replay", [&] { range_profiler_switches(sets, CUPTI_KernelReplay, "kernel"); });
-  attempt("user replay", [&] { range_profiler_switches(sets, CUPTI_UserReplay, "user"); });
-  attempt("kernel replay, 32 GiB allocated", [&] {
-    void* big = nullptr;
-    COUNTERGUARD_CUDA_CHECK(cudaMalloc(&big, std::size_t{32} << 30));
-    COUNTERGUARD_CUDA_CHECK(cudaMemset(big, 1, std::size_t{32} << 30));
-    std::printf("with 32 GiB allocated and written:\n");
-    range_profiler_switches(sets, CUPTI_KernelReplay, "kernel");
-    COUNTERGUARD_CUDA_CHECK(cudaFree(big));
-  });
+  if (!sessions_only) {
+    attempt("kernel replay", [&] { range_profiler_switches(sets, CUPTI_KernelReplay, "kernel"); });
+    attempt("user replay", [&] { range_profiler_switches(sets, CUPTI_UserReplay, "user"); });
+    attempt("kernel replay, 32 GiB allocated", [&] {
+      void* big = nullptr;
+      COUNTERGUARD_CUDA_CHECK(cudaMalloc(&big, std::size_t{32} << 30));
+      COUNTERGUARD_CUDA_CHECK(cudaMemset(big, 1, std::size_t{32} << 30));
+      std::printf("with 32 GiB allocated and written:\n");
+      range_profiler_switches(sets, CUPTI_KernelReplay, "kernel");
+      COUNTERGUARD_CUDA_CHECK(cudaFree(big));
+    });
+  }
   attempt("session API, a session per configuration", [&] { session_per_configuration(sets); });
   attempt("session API, one session", [&] { one_session(sets); });
   std::printf(all_same ? "exact values the same every way\n" : "VALUES DIFFER OR A WAY FAILED\n");
@@ -490,9 +504,10 @@ int run() {
 
 }  // namespace
 
-int main() {
+// `sessions` as the argument: the session API's measurements only.
+int main(int argc, char** argv) {
   try {
-    return run();
+    return run(argc > 1 && std::string(argv[1]) == "sessions");
   } catch (const std::exception& e) {
     std::fprintf(stderr, "profiler_switch_experiment: %s\n", e.what());
     return 2;
