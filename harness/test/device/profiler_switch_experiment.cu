@@ -355,7 +355,7 @@ void end_session() {
 
 // SetConfig(set), two launches profiled (EnableProfiling/launch/DisableProfiling each), UnsetConfig; the
 // times of each step.
-std::string session_captures(const metric_set& set, stopwatch& watch) {
+std::string session_captures(const metric_set& set, stopwatch& watch, bool unset_config = true) {
   auto config = session_params<CUpti_Profiler_SetConfig_Params>(CUpti_Profiler_SetConfig_Params_STRUCT_SIZE);
   config.pConfig = set.config.data();
   config.configSize = set.config.size();
@@ -384,7 +384,7 @@ std::string session_captures(const metric_set& set, stopwatch& watch) {
   return times + " | unset " + watch.lap();
 }
 
-constexpr int switch_order[] = {0, 1, 0, 2, 0};
+constexpr int switch_order[] = {0, 1, 0, 2, 0};  // a session per configuration
 
 // A session per configuration: BeginSession, captures, EndSession, each switch.
 void session_per_configuration(const std::vector<metric_set>& sets) {
@@ -407,30 +407,39 @@ void session_per_configuration(const std::vector<metric_set>& sets) {
   }
 }
 
-// One session for every configuration: the counter-data image holds the union of the sets' metrics, and a
-// switch is UnsetConfig/SetConfig (the session API's documented way to collect several configurations into
-// one image without restarting the session).
-void one_session(const std::vector<metric_set>& sets) {
-  std::printf("session API: one session, configurations switched inside it\n");
+// One session for several configurations in `order` ("ABACA": the sets by name): the counter-data image holds
+// the union of their metrics, and a switch is UnsetConfig/SetConfig (the session API's documented way to
+// collect several configurations into one image without restarting the session). `unset_last`: UnsetConfig
+// before EndSession too.
+void one_session(const std::vector<metric_set>& sets, const std::string& order, bool unset_last) {
+  std::printf("session API: one session, configurations %s switched inside it%s\n", order.c_str(),
+              unset_last ? "" : ", the last one left set at EndSession");
+  std::vector<const metric_set*> chosen;
   std::set<std::string> unique;
-  for (const auto& set : sets)
-    unique.insert(set.metrics.begin(), set.metrics.end());
+  for (const char name : order) {
+    for (const auto& set : sets) {
+      if (set.name == std::string(1, name)) {
+        chosen.push_back(&set);
+        unique.insert(set.metrics.begin(), set.metrics.end());
+      }
+    }
+  }
   const std::vector<std::string> all(unique.begin(), unique.end());
-  constexpr int ranges = 2 * static_cast<int>(std::size(switch_order));
+  const int ranges = 2 * static_cast<int>(chosen.size());
   session_image counter_data = session_counter_data(all, ranges);
   stopwatch watch;
   begin_session(counter_data, ranges);
   std::printf("  begin %s\n", watch.lap().c_str());
-  for (const int index : switch_order) {
-    const metric_set& set = sets[static_cast<std::size_t>(index)];
-    std::printf("  set %s: %s\n", set.name.c_str(), session_captures(set, watch).c_str());
+  for (std::size_t i = 0; i < chosen.size(); ++i) {
+    const bool unset = unset_last || i + 1 < chosen.size();
+    std::printf("  set %s: %s\n", chosen[i]->name.c_str(),
+                session_captures(*chosen[i], watch, unset).c_str());
   }
   end_session();
   std::printf("  flush+end %s\n", watch.lap().c_str());
   // Each range evaluated with its own set's metrics.
-  for (std::size_t r = 0; r < 2 * std::size(switch_order); ++r) {
-    const metric_set& set = sets[static_cast<std::size_t>(switch_order[r / 2])];
-    std::printf("  evaluating range %zu with set %s\n", r, set.name.c_str());
+  for (std::size_t r = 0; r < 2 * chosen.size(); ++r) {
+    const metric_set& set = *chosen[r / 2];
     const auto evaluated = counterguard::evaluate_counter_data(
         counterguard::counter_data_image{chip, counter_data.image}, set.metrics);
     if (r < evaluated.size())
@@ -440,7 +449,8 @@ void one_session(const std::vector<metric_set>& sets) {
   }
 }
 
-int run(bool sessions_only) {
+int run(const std::vector<std::string>& arguments) {
+  const bool sessions_only = !arguments.empty();
   std::setvbuf(stdout, nullptr, _IOLBF, 0);  // lines reach the file before a crash
   COUNTERGUARD_CUDA_CHECK(cudaFree(nullptr));
   if (cuCtxGetCurrent(&context) != CUDA_SUCCESS)
@@ -496,18 +506,24 @@ int run(bool sessions_only) {
       COUNTERGUARD_CUDA_CHECK(cudaFree(big));
     });
   }
-  attempt("session API, a session per configuration", [&] { session_per_configuration(sets); });
-  attempt("session API, one session", [&] { one_session(sets); });
+  if (arguments.empty() || arguments[0] == "sessions")
+    attempt("session API, a session per configuration", [&] { session_per_configuration(sets); });
+  if (arguments.empty() || arguments[0] == "one")
+    attempt("session API, one session", [&] {
+      one_session(sets, arguments.size() > 1 ? arguments[1] : "ABACA",
+                  arguments.size() <= 2 || arguments[2] != "keep");
+    });
   std::printf(all_same ? "exact values the same every way\n" : "VALUES DIFFER OR A WAY FAILED\n");
   return all_same ? 0 : 1;
 }
 
 }  // namespace
 
-// `sessions` as the argument: the session API's measurements only.
+// Arguments: none (everything), `sessions` (a session per configuration), or `one [ORDER [keep]]` (one
+// session switching configurations in ORDER, the last configuration kept set at EndSession with `keep`).
 int main(int argc, char** argv) {
   try {
-    return run(argc > 1 && std::string(argv[1]) == "sessions");
+    return run(std::vector<std::string>(argv + 1, argv + argc));
   } catch (const std::exception& e) {
     std::fprintf(stderr, "profiler_switch_experiment: %s\n", e.what());
     return 2;
