@@ -365,7 +365,6 @@ std::string session_captures(const metric_set& set, stopwatch& watch, bool unset
   config.targetNestingLevel = 1;
   COUNTERGUARD_CUPTI_CHECK(cuptiProfilerSetConfig(&config));
   std::string times = "set_config " + watch.lap();
-  std::printf("    %s\n", times.c_str());
   for (int capture = 0; capture < 2; ++capture) {
     auto enable = session_params<CUpti_Profiler_EnableProfiling_Params>(
         CUpti_Profiler_EnableProfiling_Params_STRUCT_SIZE);
@@ -373,11 +372,12 @@ std::string session_captures(const metric_set& set, stopwatch& watch, bool unset
     times += " | enable " + watch.lap();
     launch_once();
     times += " launch " + watch.lap();
-    std::printf("    %s\n", times.c_str());
     auto disable = session_params<CUpti_Profiler_DisableProfiling_Params>(
         CUpti_Profiler_DisableProfiling_Params_STRUCT_SIZE);
     COUNTERGUARD_CUPTI_CHECK(cuptiProfilerDisableProfiling(&disable));
   }
+  if (!unset_config)
+    return times;
   auto unset =
       session_params<CUpti_Profiler_UnsetConfig_Params>(CUpti_Profiler_UnsetConfig_Params_STRUCT_SIZE);
   COUNTERGUARD_CUPTI_CHECK(cuptiProfilerUnsetConfig(&unset));
