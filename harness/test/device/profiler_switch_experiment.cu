@@ -479,7 +479,9 @@ int run(const std::vector<std::string>& arguments) {
   std::vector<metric_set> sets = {
       {"A", {"smsp__sass_inst_executed.sum", "smsp__sass_inst_executed_op_global_ld.sum"}, {}},
       {"B", {"sm__warps_active.avg.pct_of_peak_sustained_active"}, {}},
-      {"C", {"l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum", "smsp__inst_executed.sum"}, {}}};
+      {"C", {"l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum", "smsp__inst_executed.sum"}, {}},
+      {"D", {"smsp__sass_inst_executed_op_global_st.sum", "smsp__sass_thread_inst_executed.sum"}, {}},
+      {"E", {"idc__requests.sum", "smsp__sass_inst_executed_op_global_ld.sum"}, {}}};
   for (auto& set : sets) {
     counterguard::detail::profiler_host profiler_host(chip, availability);
     profiler_host.add_metrics(set.metrics);
