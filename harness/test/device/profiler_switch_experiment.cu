@@ -281,6 +281,8 @@ std::vector<std::uint8_t> counter_data_prefix(const std::vector<std::string>& me
 struct session_image {
   std::vector<std::uint8_t> image;
   std::vector<std::uint8_t> scratch;
+  std::vector<std::uint8_t> pristine_image;  // as initialised: copied back to reset the bound buffers
+  std::vector<std::uint8_t> pristine_scratch;
 };
 
 session_image session_counter_data(const std::vector<std::string>& metrics, int ranges) {
@@ -319,6 +321,8 @@ session_image session_counter_data(const std::vector<std::string>& metrics, int 
   scratch.counterDataScratchBufferSize = result.scratch.size();
   scratch.pCounterDataScratchBuffer = result.scratch.data();
   COUNTERGUARD_CUPTI_CHECK(cuptiProfilerCounterDataImageInitializeScratchBuffer(&scratch));
+  result.pristine_image = result.image;
+  result.pristine_scratch = result.scratch;
   return result;
 }
 
@@ -449,6 +453,48 @@ void one_session(const std::vector<metric_set>& sets, const std::string& order, 
   }
 }
 
+// One session for the configurations in `order`, the bound counter-data image read in the middle of the
+// session after each configuration's captures and then reset in place (its initialised bytes copied back):
+// can a run keep one session yet hand each case an image of its own ranges?
+void one_session_reset_between(const std::vector<metric_set>& sets, const std::string& order) {
+  std::printf("session API: one session over %s, the image read and reset after each configuration\n",
+              order.c_str());
+  std::vector<const metric_set*> chosen;
+  std::set<std::string> unique;
+  for (const char name : order) {
+    for (const auto& set : sets) {
+      if (set.name == std::string(1, name)) {
+        chosen.push_back(&set);
+        unique.insert(set.metrics.begin(), set.metrics.end());
+      }
+    }
+  }
+  const std::vector<std::string> all(unique.begin(), unique.end());
+  session_image counter_data = session_counter_data(all, 4);
+  std::printf("  image %zu bytes, scratch %zu bytes\n", counter_data.image.size(),
+              counter_data.scratch.size());
+  stopwatch watch;
+  begin_session(counter_data, 4);
+  std::printf("  begin %s\n", watch.lap().c_str());
+  for (std::size_t i = 0; i < chosen.size(); ++i) {
+    const metric_set& set = *chosen[i];
+    std::printf("  set %s: %s\n", set.name.c_str(),
+                session_captures(set, watch, i + 1 < chosen.size()).c_str());
+    const auto evaluated = counterguard::evaluate_counter_data(
+        counterguard::counter_data_image{chip, counter_data.image}, set.metrics);
+    std::printf("  read in the session: %zu ranges, %s\n", evaluated.size(), watch.lap().c_str());
+    for (std::size_t r = 0; r < evaluated.size(); ++r)
+      compare("range " + std::to_string(r), set, evaluated[r].values);
+    std::copy(counter_data.pristine_image.begin(), counter_data.pristine_image.end(),
+              counter_data.image.begin());
+    std::copy(counter_data.pristine_scratch.begin(), counter_data.pristine_scratch.end(),
+              counter_data.scratch.begin());
+    std::printf("  reset %s\n", watch.lap().c_str());
+  }
+  end_session();
+  std::printf("  flush+end %s\n", watch.lap().c_str());
+}
+
 int run(const std::vector<std::string>& arguments) {
   const bool sessions_only = !arguments.empty();
   std::setvbuf(stdout, nullptr, _IOLBF, 0);  // lines reach the file before a crash
@@ -510,6 +556,9 @@ int run(const std::vector<std::string>& arguments) {
   }
   if (arguments.empty() || arguments[0] == "sessions")
     attempt("session API, a session per configuration", [&] { session_per_configuration(sets); });
+  if (arguments.empty() || arguments[0] == "reset")
+    attempt("session API, one session, image reset",
+            [&] { one_session_reset_between(sets, arguments.size() > 1 ? arguments[1] : "BCAD"); });
   if (arguments.empty() || arguments[0] == "one")
     attempt("session API, one session", [&] {
       one_session(sets, arguments.size() > 1 ? arguments[1] : "ABACA",
@@ -521,8 +570,9 @@ int run(const std::vector<std::string>& arguments) {
 
 }  // namespace
 
-// Arguments: none (everything), `sessions` (a session per configuration), or `one [ORDER [keep]]` (one
-// session switching configurations in ORDER, the last configuration kept set at EndSession with `keep`).
+// Arguments: none (everything), `sessions` (a session per configuration), `reset [ORDER]`, or `one [ORDER
+// [keep]]` (one session switching configurations in ORDER, the last configuration kept set at EndSession with
+// `keep`).
 int main(int argc, char** argv) {
   try {
     return run(std::vector<std::string>(argv + 1, argv + argc));
