@@ -3,7 +3,7 @@
 # The binary comes built from the CPU machine (tools/stage_for_gpu.sh -> .device/).
 # Usage: tools/h200_evidence.sh STAGE...
 #   stages: info run crosscheck baseline repeat planted faults sanitize benchmark timing (evidence/h200/README.md)
-#           configurations floor stages environment contexts switch (issue 12)
+#           configurations floor stages environment contexts switch api (issue 12)
 #           extras lock signals noise example (issues 9, 11, 15: evidence/h200/README.md)
 #           predication sass blame blame_planted run_blame ncu_lines (issue 14), history_pool (issue 11)
 set -uo pipefail
@@ -26,16 +26,18 @@ pack() {
 trap pack EXIT
 trap "exit 124" TERM
 
-# gated_rounds DIR MODE...: the built-in suite gated in each sharing mode (COUNTERGUARD_PROFILER_CONFIGURATIONS),
-# two rounds alternating: DIR/<mode><round>.json and .timing, wall times appended to DIR/walls.txt.
+# gated_rounds DIR [VARIABLE] MODE...: the built-in suite gated in each mode of VARIABLE
+# (COUNTERGUARD_PROFILER_CONFIGURATIONS unless named: an upper-case first argument after DIR), two rounds
+# alternating: DIR/<mode><round>.json and .timing, wall times appended to DIR/walls.txt.
 gated_rounds() {
-  local dir=$1
+  local dir=$1 variable=COUNTERGUARD_PROFILER_CONFIGURATIONS
   shift
+  if [[ $1 =~ ^[A-Z_]+$ ]]; then variable=$1; shift; fi
   for round in 1 2; do
     for mode in "$@"; do
       local start status
       start=$(date +%s.%N)
-      COUNTERGUARD_PROFILER_CONFIGURATIONS=$mode COUNTERGUARD_TIMING=1 "$CG" run cases/ --quiet \
+      env "$variable=$mode" COUNTERGUARD_TIMING=1 "$CG" run cases/ --quiet \
         --json "$dir/$mode$round.json" 2>"$dir/$mode$round.timing"
       status=$?
       echo "$mode round $round: exit status $status, $(python3 -c "import time; print(f'{time.time() - $start:.2f}')") s wall" | tee -a "$dir/walls.txt"
@@ -110,6 +112,28 @@ for stage in "$@"; do
       echo "recorded vs evaluated offline: exit status $?"
       gzip -9 "$S"/*.timing
       ;;
+    api)
+      # Issue 12: CUPTI's session API (one session across configurations, the default) against the range
+      # profiler (an Enable per configuration), the built-in suite gated twice each, alternating; exact values
+      # must agree between the two, with an offline evaluation of a session-API recording, and with the
+      # previous commit's results when given (PREVIOUS_RESULTS).
+      A=$OUT/api; mkdir -p "$A"
+      gated_rounds "$A" COUNTERGUARD_PROFILER_API range session
+      python3 tools/timing_summary.py "$A"/range2.timing "$A"/session2.timing | tee "$A/summary.txt"
+      python3 tools/same_results.py "$A/range1.json" "$A/session1.json" >"$A/same_apis.txt" 2>&1
+      echo "same results range vs session: exit status $?"; tail -2 "$A/same_apis.txt"
+      python3 tools/same_results.py "$A/session1.json" "$A/session2.json" >"$A/same_sessions.txt" 2>&1
+      echo "same results session round 1 vs 2: exit status $?"; tail -2 "$A/same_sessions.txt"
+      if [[ -n "${PREVIOUS_RESULTS:-}" ]]; then
+        python3 tools/same_results.py "$PREVIOUS_RESULTS" "$A/session1.json" >"$A/same_as_previous.txt" 2>&1
+        echo "same results as $PREVIOUS_RESULTS: exit status $?"; tail -2 "$A/same_as_previous.txt"
+      fi
+      "$CG" run cases/ --no-baselines --quiet --save-counter-data /tmp/api_rec --json /tmp/api_rec.json
+      "$CG" evaluate /tmp/api_rec --no-baselines --quiet --json /tmp/api_eval.json
+      python3 tools/same_results.py /tmp/api_rec.json /tmp/api_eval.json >"$A/same_evaluate.txt" 2>&1
+      echo "session-API recording vs evaluated offline: exit status $?"; du -sh /tmp/api_rec | tee -a "$A/summary.txt"
+      gzip -9 "$A"/*.timing
+      ;;
     environment)
       # Issue 12: where the host work of a case goes, by the environment alone: the built-in suite (ungated) with
       # glibc's allocator told never to return memory to the system (no fresh page faults for each case's
@@ -150,6 +174,13 @@ for stage in "$@"; do
       mkdir -p "$OUT/switch"
       LD_LIBRARY_PATH=$PWD/.device/lib .device/tests/profiler_switch_experiment >"$OUT/switch/experiment.txt" 2>&1
       echo "profiler_switch_experiment exit status $?"; cat "$OUT/switch/experiment.txt"
+      # Which configuration switches inside one session survive (A, D: instrumented counters only; B, C:
+      # hardware counters only; E: both); exit status 139 is a crash inside CUPTI.
+      for order in AA AB AC EB CAC BA CA BC CB AD DA EA AE BE BCADEA; do
+        LD_LIBRARY_PATH=$PWD/.device/lib timeout 60 .device/tests/profiler_switch_experiment one "$order" \
+          >>"$OUT/switch/orders.txt" 2>&1
+        echo "one session, order $order: exit status $?" | tee -a "$OUT/switch/orders.txt"
+      done
       ;;
     floor)
       # Issue 12: inputs filled on the GPU equal the CPU's (every fill kind and element type), and the host

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 
+#include "counterguard/cupti/instrumented_counter.hpp"
+
 namespace counterguard {
 
 std::string hardware_counter_stage(const std::string& raw_metric) {
-  if (raw_metric.find("__sass_") != std::string::npos)
+  if (is_instrumented_counter(raw_metric))
     return {};
   const std::size_t unit_end = raw_metric.find("__");
   if (unit_end == std::string::npos)

@@ -42,6 +42,7 @@
 #include "counterguard/cupti/cupti_check.hpp"
 #include "counterguard/cupti/metric_name_validator.hpp"
 #include "counterguard/cupti/profiler_host.hpp"
+#include "counterguard/profiler/profiler_session.hpp"
 #include "detail/launch_recorder.hpp"
 #include "detail/primary_context.hpp"
 
@@ -86,6 +87,41 @@ const char* support_text(CUpti_Profiler_Support_Level level) {
   }
 }
 
+// The image's own range names ("0", "1", ... in launch order, §3) replace the recorder's placeholders; returns
+// how many ranges the image holds.
+std::size_t name_ranges(profile_capture& capture) {
+  auto info = detail::cupti_params<CUpti_RangeProfiler_GetCounterDataInfo_Params>(
+      CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE);
+  info.pCounterDataImage = capture.image.bytes.data();
+  info.counterDataImageSize = capture.image.bytes.size();
+  COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerGetCounterDataInfo(&info));
+  for (std::size_t index = 0; index < info.numTotalRanges && index < capture.launches.size(); ++index) {
+    auto name = detail::cupti_params<CUpti_Profiler_Host_GetRangeName_Params>(
+        CUpti_Profiler_Host_GetRangeName_Params_STRUCT_SIZE);
+    name.pCounterDataImage = capture.image.bytes.data();
+    name.counterDataImageSize = capture.image.bytes.size();
+    name.rangeIndex = index;
+    name.delimiter = "/";
+    COUNTERGUARD_CUPTI_CHECK(cuptiProfilerHostGetRangeName(&name));
+    const std::unique_ptr<char, decltype(&std::free)> owned(const_cast<char*>(name.pRangeName), &std::free);
+    if (owned)
+      capture.launches[index].range_name = owned.get();
+  }
+  return info.numTotalRanges;
+}
+
+// Which CUPTI API profiles: the session API (one session across configurations, the default) or the range
+// profiler (an Enable per configuration), chosen with COUNTERGUARD_PROFILER_API=session|range.
+bool session_api_from_environment() {
+  const char* value = std::getenv("COUNTERGUARD_PROFILER_API");
+  if (value == nullptr || std::string(value).empty() || std::string(value) == "session")
+    return true;
+  if (std::string(value) == "range")
+    return false;
+  throw input_error({}, "COUNTERGUARD_PROFILER_API", "is '" + std::string(value) + "'",
+                    "session (the default) or range");
+}
+
 // A metric set's host object and configuration, built once per set (about 2 ms each, more for many metrics).
 struct configuration {
   std::unique_ptr<detail::profiler_host> host;
@@ -109,9 +145,11 @@ struct range_profiler::state {
   std::vector<std::uint8_t> counter_availability;
   std::unique_ptr<detail::launch_recorder> recorder;
   CUpti_RangeProfiler_Object* profiler = nullptr;
+  std::unique_ptr<detail::profiler_session> session;  // with the session API instead of `profiler`
   std::map<std::vector<std::string>, configuration> configurations;
 
   ~state() {
+    session.reset();
     if (profiler != nullptr) {
       auto params = detail::cupti_params<CUpti_RangeProfiler_Disable_Params>(
           CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
@@ -261,8 +299,26 @@ range_profiler::range_profiler(int device_ordinal) : m_state(std::make_unique<st
   // The process's one CUPTI subscriber (§3: kernel names from runtime launch callbacks).
   s.recorder = std::make_unique<detail::launch_recorder>(properties.maxThreadsPerMultiProcessor);
 
-  s.enable();
-  timeline_mark("range profiler enabled");
+  if (session_api_from_environment()) {
+    s.session = std::make_unique<detail::profiler_session>(s.context, s.device.chip, s.counter_availability);
+    timeline_mark("profiler session ready");
+  } else {
+    s.enable();
+    timeline_mark("range profiler enabled");
+  }
+}
+
+void range_profiler::reserve(const std::vector<std::vector<std::string>>& metric_sets, int max_launches) {
+  state& s = *m_state;
+  if (s.session == nullptr)
+    return;
+  std::vector<std::vector<std::string>> collected;
+  for (const auto& set : metric_sets) {
+    if (!set.empty())
+      collected.push_back(set);
+  }
+  if (!collected.empty())
+    s.session->reserve(collected, max_launches);
 }
 
 range_profiler::~range_profiler() = default;
@@ -309,6 +365,40 @@ profile_capture range_profiler::profile(const std::vector<std::string>& raw_metr
     mark = now;
   };
   configuration& config = s.configuration_for(raw_metrics);
+  if (s.session != nullptr) {
+    phase("configure");
+    profile_capture capture;
+    capture.image.chip = s.device.chip;
+    capture.passes = config.passes;
+    bool restarted = false;
+    capture.image.bytes = s.session->capture(
+        config.image, raw_metrics, max_launches,
+        [&] {
+          s.recorder->arm();
+          try {
+            {
+              const nvtx_range marked(range_name);
+              work();
+            }
+            COUNTERGUARD_CUDA_CHECK(cudaDeviceSynchronize());
+          } catch (...) {
+            try {
+              static_cast<void>(s.recorder->disarm());
+            } catch (...) {
+            }
+            throw;
+          }
+          capture.launches = s.recorder->disarm();
+        },
+        restarted);
+    phase(restarted ? "session_begin" : "replay");
+    const std::size_t ranges = name_ranges(capture);
+    capture.dropped_ranges =
+        capture.launches.size() > ranges ? static_cast<int>(capture.launches.size() - ranges) : 0;
+    phase("range_names");
+    capture.phase_seconds = std::move(phases);
+    return capture;
+  }
   s.apply(&config);
   phase("configure");
   if (config.pristine_enable != s.enables) {
@@ -391,24 +481,7 @@ profile_capture range_profiler::profile(const std::vector<std::string>& raw_metr
   phase("decode");
   capture.dropped_ranges = static_cast<int>(decode.numOfRangeDropped);
 
-  // The image's own range names ("0", "1", ... in launch order, §3) replace the recorder's placeholders.
-  auto info = detail::cupti_params<CUpti_RangeProfiler_GetCounterDataInfo_Params>(
-      CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE);
-  info.pCounterDataImage = capture.image.bytes.data();
-  info.counterDataImageSize = capture.image.bytes.size();
-  COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerGetCounterDataInfo(&info));
-  for (std::size_t index = 0; index < info.numTotalRanges && index < capture.launches.size(); ++index) {
-    auto name = detail::cupti_params<CUpti_Profiler_Host_GetRangeName_Params>(
-        CUpti_Profiler_Host_GetRangeName_Params_STRUCT_SIZE);
-    name.pCounterDataImage = capture.image.bytes.data();
-    name.counterDataImageSize = capture.image.bytes.size();
-    name.rangeIndex = index;
-    name.delimiter = "/";
-    COUNTERGUARD_CUPTI_CHECK(cuptiProfilerHostGetRangeName(&name));
-    const std::unique_ptr<char, decltype(&std::free)> owned(const_cast<char*>(name.pRangeName), &std::free);
-    if (owned)
-      capture.launches[index].range_name = owned.get();
-  }
+  static_cast<void>(name_ranges(capture));
   phase("range_names");
   capture.phase_seconds = std::move(phases);
   return capture;

@@ -110,6 +110,11 @@ std::unique_ptr<range_profiler> open_profiler(const worker_request& request, con
 
 constexpr int max_launches_per_case = 1024;
 
+// The ranges a case's counter-data image has room for at first.
+int initial_max_launches(const kernel_definition& definition) {
+  return std::max(2, static_cast<int>(definition.device_functions().size()));
+}
+
 struct worker_context {
   range_profiler& profiler;
   cudaStream_t stream;
@@ -153,7 +158,7 @@ void profile_case(const worker_context& context, const case_instance& instance, 
   // The counter-data image reserves room for every range it may hold, and most cases launch one kernel:
   // start small (small images to keep and commit) and profile again with room to spare if ranges were
   // dropped.
-  int max_launches = std::max(2, static_cast<int>(definition->device_functions().size()));
+  int max_launches = initial_max_launches(*definition);
   std::unique_ptr<kernel_run> run;
   profile_capture capture;
   while (true) {
@@ -268,6 +273,27 @@ int run_gpu_worker(const worker_request& request, int event_fd) {
   }
 
   timeline_mark("worker configurations planned");
+  {
+    // One profiling session with room for every configuration and for the first launches of every case.
+    std::vector<std::vector<std::string>> metric_sets;
+    for (const auto& planned : configurations->configurations())
+      metric_sets.push_back(planned.raw_metrics);
+    int max_launches = 2;
+    for (const auto& name : request.instances) {
+      const auto found = instances.find(name);
+      const kernel_definition* definition =
+          found == instances.end() ? nullptr : kernel_registry::global().find(found->second.kernel);
+      if (definition != nullptr)
+        max_launches = std::max(max_launches, initial_max_launches(*definition));
+    }
+    try {
+      profiler->reserve(metric_sets, max_launches);
+    } catch (const environment_error& e) {  // the counters taken by another process meanwhile
+      events.write(environment_error_event{e.problem(), e.what()});
+      return static_cast<int>(exit_code::environment);
+    }
+    timeline_mark("profiler session begun");
+  }
   const cuda_stream stream;
   std::unique_ptr<capture_archive_writer> archive;
   if (!request.save_counter_data_dir.empty()) {

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <limits>
 #include <string>
 
 #include "counterguard/core/error.hpp"
+#include "counterguard/cupti/instrumented_counter.hpp"
 #include "counterguard/measurement/hardware_counter_stage.hpp"
 #include "counterguard/measurement/metric_plan.hpp"
 
@@ -131,6 +133,42 @@ worker_configurations::worker_configurations(const worker_request& request,
       m_plan.configurations.push_back({metric_sets[i], passes(metric_sets[i])});
     m_plan.configuration_of[i] = found->second;
   }
+  number_hardware_only_first();
+}
+
+// Configurations without instrumented counters get the first numbers, then the others, each in the order of
+// their first case; a worker profiles configurations in that order (order_by_configuration). Why: with CUPTI's
+// session API a switch from instrumented counters to hardware counters only ends the session (it crashed
+// inside CUPTI on the H200: profiler_session), and a new one costs about 70 ms.
+void worker_configurations::number_hardware_only_first() {
+  const std::size_t count = m_plan.configurations.size();
+  std::vector<std::size_t> first(count, m_plan.configuration_of.size());
+  for (std::size_t i = m_plan.configuration_of.size(); i-- > 0;) {
+    if (m_plan.configuration_of[i] >= 0)
+      first[static_cast<std::size_t>(m_plan.configuration_of[i])] = i;
+  }
+  std::vector<std::size_t> order(count);
+  for (std::size_t c = 0; c < count; ++c)
+    order[c] = c;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    const bool a_instrumented = has_instrumented_counter(m_plan.configurations[a].raw_metrics);
+    const bool b_instrumented = has_instrumented_counter(m_plan.configurations[b].raw_metrics);
+    if (a_instrumented != b_instrumented)
+      return b_instrumented;
+    return first[a] < first[b];
+  });
+  std::vector<int> number(count);
+  std::vector<profiler_configuration> renumbered;
+  renumbered.reserve(count);
+  for (std::size_t k = 0; k < count; ++k) {
+    number[order[k]] = static_cast<int>(k);
+    renumbered.push_back(std::move(m_plan.configurations[order[k]]));
+  }
+  m_plan.configurations = std::move(renumbered);
+  for (int& configuration : m_plan.configuration_of) {
+    if (configuration >= 0)
+      configuration = number[static_cast<std::size_t>(configuration)];
+  }
 }
 
 worker_configurations plan_for_instances(const std::vector<case_instance>& instances,
@@ -160,15 +198,14 @@ std::vector<int> instance_configurations(const std::vector<case_instance>& insta
 }
 
 std::vector<std::size_t> order_by_configuration(const std::vector<int>& configuration) {
-  std::map<int, std::size_t> rank;  // configuration -> the position of its first case
-  for (std::size_t i = 0; i < configuration.size(); ++i)
-    rank.emplace(configuration[i], i);
   std::vector<std::size_t> order(configuration.size());
   for (std::size_t i = 0; i < order.size(); ++i)
     order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return rank.at(configuration[a]) < rank.at(configuration[b]);
-  });
+  // By configuration number (worker_configurations numbers them in the order to profile them); instances
+  // without counters last.
+  const auto rank = [](int c) { return c < 0 ? std::numeric_limits<int>::max() : c; };
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return rank(configuration[a]) < rank(configuration[b]); });
   return order;
 }
 

@@ -561,7 +561,7 @@ int run(const std::vector<std::string>& arguments) {
             [&] { one_session_reset_between(sets, arguments.size() > 1 ? arguments[1] : "BCAD"); });
   if (arguments.empty() || arguments[0] == "one")
     attempt("session API, one session", [&] {
-      one_session(sets, arguments.size() > 1 ? arguments[1] : "ABACA",
+      one_session(sets, arguments.size() > 1 ? arguments[1] : "BCADEA",
                   arguments.size() <= 2 || arguments[2] != "keep");
     });
   std::printf(all_same ? "exact values the same every way\n" : "VALUES DIFFER OR A WAY FAILED\n");

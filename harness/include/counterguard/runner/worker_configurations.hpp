@@ -53,6 +53,8 @@ class worker_configurations {
   }
 
  private:
+  void number_hardware_only_first();
+
   profiler_configuration_plan m_plan;
 };
 
@@ -73,8 +75,8 @@ class worker_configurations {
 
 // The order in which one GPU's worker should profile instances of these `configurations`
 // (instance_configurations) so that the instances of one configuration run one after another: positions,
-// stable, the configurations in the order of their first instance (instances without counters where theirs
-// is).
+// stable, by configuration number (configurations without instrumented counters first, then the others, each
+// in the order of their first instance), instances without counters last.
 [[nodiscard]] std::vector<std::size_t> order_by_configuration(const std::vector<int>& configurations);
 
 }  // namespace counterguard

@@ -1,0 +1,66 @@
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <set>
+#include <string>
+#include <vector>
+
+struct CUctx_st;
+
+namespace counterguard::detail {
+
+// One profiling session of CUPTI's session API (cuptiProfilerBeginSession, kernel replay, auto range) kept open
+// across profiler configurations. Why not the range profiler: on the H200 its first capture after each Enable
+// costs about 145 ms of driver time, and a new configuration needs a new Enable; here a session costs about
+// 60 ms once and a configuration switch (UnsetConfig, SetConfig) under 0.1 ms, with the same values
+// (evidence/h200/switch). The session's counter-data image holds the raw counters of every configuration it
+// may be given; after each capture its bytes are copied out (the capture's own image, holding its ranges only)
+// and reset in place, which the H200 showed to give the next capture ranges from 0 again.
+//
+// Seen on the H200: switching from a configuration with instrumented (SASS-patched) counters to one without
+// them crashes the process inside CUPTI, so such a switch starts a new session instead (worker configurations
+// are ordered so that it does not happen: worker_configurations).
+class profiler_session {
+ public:
+  profiler_session(CUctx_st* context, std::string chip, std::vector<std::uint8_t> counter_availability);
+  ~profiler_session();
+  profiler_session(const profiler_session&) = delete;
+  profiler_session& operator=(const profiler_session&) = delete;
+
+  // Makes room for captures of these metric sets with up to `max_ranges` ranges each, so that the session
+  // does not restart when they come (a restart costs about 70 ms).
+  void reserve(const std::vector<std::vector<std::string>>& metric_sets, int max_ranges);
+
+  // Profiles the kernels `work` launches with `config` (a configuration image of `raw_metrics`), up to
+  // `max_ranges` of them; returns the counter-data image of those ranges. `work` must leave the device
+  // synchronised. `restarted`: set when this capture began a new session.
+  [[nodiscard]] std::vector<std::uint8_t> capture(const std::vector<std::uint8_t>& config,
+                                                  const std::vector<std::string>& raw_metrics, int max_ranges,
+                                                  const std::function<void()>& work, bool& restarted);
+
+  // How many sessions were begun (a restart each after the first).
+  [[nodiscard]] int sessions_begun() const { return m_sessions_begun; }
+
+ private:
+  void begin(const std::set<std::string>& metrics, int max_ranges);
+  void end() noexcept;
+  void set_config(const std::vector<std::uint8_t>& config, bool instrumented);
+
+  CUctx_st* m_context;
+  std::string m_chip;
+  std::vector<std::uint8_t> m_availability;
+  bool m_open = false;
+  std::set<std::string> m_metrics;  // the raw counters the open session's image holds
+  int m_max_ranges = 0;
+  const std::uint8_t* m_config = nullptr;  // the configuration set in the open session, if any
+  std::size_t m_config_size = 0;
+  bool m_config_instrumented = false;
+  std::vector<std::uint8_t> m_image;
+  std::vector<std::uint8_t> m_scratch;
+  std::vector<std::uint8_t> m_pristine_image;  // as initialised: copied back after each capture
+  std::vector<std::uint8_t> m_pristine_scratch;
+  int m_sessions_begun = 0;
+};
+
+}  // namespace counterguard::detail
