@@ -117,7 +117,7 @@ std::vector<std::uint8_t> counter_data_prefix(const std::string& chip,
     request.structSize = NVPA_RAW_METRIC_REQUEST_STRUCT_SIZE;
     request.pMetricName = name.c_str();
     request.isolated = true;
-    request.keepInstances = true;
+    request.keepInstances = false;
     requests.push_back(request);
   }
   auto create = nvpw_params<NVPW_CUDA_CounterDataBuilder_Create_Params>(
