@@ -3,7 +3,7 @@
 # The binary comes built from the CPU machine (tools/stage_for_gpu.sh -> .device/).
 # Usage: tools/h200_evidence.sh STAGE...
 #   stages: info run crosscheck baseline repeat planted faults sanitize benchmark timing (evidence/h200/README.md)
-#           configurations floor stages environment contexts switch api (issue 12)
+#           configurations floor stages environment contexts switch api per_case sharing (issue 12)
 #           extras lock signals noise example (issues 9, 11, 15: evidence/h200/README.md)
 #           predication sass blame blame_planted run_blame ncu_lines (issue 14), history_pool (issue 11)
 set -uo pipefail
@@ -133,6 +133,33 @@ for stage in "$@"; do
       python3 tools/same_results.py /tmp/api_rec.json /tmp/api_eval.json >"$A/same_evaluate.txt" 2>&1
       echo "session-API recording vs evaluated offline: exit status $?"; du -sh /tmp/api_rec | tee -a "$A/summary.txt"
       gzip -9 "$A"/*.timing
+      ;;
+    sharing)
+      # Issue 12: with one profiling session a configuration switch costs almost nothing, so is sharing
+      # configurations still worth its extra counters? The built-in suite gated twice in each sharing mode.
+      H=$OUT/sharing; mkdir -p "$H"
+      gated_rounds "$H" per_case hardware_stages no_extra_passes
+      python3 tools/timing_summary.py "$H"/per_case2.timing "$H"/hardware_stages2.timing "$H"/no_extra_passes2.timing | tee "$H/summary.txt"
+      python3 tools/same_results.py "$H/hardware_stages1.json" "$H/per_case1.json" >"$H/same_modes.txt" 2>&1
+      echo "same results hardware_stages vs per_case: exit status $?"; tail -2 "$H/same_modes.txt"
+      rm -f "$H"/*.json; gzip -9 "$H"/*.timing
+      ;;
+    per_case)
+      # Issue 12: where the per-case cost of the benchmark's generated cases goes (320 of them, as
+      # tools/benchmark_vs_ncu.py writes them): each API's run with COUNTERGUARD_TIMING, and `launch` alone.
+      P=$OUT/per_case; mkdir -p "$P"
+      python3 -c "import sys; sys.path.insert(0, 'tools'); from benchmark_vs_ncu import write_suite; write_suite('/tmp/generated320.yaml', 320)"
+      for api in session range; do
+        start=$(date +%s.%N)
+        COUNTERGUARD_PROFILER_API=$api COUNTERGUARD_TIMING=1 "$CG" run /tmp/generated320.yaml --no-baselines --quiet \
+          --json "$P/$api.json" 2>"$P/$api.timing"
+        echo "$api: exit status $?, $(python3 -c "import time; print(f'{time.time() - $start:.2f}')") s wall" | tee -a "$P/walls.txt"
+      done
+      start=$(date +%s.%N)
+      COUNTERGUARD_TIMING=1 "$CG" launch /tmp/generated320.yaml >/dev/null 2>"$P/launch.timing"
+      echo "launch: exit status $?, $(python3 -c "import time; print(f'{time.time() - $start:.2f}')") s wall" | tee -a "$P/walls.txt"
+      python3 tools/timing_summary.py "$P"/session.timing "$P"/range.timing "$P"/launch.timing | tee "$P/summary.txt"
+      rm -f "$P"/*.json; gzip -9 "$P"/*.timing
       ;;
     environment)
       # Issue 12: where the host work of a case goes, by the environment alone: the built-in suite (ungated) with

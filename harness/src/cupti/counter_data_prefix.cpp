@@ -23,7 +23,8 @@ Params nvpw_params(std::size_t size) {
 
 void check_nvpw(NVPA_Status status, const std::string& call) {
   if (status != NVPA_STATUS_SUCCESS)
-    throw api_error(call + ": NVPA_Status " + std::to_string(static_cast<int>(status)), static_cast<int>(status));
+    throw api_error(call + ": NVPA_Status " + std::to_string(static_cast<int>(status)),
+                    static_cast<int>(status));
 }
 
 void initialize_nvpw_host() {
@@ -36,7 +37,8 @@ void initialize_nvpw_host() {
 
 struct evaluator_deleter {
   void operator()(NVPW_MetricsEvaluator* evaluator) const {
-    auto params = nvpw_params<NVPW_MetricsEvaluator_Destroy_Params>(NVPW_MetricsEvaluator_Destroy_Params_STRUCT_SIZE);
+    auto params =
+        nvpw_params<NVPW_MetricsEvaluator_Destroy_Params>(NVPW_MetricsEvaluator_Destroy_Params_STRUCT_SIZE);
     params.pMetricsEvaluator = evaluator;
     NVPW_MetricsEvaluator_Destroy(&params);
   }
@@ -44,8 +46,8 @@ struct evaluator_deleter {
 
 struct builder_deleter {
   void operator()(NVPA_CounterDataBuilder* builder) const {
-    auto params =
-        nvpw_params<NVPW_CounterDataBuilder_Destroy_Params>(NVPW_CounterDataBuilder_Destroy_Params_STRUCT_SIZE);
+    auto params = nvpw_params<NVPW_CounterDataBuilder_Destroy_Params>(
+        NVPW_CounterDataBuilder_Destroy_Params_STRUCT_SIZE);
     params.pCounterDataBuilder = builder;
     NVPW_CounterDataBuilder_Destroy(&params);
   }
@@ -56,7 +58,8 @@ const std::uint8_t* or_null(const std::vector<std::uint8_t>& bytes) {
 }
 
 // The raw counters `metrics` are computed from, sorted and unique.
-std::vector<std::string> raw_dependencies(const std::string& chip, const std::vector<std::uint8_t>& availability,
+std::vector<std::string> raw_dependencies(const std::string& chip,
+                                          const std::vector<std::uint8_t>& availability,
                                           const std::vector<std::string>& metrics) {
   auto size = nvpw_params<NVPW_CUDA_MetricsEvaluator_CalculateScratchBufferSize_Params>(
       NVPW_CUDA_MetricsEvaluator_CalculateScratchBufferSize_Params_STRUCT_SIZE);
@@ -92,10 +95,12 @@ std::vector<std::string> raw_dependencies(const std::string& chip, const std::ve
     dependencies.numMetricEvalRequests = 1;
     dependencies.metricEvalRequestStructSize = NVPW_MetricEvalRequest_STRUCT_SIZE;
     dependencies.metricEvalRequestStrideSize = sizeof(NVPW_MetricEvalRequest);
-    check_nvpw(NVPW_MetricsEvaluator_GetMetricRawDependencies(&dependencies), "raw counters of '" + metric + "'");
+    check_nvpw(NVPW_MetricsEvaluator_GetMetricRawDependencies(&dependencies),
+               "raw counters of '" + metric + "'");
     std::vector<const char*> names(dependencies.numRawDependencies);
     dependencies.ppRawDependencies = names.data();
-    check_nvpw(NVPW_MetricsEvaluator_GetMetricRawDependencies(&dependencies), "raw counters of '" + metric + "'");
+    check_nvpw(NVPW_MetricsEvaluator_GetMetricRawDependencies(&dependencies),
+               "raw counters of '" + metric + "'");
     raw.insert(raw.end(), names.begin(), names.end());  // copied before the evaluator goes
   }
   std::sort(raw.begin(), raw.end());
@@ -126,7 +131,8 @@ std::vector<std::uint8_t> counter_data_prefix(const std::string& chip,
   create.pCounterAvailabilityImage = or_null(counter_availability);
   check_nvpw(NVPW_CUDA_CounterDataBuilder_Create(&create), "NVPW_CUDA_CounterDataBuilder_Create");
   const std::unique_ptr<NVPA_CounterDataBuilder, builder_deleter> builder(create.pCounterDataBuilder);
-  auto add = nvpw_params<NVPW_CounterDataBuilder_AddMetrics_Params>(NVPW_CounterDataBuilder_AddMetrics_Params_STRUCT_SIZE);
+  auto add = nvpw_params<NVPW_CounterDataBuilder_AddMetrics_Params>(
+      NVPW_CounterDataBuilder_AddMetrics_Params_STRUCT_SIZE);
   add.pCounterDataBuilder = builder.get();
   add.pRawMetricRequests = requests.data();
   add.numMetricRequests = requests.size();
@@ -134,11 +140,13 @@ std::vector<std::uint8_t> counter_data_prefix(const std::string& chip,
   auto prefix = nvpw_params<NVPW_CounterDataBuilder_GetCounterDataPrefix_Params>(
       NVPW_CounterDataBuilder_GetCounterDataPrefix_Params_STRUCT_SIZE);
   prefix.pCounterDataBuilder = builder.get();
-  check_nvpw(NVPW_CounterDataBuilder_GetCounterDataPrefix(&prefix), "NVPW_CounterDataBuilder_GetCounterDataPrefix");
+  check_nvpw(NVPW_CounterDataBuilder_GetCounterDataPrefix(&prefix),
+             "NVPW_CounterDataBuilder_GetCounterDataPrefix");
   std::vector<std::uint8_t> bytes(prefix.bytesCopied);
   prefix.bytesAllocated = bytes.size();
   prefix.pBuffer = bytes.data();
-  check_nvpw(NVPW_CounterDataBuilder_GetCounterDataPrefix(&prefix), "NVPW_CounterDataBuilder_GetCounterDataPrefix");
+  check_nvpw(NVPW_CounterDataBuilder_GetCounterDataPrefix(&prefix),
+             "NVPW_CounterDataBuilder_GetCounterDataPrefix");
   bytes.resize(prefix.bytesCopied);
   return bytes;
 }

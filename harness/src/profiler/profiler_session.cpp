@@ -83,8 +83,8 @@ void profiler_session::begin(const std::set<std::string>& metrics, int max_range
   m_pristine_image = m_image;
   m_pristine_scratch = m_scratch;
 
-  auto session = session_params<CUpti_Profiler_BeginSession_Params>(CUpti_Profiler_BeginSession_Params_STRUCT_SIZE,
-                                                                    m_context);
+  auto session = session_params<CUpti_Profiler_BeginSession_Params>(
+      CUpti_Profiler_BeginSession_Params_STRUCT_SIZE, m_context);
   session.counterDataImageSize = m_image.size();
   session.pCounterDataImage = m_image.data();
   session.counterDataScratchBufferSize = m_scratch.size();
@@ -107,12 +107,12 @@ void profiler_session::end() noexcept {
   if (!m_open)
     return;
   if (m_config != nullptr) {
-    auto unset = session_params<CUpti_Profiler_UnsetConfig_Params>(CUpti_Profiler_UnsetConfig_Params_STRUCT_SIZE,
-                                                                    m_context);
+    auto unset = session_params<CUpti_Profiler_UnsetConfig_Params>(
+        CUpti_Profiler_UnsetConfig_Params_STRUCT_SIZE, m_context);
     COUNTERGUARD_CUPTI_NOTHROW(cuptiProfilerUnsetConfig(&unset));
   }
-  auto session =
-      session_params<CUpti_Profiler_EndSession_Params>(CUpti_Profiler_EndSession_Params_STRUCT_SIZE, m_context);
+  auto session = session_params<CUpti_Profiler_EndSession_Params>(
+      CUpti_Profiler_EndSession_Params_STRUCT_SIZE, m_context);
   COUNTERGUARD_CUPTI_NOTHROW(cuptiProfilerEndSession(&session));
   m_open = false;
   m_config = nullptr;
@@ -122,8 +122,8 @@ void profiler_session::set_config(const std::vector<std::uint8_t>& config, bool 
   if (m_config == config.data() && m_config_size == config.size())
     return;
   if (m_config != nullptr) {
-    auto unset = session_params<CUpti_Profiler_UnsetConfig_Params>(CUpti_Profiler_UnsetConfig_Params_STRUCT_SIZE,
-                                                                    m_context);
+    auto unset = session_params<CUpti_Profiler_UnsetConfig_Params>(
+        CUpti_Profiler_UnsetConfig_Params_STRUCT_SIZE, m_context);
     COUNTERGUARD_CUPTI_CHECK(cuptiProfilerUnsetConfig(&unset));
     m_config = nullptr;
   }
@@ -142,13 +142,14 @@ void profiler_session::set_config(const std::vector<std::uint8_t>& config, bool 
 }
 
 std::vector<std::uint8_t> profiler_session::capture(const std::vector<std::uint8_t>& config,
-                                                    const std::vector<std::string>& raw_metrics, int max_ranges,
-                                                    const std::function<void()>& work, bool& restarted) {
+                                                    const std::vector<std::string>& raw_metrics,
+                                                    int max_ranges, const std::function<void()>& work,
+                                                    bool& restarted) {
   const bool instrumented = has_instrumented_counter(raw_metrics);
   const bool covered = std::all_of(raw_metrics.begin(), raw_metrics.end(),
                                    [&](const std::string& metric) { return m_metrics.count(metric) != 0; });
-  const bool unsafe_switch = m_config != nullptr && m_config != config.data() && m_config_instrumented &&
-                             !instrumented;
+  const bool unsafe_switch =
+      m_config != nullptr && m_config != config.data() && m_config_instrumented && !instrumented;
   restarted = !m_open || !covered || max_ranges > m_max_ranges || unsafe_switch;
   if (restarted) {
     std::set<std::string> metrics = m_metrics;

@@ -87,8 +87,8 @@ const char* support_text(CUpti_Profiler_Support_Level level) {
   }
 }
 
-// The image's own range names ("0", "1", ... in launch order, §3) replace the recorder's placeholders; returns
-// how many ranges the image holds.
+// The image's own range names ("0", "1", ... in launch order, §3) replace the recorder's placeholders;
+// returns how many ranges the image holds.
 std::size_t name_ranges(profile_capture& capture) {
   auto info = detail::cupti_params<CUpti_RangeProfiler_GetCounterDataInfo_Params>(
       CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE);

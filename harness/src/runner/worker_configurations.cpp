@@ -137,9 +137,9 @@ worker_configurations::worker_configurations(const worker_request& request,
 }
 
 // Configurations without instrumented counters get the first numbers, then the others, each in the order of
-// their first case; a worker profiles configurations in that order (order_by_configuration). Why: with CUPTI's
-// session API a switch from instrumented counters to hardware counters only ends the session (it crashed
-// inside CUPTI on the H200: profiler_session), and a new one costs about 70 ms.
+// their first case; a worker profiles configurations in that order (order_by_configuration). Why: with
+// CUPTI's session API a switch from instrumented counters to hardware counters only ends the session (it
+// crashed inside CUPTI on the H200: profiler_session), and a new one costs about 70 ms.
 void worker_configurations::number_hardware_only_first() {
   const std::size_t count = m_plan.configurations.size();
   std::vector<std::size_t> first(count, m_plan.configuration_of.size());
@@ -204,8 +204,9 @@ std::vector<std::size_t> order_by_configuration(const std::vector<int>& configur
   // By configuration number (worker_configurations numbers them in the order to profile them); instances
   // without counters last.
   const auto rank = [](int c) { return c < 0 ? std::numeric_limits<int>::max() : c; };
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return rank(configuration[a]) < rank(configuration[b]); });
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return rank(configuration[a]) < rank(configuration[b]);
+  });
   return order;
 }
 

@@ -256,3 +256,30 @@ TEST(worker_configurations, one_gpu_profiles_the_cases_of_a_configuration_one_af
 
 }  // namespace
 }  // namespace counterguard
+
+namespace counterguard {
+namespace {
+
+TEST(worker_configurations, configurations_without_instrumented_counters_are_numbered_and_profiled_first) {
+  // With CUPTI's session API a switch from instrumented to hardware-only counters ends the session
+  // (profiler_session), so a worker profiles the hardware-only configurations first, whatever the case order.
+  std::map<std::string, case_instance> instances;
+  for (auto made : {instance("sectors", {"global_load_sectors"}), instance("local", {"local_load_bytes"}),
+                    instance("bank", {"shared_store_bank_conflicts"})}) {
+    instances.emplace(made.name, made);
+  }
+  worker_request request;
+  request.instances = {"sectors", "local", "bank", "local"};
+  const worker_configurations planned(request, instances, catalog(),
+                                      [](const std::vector<std::string>&) { return 1; });
+  ASSERT_EQ(planned.configurations().size(), 2U);  // instrumented counters share; the local bytes apart
+  EXPECT_EQ(planned.configuration_of(1), 0);
+  EXPECT_EQ(planned.configuration_of(3), 0);
+  EXPECT_EQ(planned.configuration_of(0), 1);
+  EXPECT_EQ(planned.configuration_of(2), 1);
+  EXPECT_TRUE(holds(planned.raw_metrics(1), "l1tex__t_bytes_pipe_lsu_mem_local_op_ld.sum"));
+  EXPECT_EQ(order_by_configuration({1, 0, 1, 0, -1}), (std::vector<std::size_t>{1, 3, 0, 2, 4}));
+}
+
+}  // namespace
+}  // namespace counterguard
