@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "counterguard/registry/device_buffer.hpp"
+#include "counterguard/registry/device_elementwise.cuh"
 #include "counterguard/registry/kernel_arguments.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
-#include "counterguard/registry/verify.hpp"
 
 namespace counterguard::kernels::shared_banks {
 
@@ -36,6 +36,12 @@ __global__ void read_pattern(const std::uint32_t* words, const int* lane_word, s
 }
 
 namespace {
+
+// Thread t's expected output: the sum its lane's words give (every warp reads the same pattern).
+struct lane_sums {
+  std::uint32_t sum[32];
+  __host__ __device__ std::uint32_t operator()(std::size_t t) const { return sum[t % 32]; }
+};
 
 class read_pattern_run final : public kernel_run {
  public:
@@ -60,16 +66,15 @@ class read_pattern_run final : public kernel_run {
     COUNTERGUARD_CUDA_CHECK(cudaGetLastError());
   }
 
+  // On the GPU: 32 sums, one per lane, checked against every thread's output.
   [[nodiscard]] verification verify() override {
-    std::vector<std::uint32_t> expected(m_out->size());
-    for (std::size_t t = 0; t < expected.size(); ++t) {
-      std::uint32_t sum = 0;
-      const int first = m_lane_word_host[t % 32];
+    lane_sums expected{};
+    for (std::size_t lane = 0; lane < 32; ++lane) {
+      const int first = m_lane_word_host[lane];
       for (std::int64_t r = 0; r < m_loads; ++r)
-        sum += m_words_host[static_cast<std::size_t>(first + 32 * r)];
-      expected[t] = sum;
+        expected.sum[lane] += m_words_host[static_cast<std::size_t>(first + 32 * r)];
     }
-    return compare_with_reference("out", m_out->download(), expected);
+    return check_elements_on_device("out", m_out->data(), m_out->size(), expected);
   }
 
  private:
