@@ -145,6 +145,8 @@ context_profiler::context_profiler(CUcontext context, setup_reuse reuse)
   // stands in (its major version is what the GPU key uses).
   m_device.cuda_runtime_version = cuda_version_text(driver_version);
   m_device.cupti_version = std::to_string(cupti_version);
+  if (detail::session_api_chosen())
+    m_session = std::make_unique<detail::profiler_session>(m_context, m_device.chip, m_counter_availability);
   if (tracing()) {
     char line[256];
     std::snprintf(
@@ -163,6 +165,8 @@ context_profiler::~context_profiler() {
 
 void context_profiler::release() noexcept {
   abandon();
+  if (m_session != nullptr)
+    m_session->close();
   if (m_profiler != nullptr) {
     auto params =
         cupti_params<CUpti_RangeProfiler_Disable_Params>(CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
@@ -195,11 +199,31 @@ context_profiler::configuration& context_profiler::configuration_for(
 }
 
 void context_profiler::prepare(const std::vector<std::string>& raw_metrics) {
-  arm(configuration_for(raw_metrics), true);
+  configuration& config = configuration_for(raw_metrics);
+  if (m_session != nullptr) {
+    const auto started = clock_type::now();
+    m_session->reserve({raw_metrics}, 1);
+    if (tracing())
+      trace("prepare (session API): session begun in " + std::to_string(milliseconds_since(started)) + " ms");
+    return;
+  }
+  arm(config, true);
 }
 
 void context_profiler::begin(const std::vector<std::string>& raw_metrics) {
   configuration& config = configuration_for(raw_metrics);
+  if (m_session != nullptr) {
+    const auto started = clock_type::now();
+    bool restarted = false;
+    m_session->begin_capture(config.image, raw_metrics, 1, restarted);
+    m_started = true;
+    m_current = &config;
+    if (tracing()) {
+      trace(std::string("begin (session API): ") + (restarted ? "session begun, " : "") + "enabled in " +
+            std::to_string(milliseconds_since(started)) + " ms");
+    }
+    return;
+  }
   arm(config, false);
   const auto started = clock_type::now();
   auto start = cupti_params<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
@@ -295,6 +319,8 @@ launch_capture context_profiler::end() {
   const configuration& config = *m_current;
   m_current = nullptr;
   m_started = false;
+  if (m_session != nullptr)
+    return session_capture(config);
   auto stop = cupti_params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
   stop.pRangeProfilerObject = m_profiler;
   COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerStop(&stop));
@@ -329,12 +355,32 @@ launch_capture context_profiler::end() {
   return capture;
 }
 
+// The launch's image from the session; an error when the launch left no range (it failed to launch).
+launch_capture context_profiler::session_capture(const configuration& config) {
+  launch_capture capture;
+  capture.image.chip = m_device.chip;
+  capture.image.bytes = m_session->end_capture();
+  auto info = cupti_params<CUpti_RangeProfiler_GetCounterDataInfo_Params>(
+      CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE);
+  info.pCounterDataImage = capture.image.bytes.data();
+  info.counterDataImageSize = capture.image.bytes.size();
+  COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerGetCounterDataInfo(&info));
+  if (info.numTotalRanges == 0)
+    throw api_error("the launch left no profiling range (it failed to launch)", 0);
+  capture.passes = config.passes;
+  return capture;
+}
+
 void context_profiler::abandon() noexcept {
   m_set_config = nullptr;  // after a failed launch, the next one calls SetConfig again in every setup
   if (!m_started)
     return;
   m_started = false;
   m_current = nullptr;
+  if (m_session != nullptr) {
+    m_session->abandon_capture();
+    return;
+  }
   auto stop = cupti_params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
   stop.pRangeProfilerObject = m_profiler;
   COUNTERGUARD_CUPTI_NOTHROW(cuptiRangeProfilerStop(&stop));

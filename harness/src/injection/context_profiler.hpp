@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "counterguard/cupti/counter_data_image.hpp"
+#include "counterguard/cupti/profiler_session.hpp"
 #include "counterguard/results/run_results.hpp"
 #include "injection_options.hpp"
 
@@ -23,11 +24,12 @@ struct launch_capture {
   int dropped_ranges = 0;
 };
 
-// The CUPTI Range Profiler on one CUDA context of a program under `counterguard exec`, driven launch by
-// launch from the launch callbacks: begin() before a selected launch, end() after it (auto range, kernel
-// replay: the launch is replayed once per pass with device memory restored, so a non-idempotent kernel stays
-// correct). Uses the driver API only: the program brings its own CUDA runtime. Not thread-safe: the caller
-// serialises.
+// The CUPTI profiler on one CUDA context of a program under `counterguard exec`, driven launch by launch from
+// the launch callbacks: begin() before a selected launch, end() after it (auto range, kernel replay: the
+// launch is replayed once per pass with device memory restored, so a non-idempotent kernel stays correct).
+// Through the session API by default (detail::profiler_session: one session until the counters are handed
+// over, small per-launch images), or the range profiler with COUNTERGUARD_PROFILER_API=range. Uses the driver
+// API only: the program brings its own CUDA runtime. Not thread-safe: the caller serialises.
 class context_profiler {
  public:
   // Checks that the context's device can be profiled and reads its counter availability (the caller holds
@@ -66,6 +68,7 @@ class context_profiler {
   configuration& configuration_for(const std::vector<std::string>& metrics);
   // Enable (or re-enable for another configuration), the image and SetConfig as `m_reuse` allows.
   void arm(configuration& config, bool warm_up);
+  [[nodiscard]] launch_capture session_capture(const configuration& config);
 
   CUcontext m_context = nullptr;
   setup_reuse m_reuse = setup_reuse::image;
@@ -85,6 +88,7 @@ class context_profiler {
   const configuration* m_set_config = nullptr;
   const std::uint8_t* m_set_image = nullptr;
   bool m_started = false;
+  std::unique_ptr<detail::profiler_session> m_session;  // with the session API instead of m_profiler
 };
 
 // cuptiProfilerInitialize, once per process (the first context_profiler calls it); deinitialize at teardown.

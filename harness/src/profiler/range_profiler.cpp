@@ -42,7 +42,7 @@
 #include "counterguard/cupti/cupti_check.hpp"
 #include "counterguard/cupti/metric_name_validator.hpp"
 #include "counterguard/cupti/profiler_host.hpp"
-#include "counterguard/profiler/profiler_session.hpp"
+#include "counterguard/cupti/profiler_session.hpp"
 #include "detail/launch_recorder.hpp"
 #include "detail/primary_context.hpp"
 
@@ -108,18 +108,6 @@ std::size_t name_ranges(profile_capture& capture) {
       capture.launches[index].range_name = owned.get();
   }
   return info.numTotalRanges;
-}
-
-// Which CUPTI API profiles: the session API (one session across configurations, the default) or the range
-// profiler (an Enable per configuration), chosen with COUNTERGUARD_PROFILER_API=session|range.
-bool session_api_from_environment() {
-  const char* value = std::getenv("COUNTERGUARD_PROFILER_API");
-  if (value == nullptr || std::string(value).empty() || std::string(value) == "session")
-    return true;
-  if (std::string(value) == "range")
-    return false;
-  throw input_error({}, "COUNTERGUARD_PROFILER_API", "is '" + std::string(value) + "'",
-                    "session (the default) or range");
 }
 
 // A metric set's host object and configuration, built once per set (about 2 ms each, more for many metrics).
@@ -299,7 +287,7 @@ range_profiler::range_profiler(int device_ordinal) : m_state(std::make_unique<st
   // The process's one CUPTI subscriber (§3: kernel names from runtime launch callbacks).
   s.recorder = std::make_unique<detail::launch_recorder>(properties.maxThreadsPerMultiProcessor);
 
-  if (session_api_from_environment()) {
+  if (detail::session_api_chosen()) {
     s.session = std::make_unique<detail::profiler_session>(s.context, s.device.chip, s.counter_availability);
     timeline_mark("profiler session ready");
   } else {

@@ -1,11 +1,12 @@
 // CUPTI's session API, used the way tools/h200_evidence.sh switch measured it on the H200
 // (harness/test/device/profiler_switch_experiment.cu): kernel replay, auto range, one session across
 // configurations, the bound counter-data image copied out and reset after each capture.
-#include "counterguard/profiler/profiler_session.hpp"
+#include "counterguard/cupti/profiler_session.hpp"
 
 #include <cupti_profiler_target.h>
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "counterguard/core/error.hpp"
 #include "counterguard/cupti/counter_data_prefix.hpp"
@@ -104,6 +105,7 @@ void profiler_session::begin(const std::set<std::string>& metrics, int max_range
 }
 
 void profiler_session::end() noexcept {
+  abandon_capture();
   if (!m_open)
     return;
   if (m_config != nullptr) {
@@ -145,6 +147,21 @@ std::vector<std::uint8_t> profiler_session::capture(const std::vector<std::uint8
                                                     const std::vector<std::string>& raw_metrics,
                                                     int max_ranges, const std::function<void()>& work,
                                                     bool& restarted) {
+  begin_capture(config, raw_metrics, max_ranges, restarted);
+  try {
+    work();
+  } catch (...) {
+    abandon_capture();
+    throw;
+  }
+  return end_capture();
+}
+
+void profiler_session::begin_capture(const std::vector<std::uint8_t>& config,
+                                     const std::vector<std::string>& raw_metrics, int max_ranges,
+                                     bool& restarted) {
+  if (m_capturing)
+    throw internal_error("a profiling capture was begun while another one was not ended");
   const bool instrumented = has_instrumented_counter(raw_metrics);
   const bool covered = std::all_of(raw_metrics.begin(), raw_metrics.end(),
                                    [&](const std::string& metric) { return m_metrics.count(metric) != 0; });
@@ -158,25 +175,51 @@ std::vector<std::uint8_t> profiler_session::capture(const std::vector<std::uint8
     begin(metrics, std::max(max_ranges, m_max_ranges));
   }
   set_config(config, instrumented);
-
   auto enable = session_params<CUpti_Profiler_EnableProfiling_Params>(
       CUpti_Profiler_EnableProfiling_Params_STRUCT_SIZE, m_context);
   COUNTERGUARD_CUPTI_CHECK(cuptiProfilerEnableProfiling(&enable));
+  m_capturing = true;
+}
+
+std::vector<std::uint8_t> profiler_session::end_capture() {
+  if (!m_capturing)
+    throw internal_error("a profiling capture was ended that was not begun");
+  m_capturing = false;
   auto disable = session_params<CUpti_Profiler_DisableProfiling_Params>(
       CUpti_Profiler_DisableProfiling_Params_STRUCT_SIZE, m_context);
-  try {
-    work();
-  } catch (...) {
-    COUNTERGUARD_CUPTI_NOTHROW(cuptiProfilerDisableProfiling(&disable));
-    std::copy(m_pristine_image.begin(), m_pristine_image.end(), m_image.begin());
-    std::copy(m_pristine_scratch.begin(), m_pristine_scratch.end(), m_scratch.begin());
-    throw;
-  }
-  COUNTERGUARD_CUPTI_CHECK(cuptiProfilerDisableProfiling(&disable));
-  std::vector<std::uint8_t> image = m_image;
+  const CUptiResult disabled = cuptiProfilerDisableProfiling(&disable);
+  std::vector<std::uint8_t> image;
+  if (disabled == CUPTI_SUCCESS)
+    image = m_image;
+  reset_image();
+  COUNTERGUARD_CUPTI_CHECK(disabled);
+  return image;
+}
+
+void profiler_session::abandon_capture() noexcept {
+  if (!m_capturing)
+    return;
+  m_capturing = false;
+  auto disable = session_params<CUpti_Profiler_DisableProfiling_Params>(
+      CUpti_Profiler_DisableProfiling_Params_STRUCT_SIZE, m_context);
+  COUNTERGUARD_CUPTI_NOTHROW(cuptiProfilerDisableProfiling(&disable));
+  reset_image();
+}
+
+// The bound image and scratch buffer as initialised: the next capture's ranges start from 0 again.
+void profiler_session::reset_image() noexcept {
   std::copy(m_pristine_image.begin(), m_pristine_image.end(), m_image.begin());
   std::copy(m_pristine_scratch.begin(), m_pristine_scratch.end(), m_scratch.begin());
-  return image;
+}
+
+bool session_api_chosen() {
+  const char* value = std::getenv("COUNTERGUARD_PROFILER_API");
+  if (value == nullptr || std::string(value).empty() || std::string(value) == "session")
+    return true;
+  if (std::string(value) == "range")
+    return false;
+  throw input_error({}, "COUNTERGUARD_PROFILER_API", "is '" + std::string(value) + "'",
+                    "session (the default) or range");
 }
 
 }  // namespace counterguard::detail

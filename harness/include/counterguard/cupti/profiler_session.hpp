@@ -39,6 +39,18 @@ class profiler_session {
                                                   const std::vector<std::string>& raw_metrics, int max_ranges,
                                                   const std::function<void()>& work, bool& restarted);
 
+  // capture() in two halves, for launches that happen between two callbacks (the exec injection): begin
+  // profiling the next launches, then, once they are done, end and take their image. abandon_capture() ends
+  // a begun capture without keeping anything; it never throws.
+  void begin_capture(const std::vector<std::uint8_t>& config, const std::vector<std::string>& raw_metrics,
+                     int max_ranges, bool& restarted);
+  [[nodiscard]] std::vector<std::uint8_t> end_capture();
+  void abandon_capture() noexcept;
+
+  // Ends the open session (releasing the GPU's counters to another process); the next capture begins a new
+  // one. Never throws.
+  void close() noexcept { end(); }
+
   // How many sessions were begun (a restart each after the first).
   [[nodiscard]] int sessions_begun() const { return m_sessions_begun; }
 
@@ -46,6 +58,7 @@ class profiler_session {
   void begin(const std::set<std::string>& metrics, int max_ranges);
   void end() noexcept;
   void set_config(const std::vector<std::uint8_t>& config, bool instrumented);
+  void reset_image() noexcept;
 
   CUctx_st* m_context;
   std::string m_chip;
@@ -61,6 +74,11 @@ class profiler_session {
   std::vector<std::uint8_t> m_pristine_image;  // as initialised: copied back after each capture
   std::vector<std::uint8_t> m_pristine_scratch;
   int m_sessions_begun = 0;
+  bool m_capturing = false;
 };
+
+// Whether `run` and the exec injection profile through the session API (COUNTERGUARD_PROFILER_API: "session",
+// the default, or "range" for the range profiler). Throws input_error for another value.
+[[nodiscard]] bool session_api_chosen();
 
 }  // namespace counterguard::detail
