@@ -107,6 +107,16 @@ void injection_session::save_record() {
     std::fprintf(stderr, "counterguard injection (pid %lld): %s\n",
                  static_cast<long long>(m_record.process.pid), e.what());
   }
+  m_record_saved = std::chrono::steady_clock::now();
+  m_record_dirty = false;
+}
+
+void injection_session::save_record_soon() {
+  if (std::chrono::steady_clock::now() - m_record_saved < record_interval) {
+    m_record_dirty = true;
+    return;
+  }
+  save_record();
 }
 
 void injection_session::launch_entered(pending_launch& pending, CUcontext context,
@@ -239,8 +249,9 @@ void injection_session::launch_exited(pending_launch& pending) {
       } catch (const std::exception& e) {
         profiler->second->abandon();
         fail_cases(pending.decision, launch_name(pending) + ": " + e.what());
+        save_record();
       }
-      save_record();
+      save_record_soon();
       if (!trace_line.empty()) {
         char tail[64];
         std::snprintf(tail, sizeof(tail), ", process record %.1f ms ",
@@ -284,6 +295,8 @@ void injection_session::start_handover_watch() {
         }
         if (m_counters.held() && m_counters.others_waiting())
           hand_over_counters();
+        if (m_record_dirty)
+          save_record();
       }
       m_gate.unlock();
     }
