@@ -65,6 +65,13 @@ formula formula::parse(const std::string& text, const source_location& where, co
   return result;
 }
 
+formula formula::number(double value, const source_location& where, const std::string& field) {
+  formula result(value);
+  result.m_where = where;
+  result.m_field = field;
+  return result;
+}
+
 double formula::evaluate(const parameter_list& parameters) const {
   if (m_is_constant)
     return m_constant;

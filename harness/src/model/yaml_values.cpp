@@ -2,8 +2,6 @@
 
 #include <cmath>
 
-#include "counterguard/core/value_format.hpp"
-
 namespace counterguard::detail {
 
 parameter_value read_parameter_scalar(const yaml_reader& reader, const YAML::Node& node,
@@ -18,7 +16,7 @@ formula read_formula(const yaml_reader& reader, const YAML::Node& node, const st
     if (!std::isfinite(value.as_double()))
       reader.fail(node, field, "the value must be finite, got '" + node.Scalar() + "'");
     // Keep the position so that later errors about this value can point at it.
-    return formula::parse(format_value(value.as_double()), reader.where(node), field);
+    return formula::number(value.as_double(), reader.where(node), field);
   }
   return formula::parse(value.as_string(), reader.where(node), field);
 }

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <future>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -213,14 +214,18 @@ int run_gpu_worker(const worker_request& request, int event_fd) {
   reuse_host_memory();
   const event_writer events(event_fd);
   const metric_catalog& catalog = metric_catalog::builtin();
-  std::map<std::string, case_instance> instances;
-  for (const auto& s : load_suites(request.suite_paths, kernel_registry::global(), catalog)) {
-    for (auto& instance : expand_instances(s, kernel_registry::global(), catalog)) {
-      instances.emplace(instance.name, std::move(instance));
+  // The suites are read while CUDA and CUPTI start (on the H200 0.06 s of 320 generated cases against
+  // 0.26 s of start-up: evidence/h200/session_api/per_case).
+  std::future<std::map<std::string, case_instance>> loading = std::async(std::launch::async, [&] {
+    std::map<std::string, case_instance> loaded;
+    for (const auto& s : load_suites(request.suite_paths, kernel_registry::global(), catalog)) {
+      for (auto& instance : expand_instances(s, kernel_registry::global(), catalog)) {
+        loaded.emplace(instance.name, std::move(instance));
+      }
     }
-  }
-
-  timeline_mark("worker suites loaded");
+    timeline_mark("worker suites loaded");
+    return loaded;
+  });
   std::unique_ptr<range_profiler> profiler;
   try {
     profiler = open_profiler(request, events);
@@ -228,6 +233,7 @@ int run_gpu_worker(const worker_request& request, int event_fd) {
     events.write(environment_error_event{e.problem(), e.what()});
     return static_cast<int>(exit_code::environment);
   }
+  std::map<std::string, case_instance> instances = loading.get();
   events.write(device_ready_event{describe(profiler->device())});
 
   // Every raw counter the requested cases need must exist on this device's chip, checked before anything

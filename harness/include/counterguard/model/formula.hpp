@@ -16,6 +16,8 @@ class formula {
   explicit formula(double constant);
   // Checks the syntax now. `field` names the YAML field for error messages.
   static formula parse(const std::string& text, const source_location& where, const std::string& field);
+  // A number read from YAML: no parser needed (most expectations are numbers), its position kept for errors.
+  static formula number(double value, const source_location& where, const std::string& field);
 
   [[nodiscard]] double evaluate(const parameter_list& parameters) const;
   [[nodiscard]] bool is_constant() const { return m_is_constant; }
