@@ -36,9 +36,9 @@ struct device_description {
 };
 
 // In-process CUPTI profiler on one device: auto range with kernel replay, so every metric of a multi-pass set
-// is exact even for kernels that are not idempotent (CUPTI restores memory between passes). By default through
-// CUPTI's session API, one session across profiler configurations (detail::profiler_session: a configuration
-// switch costs under 0.1 ms instead of the range profiler's 145 ms on the H200); with
+// is exact even for kernels that are not idempotent (CUPTI restores memory between passes). By default
+// through CUPTI's session API, one session across profiler configurations (detail::profiler_session: a
+// configuration switch costs under 0.1 ms instead of the range profiler's 145 ms on the H200); with
 // COUNTERGUARD_PROFILER_API=range through the range profiler (cupti_range_profiler.h), enabled again for each
 // new configuration.
 // Construction initialises CUDA and CUPTI and throws environment_error with a distinct reason (no GPU,
