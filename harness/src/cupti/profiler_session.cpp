@@ -101,7 +101,6 @@ void profiler_session::begin(const std::set<std::string>& metrics, int max_range
   m_config = nullptr;
   m_config_size = 0;
   m_config_instrumented = false;
-  ++m_sessions_begun;
 }
 
 void profiler_session::end() noexcept {

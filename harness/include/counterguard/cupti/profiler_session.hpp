@@ -51,9 +51,6 @@ class profiler_session {
   // one. Never throws.
   void close() noexcept { end(); }
 
-  // How many sessions were begun (a restart each after the first).
-  [[nodiscard]] int sessions_begun() const { return m_sessions_begun; }
-
  private:
   void begin(const std::set<std::string>& metrics, int max_ranges);
   void end() noexcept;
@@ -73,7 +70,6 @@ class profiler_session {
   std::vector<std::uint8_t> m_scratch;
   std::vector<std::uint8_t> m_pristine_image;  // as initialised: copied back after each capture
   std::vector<std::uint8_t> m_pristine_scratch;
-  int m_sessions_begun = 0;
   bool m_capturing = false;
 };
 
