@@ -1,7 +1,7 @@
 // In-process CUPTI profiler, auto range + kernel replay: by default through CUPTI's session API
 // (cupti/profiler_session: one session across configurations, evidence/h200/switch), otherwise
-// (COUNTERGUARD_PROFILER_API=range) through the Range Profiler (cupti_range_profiler.h, CUPTI 13.0), whose call
-// sequence is below.
+// (COUNTERGUARD_PROFILER_API=range) through the Range Profiler (cupti_range_profiler.h, CUPTI 13.0), whose
+// call sequence is below.
 //
 // Call sequence, and what gpu-facts.md (run on an H200, driver 580.159, CUDA 13.0) verified:
 //   cudaFree(0), cuCtxGetCurrent, cuptiProfilerInitialize                          verified (§2.1)
