@@ -30,6 +30,7 @@
 #include "counterguard/metrics/metric_catalog.hpp"
 #include "counterguard/model/launch_selector_parser.hpp"
 #include "counterguard/model/suite_loader.hpp"
+#include "counterguard/profiler/driver_gpu_uuids.hpp"
 #include "counterguard/profiler/gpu_lock.hpp"
 #include "counterguard/runner/program_supervisor.hpp"
 #include "counterguard/statics/binary_resources.hpp"
@@ -280,12 +281,7 @@ class recording_directory {
 };
 
 // The locks of every GPU the program could use, in one order so that two runs cannot deadlock.
-std::vector<std::unique_ptr<gpu_lock>> lock_gpus(int devices, double wait_seconds) {
-  std::vector<std::string> uuids;
-  for (int ordinal = 0; ordinal < devices; ++ordinal) {
-    if (std::string uuid = gpu_uuid(ordinal); !uuid.empty())
-      uuids.push_back(std::move(uuid));
-  }
+std::vector<std::unique_ptr<gpu_lock>> lock_gpus(std::vector<std::string> uuids, double wait_seconds) {
   std::sort(uuids.begin(), uuids.end());
   std::vector<std::unique_ptr<gpu_lock>> locks;
   locks.reserve(uuids.size());
@@ -411,12 +407,23 @@ int run_exec(const exec_options& options) {
   }
 
   steps.phase("cases");
-  const int devices = device_count.get();
-  if (devices == 0) {
-    throw environment_error(
-        environment_problem::no_gpu,
-        "no CUDA GPU is available: `exec` runs the program on one (for static checks of "
-        "its kernels without a GPU: counterguard static --binary PROGRAM --cases F.yaml)");
+  // The GPUs the program could use, to lock: with every GPU visible (no CUDA_VISIBLE_DEVICES) the driver's
+  // proc files name them at once; otherwise, or without those files, the CUDA driver is asked (about 0.1 s).
+  std::vector<std::string> uuids;
+  if (std::getenv("CUDA_VISIBLE_DEVICES") == nullptr)
+    uuids = driver_gpu_uuids();
+  if (uuids.empty()) {
+    const int devices = device_count.get();
+    if (devices == 0) {
+      throw environment_error(
+          environment_problem::no_gpu,
+          "no CUDA GPU is available: `exec` runs the program on one (for static checks of "
+          "its kernels without a GPU: counterguard static --binary PROGRAM --cases F.yaml)");
+    }
+    for (int ordinal = 0; ordinal < devices; ++ordinal) {
+      if (std::string uuid = gpu_uuid(ordinal); !uuid.empty())
+        uuids.push_back(std::move(uuid));
+    }
   }
   steps.phase("device count");
   const std::string injection = find_injection_library();
@@ -425,7 +432,7 @@ int run_exec(const exec_options& options) {
   save_exec_instructions(instructions_path, exec_instructions{recording.path().string(), requests});
 
   steps.phase("instructions");
-  const auto locks = lock_gpus(devices, options.wait_for_gpu_seconds);
+  const auto locks = lock_gpus(uuids, options.wait_for_gpu_seconds);
   steps.phase("GPU locks");
   program_launch launch;
   launch.argv = options.program;

@@ -6,11 +6,13 @@
 #include <array>
 #include <cctype>
 #include <fstream>
+#include <future>
 #include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
+#include <thread>
 #include <tuple>
 
 #include "counterguard/core/atomic_file.hpp"
@@ -204,6 +206,29 @@ void save_recorded_launch(const fs::path& folder, int index, const std::string& 
   save_counter_data_archive(folder / name.data(), archive, file_durability::scratch);
 }
 
+// The archives' launches, in their order, read on several threads: on the H200 host reading 600 one-launch
+// archives one after another took 50 ms after the program (evidence/h200/exec/session_api_1ede421).
+std::vector<recorded_launch> load_recorded_launches(const std::vector<fs::path>& archives) {
+  std::vector<recorded_launch> launches(archives.size());
+  const std::size_t threads =
+      std::min<std::size_t>(std::max(1U, std::thread::hardware_concurrency()), (archives.size() + 63) / 64);
+  if (threads <= 1) {
+    for (std::size_t i = 0; i < archives.size(); ++i)
+      launches[i] = load_recorded_launch(archives[i]);
+    return launches;
+  }
+  std::vector<std::future<void>> parts;
+  for (std::size_t t = 0; t < threads; ++t) {
+    parts.push_back(std::async(std::launch::async, [&, t] {
+      for (std::size_t i = t; i < archives.size(); i += threads)
+        launches[i] = load_recorded_launch(archives[i]);
+    }));
+  }
+  for (auto& part : parts)
+    part.get();  // the first failure's error, after every thread is done
+  return launches;
+}
+
 std::vector<recorded_process> load_recorded_processes(const fs::path& directory) {
   std::vector<recorded_process> processes;
   const fs::path root = directory / processes_folder;
@@ -222,8 +247,7 @@ std::vector<recorded_process> load_recorded_processes(const fs::path& directory)
         archives.push_back(entry.path());  // without a manifest: killed while writing it
     }
     std::sort(archives.begin(), archives.end());
-    for (const auto& archive : archives)
-      process.launches.push_back(load_recorded_launch(archive));
+    process.launches = load_recorded_launches(archives);
     processes.push_back(std::move(process));
   }
   std::sort(processes.begin(), processes.end(), [](const recorded_process& a, const recorded_process& b) {
