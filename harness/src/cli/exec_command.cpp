@@ -147,7 +147,9 @@ std::vector<exec_case_request> requests_for(const std::vector<case_instance>& in
     exec_case_request request;
     request.name = instance.name;
     request.selector = *instance.select;
-    request.raw_metrics = plan_metrics(instance, metric_catalog::builtin(), extra_metrics).raw_cupti;
+    const metric_plan plan = plan_metrics(instance, metric_catalog::builtin(), extra_metrics);
+    request.raw_metrics = plan.raw_cupti;
+    request.own_configuration = measures_noisy_metric(instance, plan);
     requests.push_back(std::move(request));
   }
   return requests;

@@ -15,7 +15,8 @@ void save_exec_instructions(const std::string& path, const exec_instructions& in
   for (const auto& c : instructions.cases) {
     cases.push_back({{"name", c.name},
                      {"selector", launch_selector_to_json(c.selector)},
-                     {"raw_metrics", c.raw_metrics}});
+                     {"raw_metrics", c.raw_metrics},
+                     {"own_configuration", c.own_configuration}});
   }
   const nlohmann::json document{{"schema_version", exec_instructions::schema_version},
                                 {"output_directory", instructions.output_directory},
@@ -51,6 +52,8 @@ exec_instructions load_exec_instructions(const std::string& path) {
     request.selector = launch_selector_from_json(reader.member(cases[i], field, "selector"), path,
                                                  field_at(field, "selector"));
     request.raw_metrics = reader.strings(cases[i], field, "raw_metrics");
+    if (reader.optional_member(cases[i], field, "own_configuration") != nullptr)
+      request.own_configuration = reader.boolean(cases[i], field, "own_configuration");
     instructions.cases.push_back(std::move(request));
   }
   return instructions;

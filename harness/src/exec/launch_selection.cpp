@@ -44,6 +44,7 @@ launch_selection::decision launch_selection::decide(const kernel_names& names, c
     result.cases.push_back(i);
     result.ordinals.push_back(ordinal);
     raw.insert(m_cases[i].raw_metrics.begin(), m_cases[i].raw_metrics.end());
+    result.own_configuration = result.own_configuration || m_cases[i].own_configuration;
   }
   result.raw_metrics.assign(raw.begin(), raw.end());
   return result;

@@ -164,7 +164,8 @@ void injection_session::launch_entered(pending_launch& pending, CUcontext contex
   try {
     context_profiler* profiler = profiler_for(lock, context);
     if (!pending.decision.raw_metrics.empty()) {
-      profiler->begin(m_selection.process_raw_metrics());  // one configuration for every launch
+      // The process's one configuration, or the cases' own counters when one of them keeps its own.
+      profiler->begin(pending.decision.configuration(m_selection.process_raw_metrics()));
       pending.profiling = true;
     }
   } catch (const environment_error& e) {
@@ -225,7 +226,7 @@ void injection_session::launch_exited(pending_launch& pending) {
           record.data.image = std::move(capture.image);
           record.data.passes = capture.passes;
           record.data.dropped_ranges = capture.dropped_ranges;
-          record.data.raw_metrics = m_selection.process_raw_metrics();
+          record.data.raw_metrics = pending.decision.configuration(m_selection.process_raw_metrics());
         } else {
           record.data.image.chip = profiler->second->device().chip;
         }

@@ -51,4 +51,13 @@ metric_plan plan_metrics(const std::vector<std::string>& metrics, const metric_c
   return plan_metrics(bare, catalog, metrics);
 }
 
+bool measures_noisy_metric(const case_instance& instance, const metric_plan& plan) {
+  for (const auto& expectation : instance.expectations) {
+    if (expectation.cls == metric_class::noisy)
+      return true;
+  }
+  return std::any_of(plan.metrics.begin(), plan.metrics.end(),
+                     [](const metric_definition& metric) { return metric.cls == metric_class::noisy; });
+}
+
 }  // namespace counterguard

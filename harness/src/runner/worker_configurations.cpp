@@ -42,19 +42,6 @@ const char* to_string(configuration_sharing sharing) {
 
 namespace {
 
-// Whether the case measures a noisy metric: its value depends on how it is measured (on the H200,
-// atomics/block_staged's CAS-loop shared atomics read 4.75 M with its own counters, 3.74 M collected with
-// other cases' instrumented counters), so such a case keeps exactly its own configuration, whatever else
-// the run selects.
-bool measures_noisy_metric(const case_instance& instance, const metric_plan& plan) {
-  for (const auto& expectation : instance.expectations) {
-    if (expectation.cls == metric_class::noisy)
-      return true;
-  }
-  return std::any_of(plan.metrics.begin(), plan.metrics.end(),
-                     [](const metric_definition& metric) { return metric.cls == metric_class::noisy; });
-}
-
 // Plans each group of sets with the same hardware counter stages on its own, up to allowed_passes: a set
 // never shares a configuration with a stage it lacks (each launch replays every stage of its configuration).
 profiler_configuration_plan plan_by_hardware_stages(const std::vector<std::vector<std::string>>& sets,

@@ -73,6 +73,21 @@ TEST(launch_selection, the_process_configuration_is_the_union_of_the_counters_of
   EXPECT_EQ(selection.process_raw_metrics(), (std::vector<std::string>{"x.sum", "y.sum", "z.max"}));
 }
 
+TEST(launch_selection, a_case_that_keeps_its_own_counters_is_profiled_with_them_alone) {
+  // A noisy metric's value depends on the configuration it is collected in, so its case's launches get
+  // exactly its counters, as `run` gives them; every other launch gets the process's one configuration.
+  exec_case_request noisy = request("s/noisy", "staged", {"a.sum"});
+  noisy.own_configuration = true;
+  launch_selection selection({noisy, request("s/other", "plain", {"b.sum", "c.sum"})}, process_identity{});
+  ASSERT_EQ(selection.process_raw_metrics(), (std::vector<std::string>{"a.sum", "b.sum", "c.sum"}));
+  const launch_selection::decision staged = selection.decide(names_of_kernel("staged"), {});
+  EXPECT_TRUE(staged.own_configuration);
+  EXPECT_EQ(staged.configuration(selection.process_raw_metrics()), (std::vector<std::string>{"a.sum"}));
+  const launch_selection::decision plain = selection.decide(names_of_kernel("plain"), {});
+  EXPECT_FALSE(plain.own_configuration);
+  EXPECT_EQ(plain.configuration(selection.process_raw_metrics()), selection.process_raw_metrics());
+}
+
 TEST(launch_selection, nvtx_context_decides_with_the_name) {
   exec_case_request in_step = request("s/a", "k", {});
   nvtx_selector nvtx;

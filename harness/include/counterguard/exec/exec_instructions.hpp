@@ -15,6 +15,9 @@ struct exec_case_request {
   std::string name;  // the case instance, "suite/case"
   launch_selector selector;
   std::vector<std::string> raw_metrics;  // the CUPTI metrics to collect; empty: launch attributes only
+  // Its launches are profiled with exactly its own counters, not the process's one configuration: it measures
+  // a noisy metric (measures_noisy_metric), as `run` does.
+  bool own_configuration = false;
 };
 
 // What `counterguard exec` tells the injection library loaded into every process of the program: where to

@@ -25,4 +25,10 @@ struct metric_plan {
 [[nodiscard]] metric_plan plan_metrics(const std::vector<std::string>& metrics,
                                        const metric_catalog& catalog);
 
+// Whether the case measures a noisy metric (an expectation of class noisy, or one in its plan): such a value
+// depends on how it is measured (on the H200, atomics/block_staged's CAS-loop shared atomics read 4.75 M with
+// the case's own counters, 3.74 M collected with other cases' instrumented counters), so `run` and `exec`
+// profile such a case with exactly its own counters, whatever else they select.
+[[nodiscard]] bool measures_noisy_metric(const case_instance& instance, const metric_plan& plan);
+
 }  // namespace counterguard
