@@ -206,6 +206,8 @@ void save_recorded_launch(const fs::path& folder, int index, const std::string& 
   save_counter_data_archive(folder / name.data(), archive, file_durability::scratch);
 }
 
+namespace {
+
 // The archives' launches, in their order, read on several threads: on the H200 host reading 600 one-launch
 // archives one after another took 50 ms after the program (evidence/h200/exec/session_api_1ede421).
 std::vector<recorded_launch> load_recorded_launches(const std::vector<fs::path>& archives) {
@@ -228,6 +230,8 @@ std::vector<recorded_launch> load_recorded_launches(const std::vector<fs::path>&
     part.get();  // the first failure's error, after every thread is done
   return launches;
 }
+
+}  // namespace
 
 std::vector<recorded_process> load_recorded_processes(const fs::path& directory) {
   std::vector<recorded_process> processes;
