@@ -7,7 +7,7 @@
 #           extras lock signals noise example (issues 9, 11, 15: evidence/h200/README.md)
 #           predication sass blame blame_planted run_blame ncu_lines (issue 14), history_pool (issue 11)
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 OUT=${OUT:-/tmp/counterguard-out}
 mkdir -p "$OUT"
 CG=$PWD/.device/counterguard
@@ -171,8 +171,8 @@ for stage in "$@"; do
         for variant in default keep_memory keep_memory_hugetlb eager_modules; do
           envs=()
           case $variant in
-            keep_memory) envs=(GLIBC_TUNABLES=$keep) ;;
-            keep_memory_hugetlb) envs=(GLIBC_TUNABLES=$keep:glibc.malloc.hugetlb=1) ;;
+            keep_memory) envs=("GLIBC_TUNABLES=$keep") ;;
+            keep_memory_hugetlb) envs=("GLIBC_TUNABLES=$keep:glibc.malloc.hugetlb=1") ;;
             eager_modules) envs=(CUDA_MODULE_LOADING=EAGER) ;;
           esac
           start=$(date +%s.%N)
