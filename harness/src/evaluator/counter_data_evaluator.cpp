@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "counterguard/core/error.hpp"
+#include "counterguard/cupti/counter_data_ranges.hpp"
 #include "counterguard/cupti/cupti_check.hpp"
 #include "counterguard/cupti/profiler_host.hpp"
 
@@ -27,28 +28,6 @@ void check_image_shape(const counter_data_image& image) {
   }
   if (image.chip.empty())
     throw api_error("counter-data image names no chip; cannot choose the metric tables", 0);
-}
-
-std::size_t range_count(const counter_data_image& image) {
-  auto params = detail::cupti_params<CUpti_RangeProfiler_GetCounterDataInfo_Params>(
-      CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE);
-  params.pCounterDataImage = image.bytes.data();
-  params.counterDataImageSize = image.bytes.size();
-  COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerGetCounterDataInfo(&params));
-  return params.numTotalRanges;
-}
-
-std::string range_name(const counter_data_image& image, std::size_t index) {
-  auto params = detail::cupti_params<CUpti_Profiler_Host_GetRangeName_Params>(
-      CUpti_Profiler_Host_GetRangeName_Params_STRUCT_SIZE);
-  params.pCounterDataImage = image.bytes.data();
-  params.counterDataImageSize = image.bytes.size();
-  params.rangeIndex = index;
-  params.delimiter = "/";
-  COUNTERGUARD_CUPTI_CHECK(cuptiProfilerHostGetRangeName(&params));
-  // cupti_profiler_host.h: the caller frees the name.
-  const std::unique_ptr<char, decltype(&std::free)> owned(const_cast<char*>(params.pRangeName), &std::free);
-  return owned ? std::string(owned.get()) : std::string();
 }
 
 CUptiResult evaluate_range(detail::profiler_host& host, const counter_data_image& image, std::size_t index,
@@ -99,11 +78,11 @@ std::vector<evaluated_range> evaluate_counter_data(const counter_data_image& ima
   detail::with_shared_profiler_host(image.chip, [&](detail::profiler_host& host) {
     // Reading the image needs the host API initialised (CUPTI_ERROR_NOT_INITIALIZED otherwise), which the
     // host object does.
-    const std::size_t ranges = range_count(image);
+    const std::size_t ranges = detail::counter_data_range_count(image.bytes);
     result.resize(ranges);
     std::vector<double> values(raw_metrics.size());
     for (std::size_t index = 0; index < ranges; ++index) {
-      result[index].name = range_name(image, index);
+      result[index].name = detail::counter_data_range_name(image.bytes, index);
       if (names.empty())
         continue;
       const CUptiResult status =

@@ -31,6 +31,7 @@
 #include "counterguard/core/driver_version.hpp"
 #include "counterguard/core/error.hpp"
 #include "counterguard/cupti/counter_data_image_setup.hpp"
+#include "counterguard/cupti/counter_data_ranges.hpp"
 #include "counterguard/cupti/cupti_check.hpp"
 #include "counterguard/cupti/profiler_host.hpp"
 #include "driver_check.hpp"
@@ -334,12 +335,7 @@ launch_capture context_profiler::end() {
   decode.pRangeProfilerObject = m_profiler;
   COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerDecodeData(&decode));
 
-  auto info = cupti_params<CUpti_RangeProfiler_GetCounterDataInfo_Params>(
-      CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE);
-  info.pCounterDataImage = m_image.data();
-  info.counterDataImageSize = m_image.size();
-  COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerGetCounterDataInfo(&info));
-  if (info.numTotalRanges == 0)
+  if (detail::counter_data_range_count(m_image) == 0)
     throw api_error("the launch left no profiling range (it failed to launch)", 0);
 
   launch_capture capture;
@@ -360,12 +356,7 @@ launch_capture context_profiler::session_capture(const configuration& config) {
   launch_capture capture;
   capture.image.chip = m_device.chip;
   capture.image.bytes = m_session->end_capture();
-  auto info = cupti_params<CUpti_RangeProfiler_GetCounterDataInfo_Params>(
-      CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE);
-  info.pCounterDataImage = capture.image.bytes.data();
-  info.counterDataImageSize = capture.image.bytes.size();
-  COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerGetCounterDataInfo(&info));
-  if (info.numTotalRanges == 0)
+  if (detail::counter_data_range_count(capture.image.bytes) == 0)
     throw api_error("the launch left no profiling range (it failed to launch)", 0);
   capture.passes = config.passes;
   return capture;

@@ -42,6 +42,7 @@
 #include "counterguard/core/nvtx_range.hpp"
 #include "counterguard/core/timeline.hpp"
 #include "counterguard/cupti/counter_data_image_setup.hpp"
+#include "counterguard/cupti/counter_data_ranges.hpp"
 #include "counterguard/cupti/cupti_check.hpp"
 #include "counterguard/cupti/metric_name_validator.hpp"
 #include "counterguard/cupti/profiler_host.hpp"
@@ -93,24 +94,12 @@ const char* support_text(CUpti_Profiler_Support_Level level) {
 // The image's own range names ("0", "1", ... in launch order, §3) replace the recorder's placeholders;
 // returns how many ranges the image holds.
 std::size_t name_ranges(profile_capture& capture) {
-  auto info = detail::cupti_params<CUpti_RangeProfiler_GetCounterDataInfo_Params>(
-      CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE);
-  info.pCounterDataImage = capture.image.bytes.data();
-  info.counterDataImageSize = capture.image.bytes.size();
-  COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerGetCounterDataInfo(&info));
-  for (std::size_t index = 0; index < info.numTotalRanges && index < capture.launches.size(); ++index) {
-    auto name = detail::cupti_params<CUpti_Profiler_Host_GetRangeName_Params>(
-        CUpti_Profiler_Host_GetRangeName_Params_STRUCT_SIZE);
-    name.pCounterDataImage = capture.image.bytes.data();
-    name.counterDataImageSize = capture.image.bytes.size();
-    name.rangeIndex = index;
-    name.delimiter = "/";
-    COUNTERGUARD_CUPTI_CHECK(cuptiProfilerHostGetRangeName(&name));
-    const std::unique_ptr<char, decltype(&std::free)> owned(const_cast<char*>(name.pRangeName), &std::free);
-    if (owned)
-      capture.launches[index].range_name = owned.get();
+  const std::size_t ranges = detail::counter_data_range_count(capture.image.bytes);
+  for (std::size_t index = 0; index < ranges && index < capture.launches.size(); ++index) {
+    if (std::string name = detail::counter_data_range_name(capture.image.bytes, index); !name.empty())
+      capture.launches[index].range_name = std::move(name);
   }
-  return info.numTotalRanges;
+  return ranges;
 }
 
 // A metric set's host object and configuration, built once per set (about 2 ms each, more for many metrics).
@@ -178,6 +167,27 @@ struct range_profiler::state {
     params.pRangeProfilerObject = profiler;
     COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerDisable(&params));
     profiler = nullptr;
+  }
+
+  // The launches `work` makes inside an NVTX range named `range_name`, recorded, the device synchronised
+  // after them (launch failures surface here, with the case still identifiable).
+  std::vector<profiled_launch> recorded_launches(const std::string& range_name,
+                                                 const std::function<void()>& work) {
+    recorder->arm();
+    try {
+      {
+        const nvtx_range marked(range_name);
+        work();
+      }
+      COUNTERGUARD_CUDA_CHECK(cudaDeviceSynchronize());
+    } catch (...) {
+      try {
+        static_cast<void>(recorder->disarm());
+      } catch (...) {
+      }
+      throw;
+    }
+    return recorder->disarm();
   }
 
   // Re-enables the range profiler when `config` is not the one it was last set up with.
@@ -326,21 +336,7 @@ profile_capture range_profiler::profile(const std::vector<std::string>& raw_metr
     // Only launch attributes are wanted (registers, occupancy): record the launches, collect no counters.
     profile_capture capture;
     capture.image.chip = s.device.chip;
-    s.recorder->arm();
-    try {
-      {
-        const nvtx_range marked(range_name);
-        work();
-      }
-      COUNTERGUARD_CUDA_CHECK(cudaDeviceSynchronize());
-    } catch (...) {
-      try {
-        static_cast<void>(s.recorder->disarm());
-      } catch (...) {
-      }
-      throw;
-    }
-    capture.launches = s.recorder->disarm();
+    capture.launches = s.recorded_launches(range_name, work);
     return capture;
   }
   if (max_launches < 1) {
@@ -364,24 +360,7 @@ profile_capture range_profiler::profile(const std::vector<std::string>& raw_metr
     bool restarted = false;
     capture.image.bytes = s.session->capture(
         config.image, raw_metrics, max_launches,
-        [&] {
-          s.recorder->arm();
-          try {
-            {
-              const nvtx_range marked(range_name);
-              work();
-            }
-            COUNTERGUARD_CUDA_CHECK(cudaDeviceSynchronize());
-          } catch (...) {
-            try {
-              static_cast<void>(s.recorder->disarm());
-            } catch (...) {
-            }
-            throw;
-          }
-          capture.launches = s.recorder->disarm();
-        },
-        restarted);
+        [&] { capture.launches = s.recorded_launches(range_name, work); }, restarted);
     phase(restarted ? "session_begin" : "replay");
     const std::size_t ranges = name_ranges(capture);
     capture.dropped_ranges =
