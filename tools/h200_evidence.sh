@@ -3,7 +3,7 @@
 # The binary comes built from the CPU machine (tools/stage_for_gpu.sh -> .device/).
 # Usage: tools/h200_evidence.sh STAGE...
 #   stages: info run crosscheck baseline repeat planted faults sanitize benchmark timing (evidence/h200/README.md)
-#           configurations floor stages environment contexts switch api per_case sharing (issue 12)
+#           configurations floor stages environment contexts switch api per_case per_case_cost sharing (issue 12)
 #           extras lock signals noise example (issues 9, 11, 15: evidence/h200/README.md)
 #           predication sass blame blame_planted run_blame ncu_lines (issue 14), history_pool (issue 11)
 set -uo pipefail
@@ -160,6 +160,23 @@ for stage in "$@"; do
       echo "launch: exit status $?, $(python3 -c "import time; print(f'{time.time() - $start:.2f}')") s wall" | tee -a "$P/walls.txt"
       python3 tools/timing_summary.py "$P"/session.timing "$P"/range.timing "$P"/launch.timing | tee "$P/summary.txt"
       rm -f "$P"/*.json; gzip -9 "$P"/*.timing
+      ;;
+    per_case_cost)
+      # Issue 12: one benchmark-like case step by step, without CUPTI and inside the profiling session, buffers
+      # allocated per case and reused (harness/test/device/per_case_cost_experiment.cu); then the generated
+      # suites of 5, 80 and 320 cases with COUNTERGUARD_TIMING (every phase of a case in the worker).
+      C=$OUT/per_case_cost; mkdir -p "$C"
+      LD_LIBRARY_PATH=$PWD/.device/lib .device/tests/per_case_cost_experiment >"$C/experiment.txt" 2>&1
+      echo "per_case_cost_experiment exit status $?"; cat "$C/experiment.txt"
+      for size in 5 80 320; do
+        python3 -c "import sys; sys.path.insert(0, 'tools'); from benchmark_vs_ncu import write_suite; write_suite('/tmp/generated$size.yaml', $size)"
+        start=$(date +%s.%N)
+        COUNTERGUARD_TIMING=1 "$CG" run "/tmp/generated$size.yaml" --no-baselines --quiet --json "$C/g$size.json" \
+          2>"$C/g$size.timing"
+        echo "g$size: exit status $?, $(python3 -c "import time; print(f'{time.time() - $start:.2f}')") s wall" | tee -a "$C/walls.txt"
+        python3 tools/timing_summary.py "$C/g$size.timing" | tee -a "$C/summary.txt"
+      done
+      rm -f "$C"/*.json; gzip -9 "$C"/*.timing
       ;;
     environment)
       # Issue 12: where the host work of a case goes, by the environment alone: the built-in suite (ungated) with

@@ -142,20 +142,6 @@ void profiler_session::set_config(const std::vector<std::uint8_t>& config, bool 
   m_config_instrumented = instrumented;
 }
 
-std::vector<std::uint8_t> profiler_session::capture(const std::vector<std::uint8_t>& config,
-                                                    const std::vector<std::string>& raw_metrics,
-                                                    int max_ranges, const std::function<void()>& work,
-                                                    bool& restarted) {
-  begin_capture(config, raw_metrics, max_ranges, restarted);
-  try {
-    work();
-  } catch (...) {
-    abandon_capture();
-    throw;
-  }
-  return end_capture();
-}
-
 void profiler_session::begin_capture(const std::vector<std::uint8_t>& config,
                                      const std::vector<std::string>& raw_metrics, int max_ranges,
                                      bool& restarted) {

@@ -358,10 +358,17 @@ profile_capture range_profiler::profile(const std::vector<std::string>& raw_metr
     capture.image.chip = s.device.chip;
     capture.passes = config.passes;
     bool restarted = false;
-    capture.image.bytes = s.session->capture(
-        config.image, raw_metrics, max_launches,
-        [&] { capture.launches = s.recorded_launches(range_name, work); }, restarted);
-    phase(restarted ? "session_begin" : "replay");
+    s.session->begin_capture(config.image, raw_metrics, max_launches, restarted);
+    phase(restarted ? "session_begin" : "enable");
+    try {
+      capture.launches = s.recorded_launches(range_name, work);
+    } catch (...) {
+      s.session->abandon_capture();
+      throw;
+    }
+    phase("launch");
+    capture.image.bytes = s.session->end_capture();
+    phase("collect");
     const std::size_t ranges = name_ranges(capture);
     capture.dropped_ranges =
         capture.launches.size() > ranges ? static_cast<int>(capture.launches.size() - ranges) : 0;

@@ -123,25 +123,30 @@ struct worker_context {
   capture_archive_writer* archive;
 };
 
-void print_timing(const case_instance& instance, int configuration, const profile_capture& capture,
-                  double measure_ms, double verify_ms) {
+using phase_times = std::map<std::string, double>;  // seconds by phase of a case
+
+bool timing_asked() {
+  static const bool asked = std::getenv("COUNTERGUARD_TIMING") != nullptr;
+  return asked;
+}
+
+void print_timing(const std::string& instance, int configuration, const phase_times& phases) {
   // Diagnostics for tuning the profiler's per-case cost (tools/benchmark_vs_ncu.py).
-  std::string line = "timing " + instance.name + " worker=" + std::to_string(::getpid()) +
+  std::string line = "timing " + instance + " worker=" + std::to_string(::getpid()) +
                      " configuration=" + std::to_string(configuration);
-  for (const auto& [name, seconds] : capture.phase_seconds)
+  for (const auto& [name, seconds] : phases)
     line += " " + name + "=" + std::to_string(seconds * 1e3);
-  line += " evaluate=" + std::to_string(measure_ms) + " verify=" + std::to_string(verify_ms);
   std::fprintf(stderr, "%s (ms)\n", line.c_str());
 }
 
-// `configuration`: the worker's profiler configuration for the case (worker_configurations), collecting
-// `raw_metrics`, a superset of the case's own counters.
-void profile_case(const worker_context& context, const case_instance& instance, int archive_index,
-                  int configuration, const std::vector<std::string>& raw_metrics, case_result& result) {
+// Collects `raw_metrics` (the worker's profiler configuration for the case: a superset of the case's own
+// counters). Returns the time of its phases (evidence for tuning).
+phase_times profile_case(const worker_context& context, const case_instance& instance, int archive_index,
+                         const std::vector<std::string>& raw_metrics, case_result& result) {
   if (instance.skip_reason) {
     result.status = case_status::skipped;
     result.status_reason = *instance.skip_reason;
-    return;
+    return {};
   }
   const kernel_definition* definition = kernel_registry::global().find(instance.kernel);
   if (definition == nullptr)
@@ -153,7 +158,7 @@ void profile_case(const worker_context& context, const case_instance& instance, 
     result.status_reason = "needs compute capability " +
                            std::to_string(definition->required_compute_capability()) + ", the device (" +
                            device.name + ") has " + std::to_string(device.compute_capability);
-    return;
+    return {};
   }
   const metric_plan plan = plan_metrics(instance, metric_catalog::builtin(), context.request.extra_metrics);
   // The counter-data image reserves room for every range it may hold, and most cases launch one kernel:
@@ -198,14 +203,17 @@ void profile_case(const worker_context& context, const case_instance& instance, 
   observation.verification_message = verdict.message;
 
   measure_case(result, plan, observation, program_kernel_resources());
-  if (std::getenv("COUNTERGUARD_TIMING") != nullptr) {
-    const auto measured = std::chrono::steady_clock::now();
-    print_timing(instance, configuration, capture,
-                 std::chrono::duration<double>(measured - verified).count() * 1e3,
-                 std::chrono::duration<double>(verified - verify_start).count() * 1e3);
-  }
+  const auto measured = std::chrono::steady_clock::now();
   if (context.archive != nullptr && !raw_metrics.empty())
     context.archive->write(archive_index, instance.name, observation, capture.dropped_ranges);
+  const auto archived = std::chrono::steady_clock::now();
+  run.reset();  // the case's device memory freed here, timed
+  phase_times phases = std::move(capture.phase_seconds);
+  phases["evaluate"] = std::chrono::duration<double>(measured - verified).count();
+  phases["verify"] = std::chrono::duration<double>(verified - verify_start).count();
+  phases["archive"] = std::chrono::duration<double>(archived - measured).count();
+  phases["release"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - archived).count();
+  return phases;
 }
 
 }  // namespace
@@ -316,13 +324,15 @@ int run_gpu_worker(const worker_request& request, int event_fd) {
     if (found == instances.end())
       throw internal_error("the worker was asked for unknown case instance '" + request.instances[position] +
                            "'");
+    const auto begun = std::chrono::steady_clock::now();
     events.write(case_begin_event{request.instances[position]});
     case_result result = make_case_result(found->second);
     const auto started = std::chrono::steady_clock::now();
     bool lost = false;
+    phase_times phases;
     try {
-      profile_case(context, found->second, request.archive_indices.at(position),
-                   configurations->configuration_of(position), configurations->raw_metrics(position), result);
+      phases = profile_case(context, found->second, request.archive_indices.at(position),
+                            configurations->raw_metrics(position), result);
     } catch (const environment_error& e) {
       events.write(environment_error_event{e.problem(), e.what()});
       status = static_cast<int>(exit_code::environment);
@@ -337,7 +347,14 @@ int run_gpu_worker(const worker_request& request, int event_fd) {
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     if (!lost)
       lost = context_lost();
+    const auto reported = std::chrono::steady_clock::now();
     events.write(case_result_event{result});
+    if (timing_asked() && !phases.empty()) {
+      const auto now = std::chrono::steady_clock::now();
+      phases["report"] = std::chrono::duration<double>(now - reported).count();
+      phases["case"] = std::chrono::duration<double>(now - begun).count();  // all of the case in the worker
+      print_timing(found->first, configurations->configuration_of(position), phases);
+    }
     status = lost ? worker_context_lost_status : 0;
     return !lost;
   };

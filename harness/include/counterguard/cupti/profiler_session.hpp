@@ -1,7 +1,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <set>
 #include <string>
 #include <vector>
@@ -32,16 +31,10 @@ class profiler_session {
   // does not restart when they come (a restart costs about 70 ms).
   void reserve(const std::vector<std::vector<std::string>>& metric_sets, int max_ranges);
 
-  // Profiles the kernels `work` launches with `config` (a configuration image of `raw_metrics`), up to
-  // `max_ranges` of them; returns the counter-data image of those ranges. `work` must leave the device
-  // synchronised. `restarted`: set when this capture began a new session.
-  [[nodiscard]] std::vector<std::uint8_t> capture(const std::vector<std::uint8_t>& config,
-                                                  const std::vector<std::string>& raw_metrics, int max_ranges,
-                                                  const std::function<void()>& work, bool& restarted);
-
-  // capture() in two halves, for launches that happen between two callbacks (the exec injection): begin
-  // profiling the next launches, then, once they are done, end and take their image. abandon_capture() ends
-  // a begun capture without keeping anything; it never throws.
+  // Profiles the kernels launched between begin_capture and end_capture with `config` (a configuration image
+  // of `raw_metrics`), up to `max_ranges` of them; end_capture returns the counter-data image of those ranges
+  // and expects the device synchronised. `restarted`: set when this capture began a new session.
+  // abandon_capture() ends a begun capture without keeping anything (a failed launch); it never throws.
   void begin_capture(const std::vector<std::uint8_t>& config, const std::vector<std::string>& raw_metrics,
                      int max_ranges, bool& restarted);
   [[nodiscard]] std::vector<std::uint8_t> end_capture();

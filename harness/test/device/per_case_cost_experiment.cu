@@ -1,0 +1,192 @@
+// Not a test: an experiment on the GPU host (tools/h200_evidence.sh per_case_cost). Where does a profiled
+// case's time go outside the counters themselves? One case of the benchmark's kind (coalescing/strided-like:
+// two 1M-float inputs filled on the GPU, one output poisoned, one kernel, the output checked on the GPU),
+// step by step, without CUPTI and then inside the worker's profiling session, with buffers allocated per case
+// and reused. Prints the median and mean wall time of each step in microseconds, and the GPU time of the fill
+// and check kernels (CUDA events); exits 1 if a check fails.
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "counterguard/core/cuda_check.hpp"
+#include "counterguard/evaluator/counter_data_evaluator.hpp"
+#include "counterguard/metrics/metric_catalog.hpp"
+#include "counterguard/profiler/range_profiler.hpp"
+#include "counterguard/registry/device_buffer.hpp"
+#include "counterguard/registry/device_elementwise.cuh"
+#include "counterguard/registry/linear_congruential.hpp"
+
+namespace {
+
+using namespace counterguard;
+using clock_type = std::chrono::steady_clock;
+
+constexpr std::size_t elements = 1 << 20;
+constexpr int stride = 2;
+constexpr int cases = 300;
+
+__global__ void strided_add(const float* a, const float* b, float* c, std::int64_t threads, int step) {
+  const std::int64_t t = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  if (t < threads)
+    c[t] = a[t * step] + b[t * step];
+}
+
+__host__ __device__ float input_value(std::uint32_t seed, std::uint64_t i) {
+  return static_cast<float>(static_cast<int>(lcg_state_after(seed * 2654435761u + 1u, i + 1) >> 22) - 512);
+}
+
+struct generated_input {
+  std::uint32_t seed;
+  __host__ __device__ float operator()(std::size_t i) const { return input_value(seed, i); }
+};
+
+struct strided_sum {
+  __host__ __device__ float operator()(std::size_t t) const {
+    return input_value(3, t * stride) + input_value(4, t * stride);
+  }
+};
+
+// Wall times of named steps, in microseconds.
+class steps {
+ public:
+  template <typename Step>
+  void time(const std::string& name, Step step) {
+    const auto start = clock_type::now();
+    step();
+    m_us[name].push_back(std::chrono::duration<double, std::micro>(clock_type::now() - start).count());
+  }
+  void add(const std::string& name, double us) { m_us[name].push_back(us); }
+  void print(const char* condition) const {
+    for (const auto& [name, values] : m_us) {
+      std::vector<double> sorted = values;
+      std::sort(sorted.begin(), sorted.end());
+      const double mean =
+          std::accumulate(sorted.begin(), sorted.end(), 0.0) / static_cast<double>(sorted.size());
+      std::printf("%-22s %-26s median %8.1f us  mean %8.1f us  (%zu)\n", condition, name.c_str(),
+                  sorted[sorted.size() / 2], mean, sorted.size());
+    }
+  }
+
+ private:
+  std::map<std::string, std::vector<double>> m_us;
+};
+
+// GPU milliseconds of what `enqueue` puts on the legacy stream.
+template <typename Enqueue>
+double gpu_us(Enqueue enqueue) {
+  cudaEvent_t begin = nullptr;
+  cudaEvent_t end = nullptr;
+  COUNTERGUARD_CUDA_CHECK(cudaEventCreate(&begin));
+  COUNTERGUARD_CUDA_CHECK(cudaEventCreate(&end));
+  COUNTERGUARD_CUDA_CHECK(cudaEventRecord(begin));
+  enqueue();
+  COUNTERGUARD_CUDA_CHECK(cudaEventRecord(end));
+  COUNTERGUARD_CUDA_CHECK(cudaEventSynchronize(end));
+  float ms = 0;
+  COUNTERGUARD_CUDA_CHECK(cudaEventElapsedTime(&ms, begin, end));
+  COUNTERGUARD_CUDA_CHECK(cudaEventDestroy(begin));
+  COUNTERGUARD_CUDA_CHECK(cudaEventDestroy(end));
+  return ms * 1e3;
+}
+
+struct buffers {
+  device_buffer<float> a{elements};
+  device_buffer<float> b{elements};
+  device_buffer<float> c{elements / stride};
+};
+
+// One case; `profiler` null: launched without CUPTI. `kept`: buffers reused from an earlier case.
+bool one_case(steps& s, range_profiler* profiler, const std::vector<std::string>& raw, buffers* kept) {
+  std::unique_ptr<buffers> own;
+  s.time("malloc", [&] {
+    if (kept == nullptr)
+      own = std::make_unique<buffers>();
+  });
+  buffers& b = kept != nullptr ? *kept : *own;
+  s.time("fill", [&] {
+    fill_elements_on_device(b.a.data(), elements, generated_input{3});
+    fill_elements_on_device(b.b.data(), elements, generated_input{4});
+  });
+  s.time("memset", [&] { b.c.fill_bytes(0xFF); });
+  s.time("sync_idle", [&] { COUNTERGUARD_CUDA_CHECK(cudaDeviceSynchronize()); });
+  const auto launch = [&] {
+    strided_add<<<elements / stride / 256, 256>>>(b.a.data(), b.b.data(), b.c.data(), elements / stride,
+                                                  stride);
+    COUNTERGUARD_CUDA_CHECK(cudaGetLastError());
+  };
+  if (profiler == nullptr) {
+    s.time("launch_sync", [&] {
+      launch();
+      COUNTERGUARD_CUDA_CHECK(cudaDeviceSynchronize());
+    });
+  } else {
+    profile_capture capture;
+    s.time("profile", [&] { capture = profiler->profile(raw, "per_case_cost", launch, 2); });
+    for (const auto& [phase, seconds] : capture.phase_seconds)
+      s.add("profile." + phase, seconds * 1e6);
+    s.time("evaluate_image", [&] { static_cast<void>(evaluate_counter_data(capture.image, raw)); });
+  }
+  verification verdict;
+  s.time("check",
+         [&] { verdict = check_elements_on_device("c", b.c.data(), elements / stride, strided_sum{}); });
+  s.time("free", [&] { own.reset(); });
+  s.add("gpu.fill_kernel",
+        gpu_us([&] { fill_elements_on_device(b.a.data(), elements, generated_input{3}); }));
+  s.add("gpu.check_kernel", gpu_us([&] {
+          static_cast<void>(check_elements_on_device("c", b.c.data(), elements / stride, strided_sum{}));
+        }));
+  s.time("empty_kernel_sync", [&] {
+    fill_elements_on_device(b.c.data(), 0, generated_input{3});  // nothing: count 0
+    strided_add<<<1, 32>>>(b.a.data(), b.b.data(), b.c.data(), 0, stride);
+    COUNTERGUARD_CUDA_CHECK(cudaDeviceSynchronize());
+  });
+  if (!verdict.passed)
+    std::printf("check failed: %s\n", verdict.message.c_str());
+  return verdict.passed;
+}
+
+}  // namespace
+
+int main() {
+  std::vector<std::string> raw;
+  for (const char* metric :
+       {"global_load_sectors", "global_load_requests", "global_store_sectors", "global_store_requests",
+        "shared_load_bank_conflicts", "shared_store_bank_conflicts"}) {
+    for (const auto& input : metric_catalog::builtin().resolve(metric).raw_inputs) {
+      if (std::find(raw.begin(), raw.end(), input) == raw.end())
+        raw.push_back(input);
+    }
+  }
+  bool passed = true;
+  COUNTERGUARD_CUDA_CHECK(cudaFree(nullptr));
+  {
+    steps plain;
+    for (int k = 0; k < cases; ++k)
+      passed = one_case(plain, nullptr, raw, nullptr) && passed;
+    plain.print("without CUPTI");
+  }
+  range_profiler profiler(0);
+  profiler.reserve({raw}, 2);
+  {
+    steps profiled;
+    for (int k = 0; k < cases; ++k)
+      passed = one_case(profiled, &profiler, raw, nullptr) && passed;
+    profiled.print("profiled");
+  }
+  {
+    steps reused;
+    buffers kept;
+    for (int k = 0; k < cases; ++k)
+      passed = one_case(reused, &profiler, raw, &kept) && passed;
+    reused.print("profiled, reused");
+  }
+  std::printf("checks %s\n", passed ? "passed" : "FAILED");
+  return passed ? 0 : 1;
+}
