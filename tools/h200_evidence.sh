@@ -166,6 +166,9 @@ for stage in "$@"; do
       # allocated per case and reused (harness/test/device/per_case_cost_experiment.cu); then the generated
       # suites of 5, 80 and 320 cases with COUNTERGUARD_TIMING (every phase of a case in the worker).
       C=$OUT/per_case_cost; mkdir -p "$C"
+      LD_LIBRARY_PATH=$PWD/.device/lib compute-sanitizer --tool memcheck --error-exitcode 9 \
+        .device/tests/per_case_cost_experiment 2 >"$C/memcheck.txt" 2>&1
+      echo "per_case_cost_experiment under memcheck: exit status $?"; tail -3 "$C/memcheck.txt"
       LD_LIBRARY_PATH=$PWD/.device/lib .device/tests/per_case_cost_experiment >"$C/experiment.txt" 2>&1
       echo "per_case_cost_experiment exit status $?"; cat "$C/experiment.txt"
       for size in 5 80 320; do

@@ -7,6 +7,7 @@
 #include "counterguard/core/error.hpp"
 #include "counterguard/core/value_format.hpp"
 #include "counterguard/model/formula.hpp"
+#include "counterguard/registry/device_memory_reuse.hpp"
 
 namespace counterguard {
 namespace detail {
@@ -53,7 +54,10 @@ struct device_array {
     other.device = nullptr;
   }
   device_array& operator=(device_array&&) = delete;
-  ~device_array() { COUNTERGUARD_CUDA_NOTHROW(cudaFree(device)); }
+  ~device_array() {
+    if (device != nullptr)
+      free_device_memory(device, bytes());
+  }
 
   [[nodiscard]] std::size_t bytes() const { return count * declaration->element_bytes; }
 
@@ -125,7 +129,7 @@ class array_kernel_run final : public kernel_run {
       }
       array.count = static_cast<std::size_t>(count);
       if (array.bytes() > 0)
-        COUNTERGUARD_CUDA_CHECK(cudaMalloc(&array.device, array.bytes()));
+        array.device = allocate_device_memory(array.bytes());
       if (declaration.what == array_kernel::role::output) {
         if (array.bytes() > 0)
           COUNTERGUARD_CUDA_CHECK(cudaMemset(array.device, 0xFF, array.bytes()));

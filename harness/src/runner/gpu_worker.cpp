@@ -24,6 +24,7 @@
 #include "counterguard/metrics/metric_catalog.hpp"
 #include "counterguard/model/suite_loader.hpp"
 #include "counterguard/profiler/range_profiler.hpp"
+#include "counterguard/registry/device_memory_reuse.hpp"
 #include "counterguard/registry/host_memory_reuse.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
 #include "counterguard/runner/capture_archive_writer.hpp"
@@ -309,6 +310,8 @@ int run_gpu_worker(const worker_request& request, int event_fd) {
     timeline_mark("profiler session begun");
   }
   const cuda_stream stream;
+  // Cases of one size reuse each other's device memory; what is kept is freed before the profiler goes.
+  const device_memory_reuse memory_reuse(std::size_t{256} << 20);
   std::unique_ptr<capture_archive_writer> archive;
   if (!request.save_counter_data_dir.empty()) {
     archive =

@@ -22,7 +22,10 @@ struct event_encoder {
   json operator()(const case_result_event& e) const {
     run_results wrapper;
     wrapper.cases.push_back(e.result);
-    return {{"event", "result"}, {"results", wrapper}};
+    json out = json::object();  // assigned, not listed: an initializer list copies the result deeply again
+    out["event"] = "result";
+    out["results"] = wrapper;
+    return out;
   }
   json operator()(const input_error_event& e) const {
     return {{"event", "input_error"}, {"message", e.message}};

@@ -1,14 +1,17 @@
 // Not a test: an experiment on the GPU host (tools/h200_evidence.sh per_case_cost). Where does a profiled
 // case's time go outside the counters themselves? One case of the benchmark's kind (coalescing/strided-like:
 // two 1M-float inputs filled on the GPU, one output poisoned, one kernel, the output checked on the GPU),
-// step by step, without CUPTI and then inside the worker's profiling session, with buffers allocated per case
-// and reused. Prints the median and mean wall time of each step in microseconds, and the GPU time of the fill
-// and check kernels (CUDA events); exits 1 if a check fails.
+// step by step, without CUPTI and then inside the worker's profiling session (its hardware counters alone,
+// then all of them, with buffers allocated per case and reused). Prints the median and mean wall time of each
+// step in microseconds, and the GPU time of the fill and check kernels (CUDA events); exits 1 if a check
+// fails. Argument: the cases per condition (300).
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <numeric>
@@ -30,7 +33,6 @@ using clock_type = std::chrono::steady_clock;
 
 constexpr std::size_t elements = 1 << 20;
 constexpr int stride = 2;
-constexpr int cases = 300;
 
 __global__ void strided_add(const float* a, const float* b, float* c, std::int64_t threads, int step) {
   const std::int64_t t = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
@@ -154,7 +156,9 @@ bool one_case(steps& s, range_profiler* profiler, const std::vector<std::string>
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  std::setvbuf(stdout, nullptr, _IONBF, 0);  // every line out before a failure ends the process
+  const int cases = argc > 1 ? std::atoi(argv[1]) : 300;
   std::vector<std::string> raw;
   for (const char* metric :
        {"global_load_sectors", "global_load_requests", "global_store_sectors", "global_store_requests",
@@ -172,8 +176,18 @@ int main() {
       passed = one_case(plain, nullptr, raw, nullptr) && passed;
     plain.print("without CUPTI");
   }
+  // Hardware counters only first: a switch from instrumented (sass) counters to none crashes CUPTI.
+  std::vector<std::string> hardware;
+  std::copy_if(raw.begin(), raw.end(), std::back_inserter(hardware),
+               [](const std::string& name) { return name.find("__sass_") == std::string::npos; });
   range_profiler profiler(0);
-  profiler.reserve({raw}, 2);
+  profiler.reserve({hardware, raw}, 2);
+  {
+    steps profiled;
+    for (int k = 0; k < cases; ++k)
+      passed = one_case(profiled, &profiler, hardware, nullptr) && passed;
+    profiled.print("profiled, hardware");
+  }
   {
     steps profiled;
     for (int k = 0; k < cases; ++k)

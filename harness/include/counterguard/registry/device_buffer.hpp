@@ -6,16 +6,17 @@
 #include <vector>
 
 #include "counterguard/core/cuda_check.hpp"
+#include "counterguard/registry/device_memory_reuse.hpp"
 
 namespace counterguard {
 
-// Owns a device allocation of `size` elements of T (plain cudaMalloc, never managed memory).
+// Owns a device allocation of `size` elements of T (cudaMalloc memory, never managed memory; in the `run`
+// worker possibly a block an earlier case freed: device_memory_reuse.hpp).
 template <typename T>
 class device_buffer {
  public:
-  explicit device_buffer(std::size_t size) : m_size(size) {
-    COUNTERGUARD_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&m_data), bytes()));
-  }
+  explicit device_buffer(std::size_t size)
+      : m_data(static_cast<T*>(allocate_device_memory(size * sizeof(T)))), m_size(size) {}
   explicit device_buffer(const std::vector<T>& host) : device_buffer(host.size()) { upload(host); }
   device_buffer(const device_buffer&) = delete;
   device_buffer& operator=(const device_buffer&) = delete;
@@ -24,7 +25,7 @@ class device_buffer {
     other.m_size = 0;
   }
   device_buffer& operator=(device_buffer&&) = delete;
-  ~device_buffer() { COUNTERGUARD_CUDA_NOTHROW(cudaFree(m_data)); }
+  ~device_buffer() { free_device_memory(m_data, bytes()); }
 
   [[nodiscard]] T* data() { return m_data; }
   [[nodiscard]] const T* data() const { return m_data; }
