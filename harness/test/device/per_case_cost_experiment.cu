@@ -26,9 +26,12 @@
 #include "counterguard/registry/device_elementwise.cuh"
 #include "counterguard/registry/linear_congruential.hpp"
 
+// Inside counterguard's namespace, as every kernel source: the fill kernel instantiated with a functor of a
+// top-level anonymous namespace got another kernel's parameters on the H200 (memcheck: writes through a wild
+// pointer).
+namespace counterguard {
 namespace {
 
-using namespace counterguard;
 using clock_type = std::chrono::steady_clock;
 
 constexpr std::size_t elements = 1 << 20;
@@ -155,8 +158,10 @@ bool one_case(steps& s, range_profiler* profiler, const std::vector<std::string>
 }
 
 }  // namespace
+}  // namespace counterguard
 
 int main(int argc, char** argv) {
+  using namespace counterguard;
   std::setvbuf(stdout, nullptr, _IONBF, 0);  // every line out before a failure ends the process
   const int cases = argc > 1 ? std::atoi(argv[1]) : 300;
   std::vector<std::string> raw;
