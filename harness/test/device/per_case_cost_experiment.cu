@@ -1,10 +1,11 @@
 // Not a test: an experiment on the GPU host (tools/h200_evidence.sh per_case_cost). Where does a profiled
 // case's time go outside the counters themselves? One case of the benchmark's kind (coalescing/strided-like:
 // two 1M-float inputs filled on the GPU, one output poisoned, one kernel, the output checked on the GPU),
-// step by step, without CUPTI and then inside the worker's profiling session (its hardware counters alone,
-// then all of them, with buffers allocated per case and reused). Prints the median and mean wall time of each
-// step in microseconds, and the GPU time of the fill and check kernels (CUDA events); exits 1 if a check
-// fails. Argument: the cases per condition (300).
+// step by step, without CUPTI and then inside the worker's profiling session (two hardware counters, then the
+// benchmark's instrumented ones, with buffers allocated per case and reused). Prints the median and mean wall
+// time of each step in microseconds, and the GPU time of the fill and check kernels (CUDA events); exits 1 if
+// a check fails. Argument: the cases per condition (300). Then, for each counter set, one capture of 1 to 16
+// launches: whether a capture costs per launch or per capture.
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -153,6 +154,38 @@ bool one_case(steps& s, range_profiler* profiler, const std::vector<std::string>
   return verdict.passed;
 }
 
+// Is a capture's cost per launch or per capture? `launches` launches of the case's kernel in one capture.
+void launches_per_capture(range_profiler& profiler, const std::vector<std::string>& raw, const char* label) {
+  buffers b;
+  fill_elements_on_device(b.a.data(), elements, generated_input{3});
+  fill_elements_on_device(b.b.data(), elements, generated_input{4});
+  for (const int launches : {1, 2, 4, 8, 16}) {
+    std::vector<double> ms;
+    int passes = 0;
+    for (int repeat = 0; repeat < 5; ++repeat) {
+      const auto start = clock_type::now();
+      const profile_capture capture = profiler.profile(
+          raw, "per_case_cost",
+          [&] {
+            for (int k = 0; k < launches; ++k) {
+              strided_add<<<elements / stride / 256, 256>>>(b.a.data(), b.b.data(), b.c.data(),
+                                                            elements / stride, stride);
+            }
+            COUNTERGUARD_CUDA_CHECK(cudaGetLastError());
+          },
+          16);
+      ms.push_back(std::chrono::duration<double, std::milli>(clock_type::now() - start).count());
+      passes = capture.passes;
+      if (capture.launches.size() != static_cast<std::size_t>(launches) || capture.dropped_ranges != 0)
+        std::printf("%s: %d launches recorded %zu, dropped %d\n", label, launches, capture.launches.size(),
+                    capture.dropped_ranges);
+    }
+    std::sort(ms.begin(), ms.end());
+    std::printf("%-22s %2d launches in one capture: median %8.2f ms (%.2f ms a launch), %d passes\n", label,
+                launches, ms[ms.size() / 2], ms[ms.size() / 2] / launches, passes);
+  }
+}
+
 }  // namespace
 }  // namespace counterguard
 
@@ -184,7 +217,8 @@ int main(int argc, char** argv) {
   for (const auto& name : raw)
     std::printf("benchmark counter %s\n", name.c_str());
   range_profiler profiler(0);
-  profiler.reserve({hardware, raw}, 2);
+  profiler.reserve({hardware, raw}, 16);
+  launches_per_capture(profiler, hardware, "profiled, hardware");
   {
     steps profiled;
     for (int k = 0; k < cases; ++k)
@@ -197,6 +231,7 @@ int main(int argc, char** argv) {
       passed = one_case(profiled, &profiler, raw, nullptr) && passed;
     profiled.print("profiled");
   }
+  launches_per_capture(profiler, raw, "profiled");
   {
     steps reused;
     buffers kept;
