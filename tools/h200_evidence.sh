@@ -3,7 +3,8 @@
 # The binary comes built from the CPU machine (tools/stage_for_gpu.sh -> .device/).
 # Usage: tools/h200_evidence.sh STAGE...
 #   stages: info run crosscheck baseline repeat planted faults sanitize benchmark timing (evidence/h200/README.md)
-#           configurations floor stages environment contexts switch api per_case per_case_cost sharing (issue 12)
+#           configurations floor stages environment contexts switch windows api per_case per_case_cost sharing
+#           (issue 12)
 #           extras lock signals noise example (issues 9, 11, 15: evidence/h200/README.md)
 #           predication sass blame blame_planted run_blame ncu_lines (issue 14), history_pool (issue 11)
 set -uo pipefail
@@ -228,6 +229,14 @@ for stage in "$@"; do
           >>"$OUT/switch/orders.txt" 2>&1
         echo "one session, order $order: exit status $?" | tee -a "$OUT/switch/orders.txt"
       done
+      ;;
+    windows)
+      # Issue 12: is a capture's cost per launch or per Start/Stop window (1, 4, 16 launches in one window), in
+      # kernel and user replay, for instrumented and hardware counters (profiler_switch_experiment windows).
+      mkdir -p "$OUT/switch"
+      LD_LIBRARY_PATH=$PWD/.device/lib timeout 300 .device/tests/profiler_switch_experiment windows \
+        >"$OUT/switch/windows.txt" 2>&1
+      echo "profiler_switch_experiment windows exit status $?"; cat "$OUT/switch/windows.txt"
       ;;
     floor)
       # Issue 12: inputs filled on the GPU equal the CPU's (every fill kind and element type), and the host

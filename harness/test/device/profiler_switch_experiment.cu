@@ -134,12 +134,13 @@ void disable_range_profiler(CUpti_RangeProfiler_Object* profiler) {
   COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerDisable(&params));
 }
 
-// One launch profiled with `set` in `mode`; prints where the time went.
+// `launches` launches (one by default) profiled with `set` in `mode` in one Start/Stop window per pass;
+// prints where the time went.
 void range_capture(CUpti_RangeProfiler_Object* profiler, const metric_set& set, CUpti_ProfilerReplayMode mode,
-                   const char* label) {
+                   const char* label, int launches_per_window = 1) {
   stopwatch watch;
   counterguard::counter_data_image image{
-      chip, counterguard::detail::initialized_counter_data_image(profiler, set.metrics, 1)};
+      chip, counterguard::detail::initialized_counter_data_image(profiler, set.metrics, launches_per_window)};
   auto config =
       cupti_params<CUpti_RangeProfiler_SetConfig_Params>(CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
   config.pRangeProfilerObject = profiler;
@@ -149,7 +150,7 @@ void range_capture(CUpti_RangeProfiler_Object* profiler, const metric_set& set, 
   config.pCounterDataImage = image.bytes.data();
   config.range = CUPTI_AutoRange;
   config.replayMode = mode;
-  config.maxRangesPerPass = 1;
+  config.maxRangesPerPass = static_cast<std::size_t>(launches_per_window);
   config.numNestingLevels = 1;
   config.minNestingLevel = 1;
   config.passIndex = 0;
@@ -164,7 +165,8 @@ void range_capture(CUpti_RangeProfiler_Object* profiler, const metric_set& set, 
     start.pRangeProfilerObject = profiler;
     COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerStart(&start));
     starts += " " + watch.lap();
-    launch_once();
+    for (int k = 0; k < launches_per_window; ++k)
+      launch_once();
     launches += " " + watch.lap();
     auto stop = cupti_params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
     stop.pRangeProfilerObject = profiler;
@@ -178,7 +180,32 @@ void range_capture(CUpti_RangeProfiler_Object* profiler, const metric_set& set, 
   std::printf("  %-34s set %s: setup %s | start%s | launch%s | stop+decode %s\n", label, set.name.c_str(),
               setup.c_str(), starts.c_str(), launches.c_str(), watch.lap().c_str());
   const auto ranges = counterguard::evaluate_counter_data(image, set.metrics);
-  compare(label, set, ranges.empty() ? std::map<std::string, double>{} : ranges.front().values);
+  if (ranges.size() != static_cast<std::size_t>(launches_per_window)) {
+    std::printf("    %s %s: %zu ranges for %d launches\n", label, set.name.c_str(), ranges.size(),
+                launches_per_window);
+    all_same = false;
+  }
+  for (const auto& range : ranges)
+    compare(label, set, range.values);
+}
+
+// Is a capture's cost per launch or per Start/Stop window? 1, 4 and 16 launches in one window, by replay
+// mode, for instrumented counters (set A) and hardware counters (set C); one Enable per set.
+void launches_per_window(const std::vector<metric_set>& sets) {
+  for (const CUpti_ProfilerReplayMode mode : {CUPTI_KernelReplay, CUPTI_UserReplay}) {
+    for (const int index : {0, 2}) {
+      const metric_set& set = sets[static_cast<std::size_t>(index)];
+      std::printf("range profiler, %s replay, set %s, launches per window\n",
+                  mode == CUPTI_KernelReplay ? "kernel" : "user", set.name.c_str());
+      CUpti_RangeProfiler_Object* profiler = enable_range_profiler();
+      range_capture(profiler, set, mode, "warm-up capture");
+      for (const int launches : {1, 4, 16}) {
+        const std::string label = std::to_string(launches) + " launches in one window";
+        range_capture(profiler, set, mode, label.c_str(), launches);
+      }
+      disable_range_profiler(profiler);
+    }
+  }
 }
 
 void range_profiler_switches(const std::vector<metric_set>& sets, CUpti_ProfilerReplayMode mode,
@@ -554,6 +581,8 @@ int run(const std::vector<std::string>& arguments) {
       COUNTERGUARD_CUDA_CHECK(cudaFree(big));
     });
   }
+  if (!arguments.empty() && arguments[0] == "windows")
+    attempt("launches per window", [&] { launches_per_window(sets); });
   if (arguments.empty() || arguments[0] == "sessions")
     attempt("session API, a session per configuration", [&] { session_per_configuration(sets); });
   if (arguments.empty() || arguments[0] == "reset")
@@ -570,9 +599,9 @@ int run(const std::vector<std::string>& arguments) {
 
 }  // namespace
 
-// Arguments: none (everything), `sessions` (a session per configuration), `reset [ORDER]`, or `one [ORDER
+// Arguments: none (everything), `sessions` (a session per configuration), `reset [ORDER]`, `one [ORDER
 // [keep]]` (one session switching configurations in ORDER, the last configuration kept set at EndSession with
-// `keep`).
+// `keep`), or `windows` (1 to 16 launches in one range-profiler window, kernel and user replay).
 int main(int argc, char** argv) {
   try {
     return run(std::vector<std::string>(argv + 1, argv + argc));
