@@ -167,6 +167,7 @@ for stage in "$@"; do
       # allocated per case and reused (harness/test/device/per_case_cost_experiment.cu); then the generated
       # suites of 5, 80 and 320 cases with COUNTERGUARD_TIMING (every phase of a case in the worker).
       C=$OUT/per_case_cost; mkdir -p "$C"
+      # Under memcheck only the part without CUPTI runs (the profiler refuses a process under compute-sanitizer).
       LD_LIBRARY_PATH=$PWD/.device/lib compute-sanitizer --tool memcheck --error-exitcode 9 \
         .device/tests/per_case_cost_experiment 2 >"$C/memcheck.txt" 2>&1
       echo "per_case_cost_experiment under memcheck: exit status $?"; tail -3 "$C/memcheck.txt"
