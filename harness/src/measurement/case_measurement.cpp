@@ -1,6 +1,7 @@
 #include "counterguard/measurement/case_measurement.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include "counterguard/core/error.hpp"
 #include "counterguard/metrics/derived_metric.hpp"
@@ -41,9 +42,23 @@ double launch_value(const profiled_launch& l, const std::string& field) {
   throw internal_error("unknown launch attribute '" + field + "'");
 }
 
-bool has_inputs(const metric_definition& m, const std::map<std::string, double>& raw) {
-  return std::all_of(m.raw_inputs.begin(), m.raw_inputs.end(),
+bool has_all(const std::vector<std::string>& inputs, const std::map<std::string, double>& raw) {
+  return std::all_of(inputs.begin(), inputs.end(),
                      [&](const std::string& input) { return raw.count(input) != 0; });
+}
+
+// The metric's value from these raw counters, if they hold its inputs (or, in a recording made before the
+// metric read them, the inputs it read then). A counter the recording lacks (an expectation added after it)
+// leaves the metric unmeasured: the checker reports it as missing instead of the whole evaluation failing.
+std::optional<double> evaluate_from(const metric_definition& m, const std::map<std::string, double>& raw) {
+  if (has_all(m.raw_inputs, raw))
+    return evaluate_derived_metric(m, raw);
+  if (m.raw_inputs_before.empty() || !has_all(m.raw_inputs_before, raw))
+    return std::nullopt;
+  metric_definition before = m;
+  before.formula = m.formula_before;
+  before.raw_inputs = m.raw_inputs_before;
+  return evaluate_derived_metric(before, raw);
 }
 
 void set_total(case_result& result, const metric_definition& m, double value) {
@@ -92,10 +107,8 @@ void fill_measurements(case_result& result, const metric_plan& plan,
     const std::map<std::string, double>* raw = i < ranges.size() ? &ranges[i].values : nullptr;
     for (const auto& m : plan.metrics) {
       if (m.source == metric_source::cupti && raw != nullptr) {
-        // A counter the recording lacks (an expectation added after it) leaves the metric unmeasured: the
-        // checker reports it as missing instead of the whole evaluation failing.
-        if (has_inputs(m, *raw))
-          kernel.metrics[m.name] = evaluate_derived_metric(m, *raw);
+        if (const std::optional<double> value = evaluate_from(m, *raw))
+          kernel.metrics[m.name] = *value;
       } else if (m.source == metric_source::launch) {
         kernel.metrics[m.name] = launch_value(launch, m.formula);
       } else if (m.source == metric_source::compiler && compiled != nullptr &&
@@ -119,8 +132,9 @@ void fill_measurements(case_result& result, const metric_plan& plan,
       const auto& metrics = result.kernels.front().metrics;
       if (const auto found = metrics.find(m.name); found != metrics.end())
         set_total(result, m, found->second);
-    } else if (m.summable && !ranges.empty() && has_inputs(m, summed_raw)) {
-      set_total(result, m, evaluate_derived_metric(m, summed_raw));
+    } else if (m.summable && !ranges.empty()) {
+      if (const std::optional<double> value = evaluate_from(m, summed_raw))
+        set_total(result, m, *value);
     }
   }
 }

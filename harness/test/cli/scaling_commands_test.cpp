@@ -262,16 +262,18 @@ TEST(scaling_commands, plan_prints_the_profiler_configurations_of_a_run_without_
   for (const auto& name : plan["without_counters"])
     EXPECT_TRUE(planned.insert(name.get<std::string>()).second) << name;
   EXPECT_EQ(planned.size(), 94U) << "every instance once";
-  // The spills' L1TEX tag-stage counters cost every launch replayed with them: the constant cases keep
-  // theirs.
-  EXPECT_EQ(spills_stages, R"(["l1tex__t"])");
+  // The spills' local bytes are instrumented counters (no hardware stage to replay); the constant cases keep
+  // their hardware stages.
+  EXPECT_EQ(spills_stages, "[]");
   EXPECT_EQ(constant_stages, R"(["idc__requests","smsp__inst"])");
 
   r = run_counterguard("plan cases/spills.yaml --filter 'spills/maxrreg*'");
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_TRUE(contains(r.output, "1 profiler configuration for 2 case instances on chip GH100")) << r.output;
-  EXPECT_TRUE(contains(r.output, "1 pass, 2 cases, hardware counter stages: l1tex__t")) << r.output;
-  EXPECT_TRUE(contains(r.output, "  counter l1tex__t_bytes_pipe_lsu_mem_local_op_ld.sum\n")) << r.output;
+  EXPECT_TRUE(contains(r.output, "1 pass, 2 cases, hardware counter stages: none (instrumented only)"))
+      << r.output;
+  EXPECT_TRUE(contains(r.output, "  counter smsp__sass_l1tex_t_sectors_pipe_lsu_mem_local_op_ld.sum\n"))
+      << r.output;
   EXPECT_TRUE(contains(r.output, "  case    spills/maxrreg32\n")) << r.output;
 
   ::setenv("COUNTERGUARD_PROFILER_CONFIGURATIONS", "per_case", 1);

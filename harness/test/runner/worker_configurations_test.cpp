@@ -156,8 +156,9 @@ TEST(worker_configurations, no_extra_passes_shares_only_where_no_case_needs_more
 
 TEST(worker_configurations, hardware_stages_shares_instrumented_counters_but_never_adds_a_hardware_stage) {
   std::map<std::string, case_instance> instances = suite();
-  for (auto made : {instance("local", {"local_load_bytes"}), instance("local_store", {"local_store_bytes"}),
-                    instance("constant", {"constant_requests"})}) {
+  for (auto made :
+       {instance("local", {"local_load_bytes_hw"}), instance("local_store", {"local_store_bytes_hw"}),
+        instance("constant", {"constant_requests"})}) {
     instances.emplace(made.name, made);
   }
   worker_request request;
@@ -264,7 +265,7 @@ TEST(worker_configurations, configurations_without_instrumented_counters_are_num
   // With CUPTI's session API a switch from instrumented to hardware-only counters ends the session
   // (profiler_session), so a worker profiles the hardware-only configurations first, whatever the case order.
   std::map<std::string, case_instance> instances;
-  for (auto made : {instance("sectors", {"global_load_sectors"}), instance("local", {"local_load_bytes"}),
+  for (auto made : {instance("sectors", {"global_load_sectors"}), instance("local", {"local_load_bytes_hw"}),
                     instance("bank", {"shared_store_bank_conflicts"})}) {
     instances.emplace(made.name, made);
   }

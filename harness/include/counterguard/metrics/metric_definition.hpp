@@ -29,6 +29,11 @@ struct metric_definition {
   // True when every input is a .sum counter, so a case's total over several kernels is the formula of
   // the summed inputs (a per-request ratio stays a ratio).
   bool summable = false;
+  // cupti: the same value from other counters, those the metric read before (a formula over
+  // `raw_inputs_before`). Used only for counter data that lacks `raw_inputs` and holds these: `evaluate` of a
+  // recording made by an earlier version gives the values it gave then.
+  std::string formula_before;
+  std::vector<std::string> raw_inputs_before;
 };
 
 }  // namespace counterguard
