@@ -14,6 +14,7 @@
 #include "counterguard/core/error.hpp"
 #include "counterguard/core/name_suggestions.hpp"
 #include "counterguard/cupti/metric_name_validator.hpp"
+#include "counterguard/cupti/nvperf_host_library.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"
 #include "counterguard/model/suite_loader.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
@@ -75,6 +76,7 @@ void add_selection(CLI::App& command, selection_options& selection) {
 }
 
 std::vector<case_instance> select_instances(const selection_options& selection) {
+  load_nvperf_host_in_background();  // for the metric names' check below, while the suites are read
   const kernel_registry& kernels = kernel_registry::global();
   const metric_catalog& metrics = metric_catalog::builtin();
   std::vector<case_instance> instances;

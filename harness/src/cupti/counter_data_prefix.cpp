@@ -1,13 +1,11 @@
 #include "counterguard/cupti/counter_data_prefix.hpp"
 
-#include <nvperf_cuda_host.h>
-#include <nvperf_host.h>
-
 #include <algorithm>
 #include <memory>
 #include <mutex>
 
 #include "counterguard/core/error.hpp"
+#include "counterguard/cupti/nvperf_host_library.hpp"
 
 namespace counterguard::detail {
 
@@ -31,7 +29,7 @@ void initialize_nvpw_host() {
   static std::once_flag once;
   std::call_once(once, [] {
     auto params = nvpw_params<NVPW_InitializeHost_Params>(NVPW_InitializeHost_Params_STRUCT_SIZE);
-    check_nvpw(NVPW_InitializeHost(&params), "NVPW_InitializeHost");
+    check_nvpw(nvperf_host().initialize_host(&params), "NVPW_InitializeHost");
   });
 }
 
@@ -40,7 +38,7 @@ struct evaluator_deleter {
     auto params =
         nvpw_params<NVPW_MetricsEvaluator_Destroy_Params>(NVPW_MetricsEvaluator_Destroy_Params_STRUCT_SIZE);
     params.pMetricsEvaluator = evaluator;
-    NVPW_MetricsEvaluator_Destroy(&params);
+    nvperf_host().evaluator_destroy(&params);
   }
 };
 
@@ -49,7 +47,7 @@ struct builder_deleter {
     auto params = nvpw_params<NVPW_CounterDataBuilder_Destroy_Params>(
         NVPW_CounterDataBuilder_Destroy_Params_STRUCT_SIZE);
     params.pCounterDataBuilder = builder;
-    NVPW_CounterDataBuilder_Destroy(&params);
+    nvperf_host().builder_destroy(&params);
   }
 };
 
@@ -65,7 +63,7 @@ std::vector<std::string> raw_dependencies(const std::string& chip,
       NVPW_CUDA_MetricsEvaluator_CalculateScratchBufferSize_Params_STRUCT_SIZE);
   size.pChipName = chip.c_str();
   size.pCounterAvailabilityImage = or_null(availability);
-  check_nvpw(NVPW_CUDA_MetricsEvaluator_CalculateScratchBufferSize(&size),
+  check_nvpw(nvperf_host().evaluator_scratch_size(&size),
              "NVPW_CUDA_MetricsEvaluator_CalculateScratchBufferSize for chip " + chip);
   std::vector<std::uint8_t> scratch(size.scratchBufferSize);
   auto init = nvpw_params<NVPW_CUDA_MetricsEvaluator_Initialize_Params>(
@@ -74,7 +72,7 @@ std::vector<std::string> raw_dependencies(const std::string& chip,
   init.scratchBufferSize = scratch.size();
   init.pChipName = chip.c_str();
   init.pCounterAvailabilityImage = or_null(availability);
-  check_nvpw(NVPW_CUDA_MetricsEvaluator_Initialize(&init), "NVPW_CUDA_MetricsEvaluator_Initialize");
+  check_nvpw(nvperf_host().evaluator_initialize(&init), "NVPW_CUDA_MetricsEvaluator_Initialize");
   const std::unique_ptr<NVPW_MetricsEvaluator, evaluator_deleter> evaluator(init.pMetricsEvaluator);
 
   std::vector<std::string> raw;
@@ -86,8 +84,7 @@ std::vector<std::string> raw_dependencies(const std::string& chip,
     convert.pMetricName = metric.c_str();
     convert.pMetricEvalRequest = &request;
     convert.metricEvalRequestStructSize = NVPW_MetricEvalRequest_STRUCT_SIZE;
-    check_nvpw(NVPW_MetricsEvaluator_ConvertMetricNameToMetricEvalRequest(&convert),
-               "metric '" + metric + "' on chip " + chip);
+    check_nvpw(nvperf_host().evaluator_request(&convert), "metric '" + metric + "' on chip " + chip);
     auto dependencies = nvpw_params<NVPW_MetricsEvaluator_GetMetricRawDependencies_Params>(
         NVPW_MetricsEvaluator_GetMetricRawDependencies_Params_STRUCT_SIZE);
     dependencies.pMetricsEvaluator = evaluator.get();
@@ -95,12 +92,10 @@ std::vector<std::string> raw_dependencies(const std::string& chip,
     dependencies.numMetricEvalRequests = 1;
     dependencies.metricEvalRequestStructSize = NVPW_MetricEvalRequest_STRUCT_SIZE;
     dependencies.metricEvalRequestStrideSize = sizeof(NVPW_MetricEvalRequest);
-    check_nvpw(NVPW_MetricsEvaluator_GetMetricRawDependencies(&dependencies),
-               "raw counters of '" + metric + "'");
+    check_nvpw(nvperf_host().evaluator_raw_dependencies(&dependencies), "raw counters of '" + metric + "'");
     std::vector<const char*> names(dependencies.numRawDependencies);
     dependencies.ppRawDependencies = names.data();
-    check_nvpw(NVPW_MetricsEvaluator_GetMetricRawDependencies(&dependencies),
-               "raw counters of '" + metric + "'");
+    check_nvpw(nvperf_host().evaluator_raw_dependencies(&dependencies), "raw counters of '" + metric + "'");
     raw.insert(raw.end(), names.begin(), names.end());  // copied before the evaluator goes
   }
   std::sort(raw.begin(), raw.end());
@@ -129,24 +124,22 @@ std::vector<std::uint8_t> counter_data_prefix(const std::string& chip,
       NVPW_CUDA_CounterDataBuilder_Create_Params_STRUCT_SIZE);
   create.pChipName = chip.c_str();
   create.pCounterAvailabilityImage = or_null(counter_availability);
-  check_nvpw(NVPW_CUDA_CounterDataBuilder_Create(&create), "NVPW_CUDA_CounterDataBuilder_Create");
+  check_nvpw(nvperf_host().builder_create(&create), "NVPW_CUDA_CounterDataBuilder_Create");
   const std::unique_ptr<NVPA_CounterDataBuilder, builder_deleter> builder(create.pCounterDataBuilder);
   auto add = nvpw_params<NVPW_CounterDataBuilder_AddMetrics_Params>(
       NVPW_CounterDataBuilder_AddMetrics_Params_STRUCT_SIZE);
   add.pCounterDataBuilder = builder.get();
   add.pRawMetricRequests = requests.data();
   add.numMetricRequests = requests.size();
-  check_nvpw(NVPW_CounterDataBuilder_AddMetrics(&add), "NVPW_CounterDataBuilder_AddMetrics");
+  check_nvpw(nvperf_host().builder_add_metrics(&add), "NVPW_CounterDataBuilder_AddMetrics");
   auto prefix = nvpw_params<NVPW_CounterDataBuilder_GetCounterDataPrefix_Params>(
       NVPW_CounterDataBuilder_GetCounterDataPrefix_Params_STRUCT_SIZE);
   prefix.pCounterDataBuilder = builder.get();
-  check_nvpw(NVPW_CounterDataBuilder_GetCounterDataPrefix(&prefix),
-             "NVPW_CounterDataBuilder_GetCounterDataPrefix");
+  check_nvpw(nvperf_host().builder_prefix(&prefix), "NVPW_CounterDataBuilder_GetCounterDataPrefix");
   std::vector<std::uint8_t> bytes(prefix.bytesCopied);
   prefix.bytesAllocated = bytes.size();
   prefix.pBuffer = bytes.data();
-  check_nvpw(NVPW_CounterDataBuilder_GetCounterDataPrefix(&prefix),
-             "NVPW_CounterDataBuilder_GetCounterDataPrefix");
+  check_nvpw(nvperf_host().builder_prefix(&prefix), "NVPW_CounterDataBuilder_GetCounterDataPrefix");
   bytes.resize(prefix.bytesCopied);
   return bytes;
 }

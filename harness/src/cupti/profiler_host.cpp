@@ -9,6 +9,7 @@
 
 #include "counterguard/core/error.hpp"
 #include "counterguard/cupti/cupti_check.hpp"
+#include "counterguard/cupti/nvperf_host_library.hpp"
 
 namespace counterguard::detail {
 namespace {
@@ -24,6 +25,7 @@ std::string join(const std::vector<std::string>& names) {
 
 profiler_host::profiler_host(std::string chip, const std::vector<std::uint8_t>& counter_availability)
     : m_chip(std::move(chip)) {
+  static_cast<void>(nvperf_host());  // CUPTI's host API needs it loaded (nvperf_host_library.hpp)
   auto params =
       cupti_params<CUpti_Profiler_Host_Initialize_Params>(CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE);
   params.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;

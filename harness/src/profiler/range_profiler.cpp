@@ -45,6 +45,7 @@
 #include "counterguard/cupti/counter_data_ranges.hpp"
 #include "counterguard/cupti/cupti_check.hpp"
 #include "counterguard/cupti/metric_name_validator.hpp"
+#include "counterguard/cupti/nvperf_host_library.hpp"
 #include "counterguard/cupti/profiler_host.hpp"
 #include "counterguard/cupti/profiler_session.hpp"
 #include "detail/launch_recorder.hpp"
@@ -225,7 +226,9 @@ range_profiler::range_profiler(int device_ordinal) : m_state(std::make_unique<st
   check_driver(driver_entry_point<cu_ctx_get_current>("cuCtxGetCurrent")(&s.context), "cuCtxGetCurrent");
   check_driver(driver_entry_point<cu_device_get>("cuDeviceGet")(&s.cu_device, device_ordinal), "cuDeviceGet");
 
-  // Under ncu/nsys this is where CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED comes (§3).
+  // Under ncu/nsys this is where CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED comes (§3). Perfworks loaded
+  // first: CUPTI opens it by name (nvperf_host_library.hpp).
+  static_cast<void>(detail::nvperf_host());
   auto initialize =
       detail::cupti_params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
   COUNTERGUARD_CUPTI_CHECK(cuptiProfilerInitialize(&initialize));

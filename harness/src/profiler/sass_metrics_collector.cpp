@@ -30,6 +30,7 @@
 #include "counterguard/core/cuda_check.hpp"
 #include "counterguard/core/error.hpp"
 #include "counterguard/cupti/cupti_check.hpp"
+#include "counterguard/cupti/nvperf_host_library.hpp"
 #include "detail/primary_context.hpp"
 
 namespace counterguard {
@@ -98,6 +99,7 @@ sass_metrics_collector::sass_metrics_collector(int device_ordinal, std::FILE* tr
   s.context = current_context();
   s.note("device {}, context {}", device_ordinal, static_cast<void*>(s.context));
 
+  static_cast<void>(detail::nvperf_host());  // CUPTI opens it by name (nvperf_host_library.hpp)
   auto initialize =
       detail::cupti_params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
   s.check(cuptiProfilerInitialize(&initialize), "cuptiProfilerInitialize");
