@@ -19,9 +19,10 @@ struct kept_blocks {
   std::list<std::pair<void*, std::size_t>> blocks;  // least recently freed first
 };
 
+// Never destroyed: a device_buffer of static storage may be freed after every other static has gone.
 kept_blocks& kept() {
-  static kept_blocks instance;
-  return instance;
+  static auto* const instance = new kept_blocks;
+  return *instance;
 }
 
 // Frees the oldest kept blocks until they total at most `bytes`. Called with the mutex held.

@@ -16,7 +16,7 @@ void free_device_memory(void* pointer, std::size_t bytes) noexcept;
 // While one exists: freed blocks are kept while they total at most `limit_bytes` (the least recently freed go
 // first). Kept memory is allocated memory to CUPTI too: a profiled launch costs a little more with more of it
 // (0.5 ms with 32 GiB allocated on the H200, evidence/h200/switch), so the limit stays small. Its end frees
-// every kept block (make it before the CUDA context's owner, so it ends first).
+// every kept block: make it after whatever owns the CUDA context, so that it ends first.
 class device_memory_reuse {
  public:
   explicit device_memory_reuse(std::size_t limit_bytes);
