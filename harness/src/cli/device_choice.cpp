@@ -45,6 +45,7 @@ std::vector<int> planned_configurations(const std::vector<case_instance>& instan
 isolated_run_outcome profile_instances(const std::vector<case_instance>& instances,
                                        const std::vector<double>& costs, const device_options& devices,
                                        isolated_run_options run, const std::string& chip) {
+  run.chip = chip;
   const std::vector<int> chosen = chosen_devices(devices);
   // --devices, even naming one GPU, goes through the queue of run_on_devices (which hands out whole
   // profiler configurations); --device as before.

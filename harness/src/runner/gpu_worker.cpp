@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <future>
 #include <iostream>
 #include <map>
@@ -218,6 +219,54 @@ phase_times profile_case(const worker_context& context, const case_instance& ins
   return phases;
 }
 
+// Every raw counter the requested cases need must exist on `chip`, checked before anything runs (the parent
+// checked the chip named by --chip, which need not be the device's). Then the profiler configurations of
+// every case the worker may be handed, planned with the chip's pass counts (about 90 ms for the built-in
+// suite on the H200 host). Throws input_error for a name the chip lacks.
+std::unique_ptr<worker_configurations> plan_configurations(
+    const worker_request& request, const std::map<std::string, case_instance>& instances,
+    const metric_catalog& catalog, const std::string& chip) {
+  const metric_name_validator validator(chip);
+  for (const auto& name : request.instances) {
+    const auto found = instances.find(name);
+    if (found == instances.end())
+      continue;
+    for (const auto& expectation : found->second.expectations) {
+      for (const auto& raw : catalog.resolve(expectation.metric).raw_inputs) {
+        if (validator.is_valid(raw))
+          continue;
+        throw input_error(expectation.where, "expect." + expectation.metric,
+                          "CUPTI metric '" + raw + "' does not exist on this GPU's chip " + validator.chip(),
+                          "choose metrics the chip has (`counterguard metrics list --raw --chip " +
+                              validator.chip() + "`)");
+      }
+    }
+  }
+  const auto planning = std::chrono::steady_clock::now();
+  auto configurations = std::make_unique<worker_configurations>(
+      request, instances, catalog,
+      [&validator](const std::vector<std::string>& metrics) { return validator.pass_count(metrics); },
+      configuration_sharing_from_environment());
+  if (timing_asked()) {
+    std::fprintf(stderr, "timing profiler configurations: %zu for %zu cases on chip %s, planned in %f ms\n",
+                 configurations->configurations().size(), request.instances.size(), chip.c_str(),
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - planning).count() * 1e3);
+    for (std::size_t c = 0; c < configurations->configurations().size(); ++c) {
+      std::fprintf(stderr, "timing configuration=%zu: %zu raw metrics, %d passes\n", c,
+                   configurations->configurations()[c].raw_metrics.size(),
+                   configurations->configurations()[c].passes);
+    }
+  }
+  return configurations;
+}
+
+// The suites read, and the configurations planned for the chip the parent expects, while CUDA starts.
+struct early_work {
+  std::map<std::string, case_instance> instances;
+  std::unique_ptr<worker_configurations> configurations;  // null: not planned (no chip expected)
+  std::exception_ptr planning_error;                      // the plan's input_error, for that chip
+};
+
 }  // namespace
 
 int run_gpu_worker(const worker_request& request, int event_fd) {
@@ -226,16 +275,25 @@ int run_gpu_worker(const worker_request& request, int event_fd) {
   const event_writer events(event_fd);
   const metric_catalog& catalog = metric_catalog::builtin();
   // The suites are read while CUDA and CUPTI start (on the H200 0.06 s of 320 generated cases against
-  // 0.26 s of start-up: evidence/h200/session_api/per_case).
-  std::future<std::map<std::string, case_instance>> loading = std::async(std::launch::async, [&] {
-    std::map<std::string, case_instance> loaded;
+  // 0.26 s of start-up: evidence/h200/session_api/per_case), and the configurations planned for the expected
+  // chip.
+  std::future<early_work> loading = std::async(std::launch::async, [&] {
+    early_work early;
     for (const auto& s : load_suites(request.suite_paths, kernel_registry::global(), catalog)) {
       for (auto& instance : expand_instances(s, kernel_registry::global(), catalog)) {
-        loaded.emplace(instance.name, std::move(instance));
+        early.instances.emplace(instance.name, std::move(instance));
       }
     }
     timeline_mark("worker suites loaded");
-    return loaded;
+    if (!request.expected_chip.empty()) {
+      try {
+        early.configurations = plan_configurations(request, early.instances, catalog, request.expected_chip);
+      } catch (const input_error&) {
+        early.planning_error = std::current_exception();
+      }
+      timeline_mark("worker configurations planned for the expected chip");
+    }
+    return early;
   });
   std::unique_ptr<range_profiler> profiler;
   try {
@@ -244,46 +302,19 @@ int run_gpu_worker(const worker_request& request, int event_fd) {
     events.write(environment_error_event{e.problem(), e.what()});
     return static_cast<int>(exit_code::environment);
   }
-  std::map<std::string, case_instance> instances = loading.get();
+  early_work early = loading.get();
+  std::map<std::string, case_instance> instances = std::move(early.instances);
   events.write(device_ready_event{describe(profiler->device())});
 
-  // Every raw counter the requested cases need must exist on this device's chip, checked before anything
-  // runs (the parent checked the chip named by --chip, which need not be this one). Then the profiler
-  // configurations of every case the worker may be handed, planned with the chip's pass counts.
   std::unique_ptr<worker_configurations> configurations;
   try {
-    const metric_name_validator validator(profiler->device().chip);
-    for (const auto& name : request.instances) {
-      const auto found = instances.find(name);
-      if (found == instances.end())
-        continue;
-      for (const auto& expectation : found->second.expectations) {
-        for (const auto& raw : catalog.resolve(expectation.metric).raw_inputs) {
-          if (validator.is_valid(raw))
-            continue;
-          throw input_error(
-              expectation.where, "expect." + expectation.metric,
-              "CUPTI metric '" + raw + "' does not exist on this GPU's chip " + validator.chip(),
-              "choose metrics the chip has (`counterguard metrics list --raw --chip " + validator.chip() +
-                  "`)");
-        }
-      }
-    }
-    const auto planning = std::chrono::steady_clock::now();
-    configurations = std::make_unique<worker_configurations>(
-        request, instances, catalog,
-        [&validator](const std::vector<std::string>& metrics) { return validator.pass_count(metrics); },
-        configuration_sharing_from_environment());
-    if (std::getenv("COUNTERGUARD_TIMING") != nullptr) {
-      std::fprintf(stderr, "timing profiler configurations: %zu for %zu cases, planned in %f ms\n",
-                   configurations->configurations().size(), request.instances.size(),
-                   std::chrono::duration<double>(std::chrono::steady_clock::now() - planning).count() * 1e3);
-      for (std::size_t c = 0; c < configurations->configurations().size(); ++c) {
-        std::fprintf(stderr, "timing configuration=%zu: %zu raw metrics, %d passes\n", c,
-                     configurations->configurations()[c].raw_metrics.size(),
-                     configurations->configurations()[c].passes);
-      }
-    }
+    const std::string& chip = profiler->device().chip;
+    if (chip != request.expected_chip || (!early.configurations && !early.planning_error))
+      configurations = plan_configurations(request, instances, catalog, chip);
+    else if (early.planning_error)
+      std::rethrow_exception(early.planning_error);
+    else
+      configurations = std::move(early.configurations);
   } catch (const input_error& e) {
     events.write(input_error_event{e.what()});
     return static_cast<int>(exit_code::invalid_input);

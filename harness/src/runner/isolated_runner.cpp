@@ -45,6 +45,7 @@ worker_session run_worker_session(const std::vector<case_instance>& instances,
   request.extra_metrics = options.extra_metrics;
   request.save_counter_data_dir = options.save_counter_data_dir;
   request.device = options.device;
+  request.expected_chip = options.chip;
   request.wait_for_gpu_seconds = wait_left;
   for (std::size_t i = next; i < instances.size(); ++i) {
     request.instances.push_back(instances[i].name);

@@ -75,6 +75,7 @@ class device_scheduler {
     request.save_counter_data_dir = options.save_counter_data_dir;
     request.wait_for_gpu_seconds = wait_left();
     request.streamed = true;
+    request.expected_chip = options.chip;
     for (std::size_t i = 0; i < instances.size(); ++i) {
       request.instances.push_back(instances[i].name);
       request.archive_indices.push_back(static_cast<int>(i));

@@ -102,5 +102,23 @@ TEST(worker_protocol, a_streamed_request_says_so_and_an_older_request_is_not_str
   EXPECT_FALSE(read_worker_request(plain, "request.json").streamed);
 }
 
+TEST(worker_protocol, a_request_names_the_chip_the_parent_validated_for) {
+  // The worker plans its configurations for it while CUDA starts (gpu_worker.cpp); none named: planned once
+  // the device is known, as before.
+  worker_request request;
+  request.suite_paths = {"cases"};
+  request.instances = {"s/a"};
+  request.archive_indices = {0};
+  request.expected_chip = "GH100";
+  EXPECT_EQ(read_worker_request(worker_request_to_json(request), "request.json").expected_chip, "GH100");
+  request.expected_chip.clear();
+  const nlohmann::json plain = worker_request_to_json(request);
+  EXPECT_FALSE(plain.contains("expected_chip"));
+  EXPECT_EQ(read_worker_request(plain, "request.json").expected_chip, "");
+  nlohmann::json wrong = worker_request_to_json(request);
+  wrong["expected_chip"] = 100;
+  EXPECT_THROW(static_cast<void>(read_worker_request(wrong, "request.json")), input_error);
+}
+
 }  // namespace
 }  // namespace counterguard
