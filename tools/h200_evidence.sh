@@ -4,6 +4,7 @@
 # Usage: tools/h200_evidence.sh STAGE...
 #   stages: info run crosscheck baseline repeat planted faults sanitize benchmark timing (evidence/h200/README.md)
 #           configurations floor stages environment contexts switch windows api per_case per_case_cost sharing
+#           startup
 #           (issue 12)
 #           extras lock signals noise example (issues 9, 11, 15: evidence/h200/README.md)
 #           predication sass blame blame_planted run_blame ncu_lines (issue 14), history_pool (issue 11)
@@ -182,6 +183,30 @@ for stage in "$@"; do
         python3 tools/timing_summary.py "$C/g$size.timing" | tee -a "$C/summary.txt"
       done
       rm -f "$C"/*.json; gzip -9 "$C"/*.timing
+      ;;
+    startup)
+      # Issue 12: what comes before the first case, step by step (COUNTERGUARD_TIMING marks in the parent and
+      # the worker): the gated built-in suite with --device 0 and with --devices all (the queue of
+      # multi_device_runner, one GPU here), three rounds alternating; then one case alone, where start-up is
+      # nearly all of the run.
+      S=$OUT/startup; mkdir -p "$S"
+      for round in 1 2 3; do
+        for mode in device devices; do
+          flag=(--device 0); [[ $mode == devices ]] && flag=(--devices all)
+          start=$(date +%s.%N)
+          COUNTERGUARD_TIMING=1 "$CG" run cases/ "${flag[@]}" --quiet --json "$S/$mode$round.json" 2>"$S/$mode$round.timing"
+          echo "$mode round $round: exit status $?, $(python3 -c "import time; print(f'{time.time() - $start:.2f}')") s wall" | tee -a "$S/walls.txt"
+        done
+      done
+      for round in 1 2 3; do
+        start=$(date +%s.%N)
+        COUNTERGUARD_TIMING=1 "$CG" run cases/coalescing.yaml --filter coalescing/contiguous --quiet \
+          --json "$S/one$round.json" 2>"$S/one$round.timing"
+        echo "one case round $round: exit status $?, $(python3 -c "import time; print(f'{time.time() - $start:.2f}')") s wall" | tee -a "$S/walls.txt"
+      done
+      for f in "$S"/*.timing; do grep '^timeline' "$f" >"${f%.timing}.timeline"; done
+      head -60 "$S/device1.timeline" "$S/devices1.timeline" "$S/one1.timeline"
+      gzip -9 "$S"/*.json "$S"/*.timing
       ;;
     environment)
       # Issue 12: where the host work of a case goes, by the environment alone: the built-in suite (ungated) with

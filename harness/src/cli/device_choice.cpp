@@ -60,7 +60,11 @@ isolated_run_outcome profile_instances(const std::vector<case_instance>& instanc
   // The cases of one profiler configuration one after another (the worker's plan, made here with the chip the
   // names were validated for): fewer re-enabled profilers. Results and archive numbers stay in suite order.
   // The driver initialises (about 0.1 s on the H200, evidence/h200/stages) while the order is planned.
-  std::future<std::string> uuid = std::async(std::launch::async, gpu_uuid, run.device);
+  std::future<std::string> uuid = std::async(std::launch::async, [device = run.device] {
+    std::string read = gpu_uuid(device);
+    timeline_mark("GPU UUID read");
+    return read;
+  });
   const std::vector<int> configurations = planned_configurations(instances, run, chip);
   run.gpu_uuid = uuid.get();
   if (configurations.empty())

@@ -9,6 +9,7 @@
 #include <cstdlib>
 
 #include "counterguard/core/error.hpp"
+#include "counterguard/core/timeline.hpp"
 #include "counterguard/cupti/counter_data_prefix.hpp"
 #include "counterguard/cupti/cupti_check.hpp"
 #include "counterguard/cupti/instrumented_counter.hpp"
@@ -48,6 +49,7 @@ void profiler_session::reserve(const std::vector<std::vector<std::string>>& metr
 void profiler_session::begin(const std::set<std::string>& metrics, int max_ranges) {
   const std::vector<std::uint8_t> prefix =
       counter_data_prefix(m_chip, m_availability, std::vector<std::string>(metrics.begin(), metrics.end()));
+  timeline_mark("counter-data prefix built");
   auto options = cupti_params<CUpti_Profiler_CounterDataImageOptions>(
       CUpti_Profiler_CounterDataImageOptions_STRUCT_SIZE);
   options.pCounterDataPrefix = prefix.data();
@@ -83,6 +85,7 @@ void profiler_session::begin(const std::set<std::string>& metrics, int max_range
   COUNTERGUARD_CUPTI_CHECK(cuptiProfilerCounterDataImageInitializeScratchBuffer(&scratch));
   m_pristine_image = m_image;
   m_pristine_scratch = m_scratch;
+  timeline_mark("counter-data image initialised");
 
   auto session = session_params<CUpti_Profiler_BeginSession_Params>(
       CUpti_Profiler_BeginSession_Params_STRUCT_SIZE, m_context);

@@ -6,6 +6,7 @@
 
 #include "counterguard/core/cuda_check.hpp"
 #include "counterguard/core/error.hpp"
+#include "counterguard/core/timeline.hpp"
 #include "counterguard/cupti/cupti_check.hpp"
 
 namespace counterguard::detail {
@@ -19,6 +20,7 @@ void open_primary_context(int device_ordinal) {
                   cudaGetErrorString(count_status))
                      .c_str());
   }
+  timeline_mark("CUDA driver initialised");
   if (devices == 0)
     throw_no_gpu("cudaGetDeviceCount found 0 devices");
   if (device_ordinal < 0 || device_ordinal >= devices) {

@@ -240,6 +240,7 @@ range_profiler::range_profiler(int device_ordinal) : m_state(std::make_unique<st
   supported.cuDevice = s.cu_device;
   supported.api = CUPTI_PROFILER_RANGE_PROFILING;
   COUNTERGUARD_CUPTI_CHECK(cuptiProfilerDeviceSupported(&supported));
+  timeline_mark("CUPTI device support checked");
   if (supported.isSupported != CUPTI_PROFILER_CONFIGURATION_SUPPORTED) {
     std::string why;
     const std::pair<const char*, CUpti_Profiler_Support_Level> parts[] = {
@@ -273,6 +274,7 @@ range_profiler::range_profiler(int device_ordinal) : m_state(std::make_unique<st
   s.counter_availability.resize(availability.counterAvailabilityImageSize);
   availability.pCounterAvailabilityImage = s.counter_availability.data();
   COUNTERGUARD_CUPTI_CHECK(cuptiProfilerGetCounterAvailability(&availability));
+  timeline_mark("CUPTI counter availability read");
 
   cudaDeviceProp properties{};
   COUNTERGUARD_CUDA_CHECK(cudaGetDeviceProperties(&properties, device_ordinal));
@@ -299,9 +301,11 @@ range_profiler::range_profiler(int device_ordinal) : m_state(std::make_unique<st
   d.driver_version = driver_description(driver_version);
   d.cuda_runtime_version = cuda_version_text(runtime_version);
   d.cupti_version = std::to_string(cupti_version);  // CUPTI_API_VERSION, e.g. 130001
+  timeline_mark("device described");
 
   // The process's one CUPTI subscriber (§3: kernel names from runtime launch callbacks).
   s.recorder = std::make_unique<detail::launch_recorder>(properties.maxThreadsPerMultiProcessor);
+  timeline_mark("launch callbacks subscribed");
 
   if (detail::session_api_chosen()) {
     s.session = std::make_unique<detail::profiler_session>(s.context, s.device.chip, s.counter_availability);

@@ -8,6 +8,7 @@
 
 #include "counterguard/baselines/gpu_key.hpp"
 #include "counterguard/core/interruption.hpp"
+#include "counterguard/core/timeline.hpp"
 #include "counterguard/measurement/case_result_factory.hpp"
 #include "counterguard/profiler/gpu_lock.hpp"
 #include "counterguard/runner/case_cost.hpp"
@@ -62,6 +63,7 @@ class device_scheduler {
         if (std::string uuid = gpu_uuid(device); !uuid.empty())
           uuids.push_back(std::move(uuid));
       }
+      timeline_mark("GPU UUIDs read");
       std::sort(uuids.begin(), uuids.end());
       for (const auto& uuid : uuids) {
         m_locks.push_back(std::make_unique<gpu_lock>(uuid, wait_left(), [](const std::string& message) {
