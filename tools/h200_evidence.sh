@@ -204,6 +204,16 @@ for stage in "$@"; do
           --json "$S/one$round.json" 2>"$S/one$round.timing"
         echo "one case round $round: exit status $?, $(python3 -c "import time; print(f'{time.time() - $start:.2f}')") s wall" | tee -a "$S/walls.txt"
       done
+      # The worker's CUPTI start-up alone, one mode per process (harness/test/device/startup_experiment.cu):
+      # the counter-availability query as the worker makes it, left out, cuptiProfilerInitialize before the
+      # context, the query on a thread; the modes alternating within each round.
+      for round in 1 2 3; do
+        for mode in availability no_availability init_before_context availability_thread; do
+          echo "== $mode round $round" >>"$S/experiment.txt"
+          LD_LIBRARY_PATH=$PWD/.device/lib .device/tests/startup_experiment "$mode" >>"$S/experiment.txt" 2>&1
+        done
+      done
+      cat "$S/experiment.txt"
       for f in "$S"/*.timing; do grep '^timeline' "$f" >"${f%.timing}.timeline"; done
       head -60 "$S/device1.timeline" "$S/devices1.timeline" "$S/one1.timeline"
       gzip -9 "$S"/*.json "$S"/*.timing

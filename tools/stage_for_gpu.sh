@@ -17,7 +17,7 @@ fi
 mkdir -p .device/tests
 for test in harness/test/device/device_fill_tests harness/test/registry/host_work_benchmark \
             harness/test/device/profiler_contexts_experiment harness/test/device/profiler_switch_experiment \
-            harness/test/device/per_case_cost_experiment; do
+            harness/test/device/per_case_cost_experiment harness/test/device/startup_experiment; do
   if [[ -x build/$test ]]; then cp "build/$test" .device/tests/; fi
 done
 # The planted-regression binary (cmake -DCOUNTERGUARD_PLANT_REGISTER_LIMIT=32 in build-planted), if built.
