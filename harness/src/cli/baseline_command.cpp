@@ -31,6 +31,7 @@ std::string full_summary_path(const std::string& summary) {
 }
 
 int run_baseline_update(const baseline_update_options& options) {
+  const device_lookup devices(options.devices);  // while the suites are read
   const std::vector<case_instance> instances = select_instances(options.selection);
   if (instances.empty())
     throw input_error({}, "--filter", "no case instance matches '" + options.selection.filter + "'");
@@ -46,9 +47,10 @@ int run_baseline_update(const baseline_update_options& options) {
   run.extra_metrics = options.extra_metrics;
   run.case_timeout_seconds = options.case_timeout_seconds;
   run.wait_for_gpu_seconds = options.wait_for_gpu_seconds;
-  const isolated_run_outcome outcome =
-      profile_instances(repeated, estimate_case_costs(repeated, read_case_costs(options.cost_from)),
-                        options.devices, run, options.selection.chip);
+  isolated_run_outcome outcome =
+      profile_instances(repeated, estimate_case_costs(repeated, read_case_costs(options.cost_from)), devices,
+                        run, options.selection.chip);
+  outcome.exiting_worker.reset();  // the line baselines below profile on the GPU again
   interruption_guard::throw_if_interrupted();
   if (outcome.environment)
     throw environment_error(*outcome.environment, outcome.environment_message);
@@ -111,8 +113,8 @@ int run_baseline_update(const baseline_update_options& options) {
     recording.executable = self_executable();
     recording.suite_paths = options.selection.paths;
     recording.chip = options.selection.chip;
-    const std::vector<int> devices = chosen_devices(options.devices);
-    recording.device = devices.empty() ? 0 : devices.front();
+    const std::vector<int>& chosen = devices.get().devices;
+    recording.device = chosen.empty() ? 0 : chosen.front();
     recording.timeout_seconds = options.case_timeout_seconds * 4;
     const line_baseline_refresh lines =
         refresh_line_baselines(repetitions.front(), options.baseline_dir, recording);

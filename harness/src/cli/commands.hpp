@@ -2,6 +2,7 @@
 // The subcommands of the command line; each returns the process exit status (docs/cli.md).
 
 #include <functional>
+#include <future>
 #include <optional>
 #include <string>
 #include <vector>
@@ -167,14 +168,33 @@ struct shard_selection {
 // The devices to profile on (device_choice.cpp): --devices, else --device, else the GPU ctest assigned
 // (CTEST_RESOURCE_GROUP_0_GPUS), else device 0. Empty when `--devices all` finds no GPU.
 [[nodiscard]] std::vector<int> chosen_devices(const device_options& options);
-// Profiles on those devices: with --devices, one worker per GPU fed from one queue (run_on_devices, also for
-// a single GPU); else run_isolated on the one device (or on `options.device` when `--devices all` found none,
-// so the worker reports why).
-// On one GPU the cases of one profiler configuration run one after another (planned for `chip`); results come
-// back in the order given.
+
+// chosen_devices and their UUIDs (for their locks), looked up on a thread of its own from when it is made:
+// the CUDA driver initialises (about 0.1 s on the H200, evidence/h200/startup) while the suites are read.
+// A malformed --devices list is an input_error at once.
+class device_lookup {
+ public:
+  struct found {
+    std::vector<int> devices;
+    std::vector<std::string> uuids;  // one per device; empty where the driver gave none
+  };
+  explicit device_lookup(device_options options);
+  // Waits for the lookup; rethrows what it threw (a device that does not exist: input_error).
+  [[nodiscard]] const found& get() const;
+  [[nodiscard]] const device_options& options() const { return m_options; }
+
+ private:
+  device_options m_options;
+  std::shared_future<found> m_found;
+};
+
+// Profiles on the devices `devices` found: with --devices, one worker per GPU fed from one queue
+// (run_on_devices, also for a single GPU); else run_isolated on the one device (or on `options.device` when
+// `--devices all` found none, so the worker reports why), whose worker profiles the cases of one profiler
+// configuration one after another. Results come back in the order given.
 [[nodiscard]] isolated_run_outcome profile_instances(const std::vector<case_instance>& instances,
                                                      const std::vector<double>& costs,
-                                                     const device_options& devices, isolated_run_options run,
+                                                     const device_lookup& devices, isolated_run_options run,
                                                      const std::string& chip);
 
 // Records `results` into the history database at `database` (created when missing) and says so on stderr.

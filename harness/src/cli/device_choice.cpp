@@ -1,5 +1,7 @@
 // Which GPUs `run` and `baseline update` profile on: --devices, --device, or the GPU ctest assigned.
 #include <future>
+#include <optional>
+#include <utility>
 
 #include "commands.hpp"
 #include "counterguard/core/error.hpp"
@@ -23,6 +25,24 @@ std::vector<int> chosen_devices(const device_options& options) {
   return {options.device};
 }
 
+device_lookup::device_lookup(device_options options) : m_options(std::move(options)) {
+  std::optional<device_list> listed;
+  if (!m_options.devices.empty())
+    listed = parse_device_list(m_options.devices);
+  m_found = std::async(std::launch::async, [listed, options = m_options] {
+              found lookup;
+              lookup.devices = listed ? resolve_devices(*listed) : chosen_devices(options);
+              for (const int device : lookup.devices)
+                lookup.uuids.push_back(gpu_uuid(device));
+              timeline_mark("GPU UUIDs read");
+              return lookup;
+            }).share();
+}
+
+const device_lookup::found& device_lookup::get() const {
+  return m_found.get();
+}
+
 namespace {
 
 // The profiler configuration each instance's worker will profile it with, planned here with the chip the
@@ -43,48 +63,26 @@ std::vector<int> planned_configurations(const std::vector<case_instance>& instan
 }  // namespace
 
 isolated_run_outcome profile_instances(const std::vector<case_instance>& instances,
-                                       const std::vector<double>& costs, const device_options& devices,
+                                       const std::vector<double>& costs, const device_lookup& devices,
                                        isolated_run_options run, const std::string& chip) {
   run.chip = chip;
-  const std::vector<int> chosen = chosen_devices(devices);
+  const device_lookup::found& found = devices.get();
   // --devices, even naming one GPU, goes through the queue of run_on_devices (which hands out whole
   // profiler configurations); --device as before.
-  if (!devices.devices.empty() && !chosen.empty()) {
+  if (!devices.options().devices.empty() && !found.devices.empty()) {
+    run.gpu_uuids = found.uuids;
     // Planned while the workers start (about 0.2 s on the H200, evidence/h200/multi_gpu).
     auto planned =
         std::async(std::launch::async, [&] { return planned_configurations(instances, run, chip); });
-    return run_on_devices(instances, costs, chosen, run, [&] { return planned.get(); });
+    return run_on_devices(instances, costs, found.devices, run, [&] { return planned.get(); });
   }
-  // One GPU; or none visible (`--devices all` without a GPU): the worker says why, as `run` does.
-  run.device = chosen.empty() ? devices.device : chosen.front();
-  // The cases of one profiler configuration one after another (the worker's plan, made here with the chip the
-  // names were validated for): fewer re-enabled profilers. Results and archive numbers stay in suite order.
-  // The driver initialises (about 0.1 s on the H200, evidence/h200/stages) while the order is planned.
-  std::future<std::string> uuid = std::async(std::launch::async, [device = run.device] {
-    std::string read = gpu_uuid(device);
-    timeline_mark("GPU UUID read");
-    return read;
-  });
-  const std::vector<int> configurations = planned_configurations(instances, run, chip);
-  run.gpu_uuid = uuid.get();
-  if (configurations.empty())
-    return run_isolated(instances, run);  // as given: the worker reports the problem with its case
-  const std::vector<std::size_t> order = order_by_configuration(configurations);
-  timeline_mark("cases ordered by configuration");
-  std::vector<case_instance> ordered;
-  ordered.reserve(order.size());
-  for (const std::size_t position : order) {
-    ordered.push_back(instances[position]);
-    run.archive_indices.push_back(static_cast<int>(position));
-  }
-  isolated_run_outcome outcome = run_isolated(ordered, run);
-  if (outcome.results.size() == order.size()) {
-    std::vector<case_result> in_suite_order(order.size());
-    for (std::size_t k = 0; k < order.size(); ++k)
-      in_suite_order[order[k]] = std::move(outcome.results[k]);
-    outcome.results = std::move(in_suite_order);
-  }
-  return outcome;
+  // One GPU; or none visible (`--devices all` without a GPU): the worker says why, as `run` does. The worker
+  // plans the profiler configurations itself while CUDA starts, and runs the cases of one configuration one
+  // after another; results and archive numbers stay in suite order.
+  run.device = found.devices.empty() ? devices.options().device : found.devices.front();
+  if (!found.uuids.empty())
+    run.gpu_uuid = found.uuids.front();
+  return run_isolated(instances, run);
 }
 
 }  // namespace counterguard::detail

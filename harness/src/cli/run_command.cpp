@@ -88,6 +88,7 @@ void check_all_expectations(run_results& results, const std::vector<case_instanc
 }
 
 int run_profiling(const run_options& options) {
+  const device_lookup devices(options.devices);  // while the suites are read
   std::vector<case_instance> selected = select_instances(options.selection);
   if (selected.empty())
     throw input_error({}, "--filter", "no case instance matches '" + options.selection.filter + "'");
@@ -113,8 +114,8 @@ int run_profiling(const run_options& options) {
   run.case_timeout_seconds = options.case_timeout_seconds;
   run.wait_for_gpu_seconds = options.wait_for_gpu_seconds;
   run.echo_progress = !options.reports.quiet;
-  isolated_run_outcome outcome = profile_instances(instances, estimate_case_costs(instances, costs),
-                                                   options.devices, run, options.selection.chip);
+  isolated_run_outcome outcome = profile_instances(instances, estimate_case_costs(instances, costs), devices,
+                                                   run, options.selection.chip);
   timeline_mark("profiled");
   interruption_guard::throw_if_interrupted();  // no results at all rather than some
 
@@ -138,7 +139,8 @@ int run_profiling(const run_options& options) {
   if (options.no_blame)
     return judge_and_report(results, options.reports);
   return judge_and_report(results, options.reports, [&](run_results& judged) {
-    blame_failed_cases(judged, options, chosen_devices(options.devices));
+    outcome.exiting_worker.reset();  // blame profiles on the GPU again, under its lock
+    blame_failed_cases(judged, options, devices.get().devices);
   });
 }
 

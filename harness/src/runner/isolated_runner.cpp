@@ -1,8 +1,10 @@
 #include "counterguard/runner/isolated_runner.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <memory>
+#include <optional>
 
 #include "counterguard/core/atomic_file.hpp"
 #include "counterguard/core/interruption.hpp"
@@ -34,12 +36,48 @@ struct worker_session {
   bool timed_out = false;
   int status = 0;
   std::string stderr_tail;  // its last words, for the message of the case it was running
+  // The instance it began and did not report (its index in the run's instances).
+  std::optional<std::size_t> running;
 };
 
-// Runs one worker over the instances from `next` on, collecting results into `outcome`.
+// A worker that delivered every result and is exiting (CUDA tears its context down), with the lock of the
+// GPU it ran on: waited for, then released, when the run's outcome lets it go, so that the parent writes its
+// reports meanwhile.
+struct exiting_worker {
+  std::unique_ptr<request_file> file;
+  std::unique_ptr<worker_process> process;
+  std::unique_ptr<gpu_lock> lock;
+  exiting_worker() = default;
+  exiting_worker(const exiting_worker&) = delete;
+  exiting_worker& operator=(const exiting_worker&) = delete;
+  ~exiting_worker() {
+    if (process)
+      static_cast<void>(process->wait());
+  }
+};
+
+// The results of a run so far: one slot per instance, filled as workers report them.
+struct run_progress {
+  explicit run_progress(std::size_t instances) : results(instances), done(instances, false) {}
+  std::vector<case_result> results;
+  std::vector<bool> done;
+  std::size_t finished = 0;
+
+  void record(std::size_t index, case_result result, const isolated_run_options& options) {
+    results[index] = std::move(result);
+    done[index] = true;
+    ++finished;
+    report_progress(options, finished, results.size(), results[index]);
+  }
+  [[nodiscard]] bool complete() const { return finished == results.size(); }
+};
+
+// Runs one worker over the instances not yet done, in the order it chooses (the begin event names each case's
+// position), collecting results into `progress`. A worker that delivered everything goes to `exiting`.
 worker_session run_worker_session(const std::vector<case_instance>& instances,
-                                  const isolated_run_options& options, double wait_left, std::size_t& next,
-                                  isolated_run_outcome& outcome) {
+                                  const isolated_run_options& options, double wait_left,
+                                  run_progress& progress, isolated_run_outcome& outcome,
+                                  std::unique_ptr<exiting_worker>& exiting) {
   worker_request request;
   request.suite_paths = options.suite_paths;
   request.extra_metrics = options.extra_metrics;
@@ -47,27 +85,31 @@ worker_session run_worker_session(const std::vector<case_instance>& instances,
   request.device = options.device;
   request.expected_chip = options.chip;
   request.wait_for_gpu_seconds = wait_left;
-  for (std::size_t i = next; i < instances.size(); ++i) {
+  std::vector<std::size_t> handed;  // request position -> index in `instances`
+  for (std::size_t i = 0; i < instances.size(); ++i) {
+    if (progress.done[i])
+      continue;
+    handed.push_back(i);
     request.instances.push_back(instances[i].name);
     request.archive_indices.push_back(options.archive_indices.empty() ? static_cast<int>(i)
                                                                       : options.archive_indices.at(i));
   }
-  const request_file file(request);
-  worker_process worker(options.executable, file.path());
+  auto file = std::make_unique<request_file>(request);
+  auto worker = std::make_unique<worker_process>(options.executable, file->path());
   timeline_mark("worker started");
   worker_session session;
   std::string line;
-  while (next < instances.size()) {
+  while (!progress.complete()) {
     // Device start-up (CUDA and CUPTI initialisation) gets the same allowance as a case.
-    const auto waited = worker.next_event(std::chrono::duration<double>(options.case_timeout_seconds), line);
+    const auto waited = worker->next_event(std::chrono::duration<double>(options.case_timeout_seconds), line);
     if (waited == worker_process::wait_result::interrupted) {
-      worker.stop();
+      worker->stop();
       interruption_guard::throw_if_interrupted();
     }
     if (waited == worker_process::wait_result::timed_out) {
       session.timed_out = true;
-      worker.stop();
-      session.stderr_tail = worker.stderr_tail();
+      worker->stop();
+      session.stderr_tail = worker->stderr_tail();
       return session;
     }
     if (waited == worker_process::wait_result::exited)
@@ -80,23 +122,34 @@ worker_session run_worker_session(const std::vector<case_instance>& instances,
     } else if (const auto* busy = std::get_if<gpu_busy_event>(&event)) {
       if (options.echo_progress)
         std::fprintf(stderr, "counterguard: %s\n", busy->message.c_str());
+    } else if (const auto* begin = std::get_if<case_begin_event>(&event)) {
+      if (begin->position >= handed.size() || instances[handed[begin->position]].name != begin->instance)
+        throw internal_error("the GPU worker began a case it was not given: " + begin->instance);
+      session.running = handed[begin->position];
     } else if (const auto* result = std::get_if<case_result_event>(&event)) {
-      outcome.results.push_back(result->result);
-      report_progress(options, next + 1, instances.size(), outcome.results.back());
-      ++next;
+      if (!session.running || instances[*session.running].name != result->result.instance)
+        throw internal_error("the GPU worker reported a case it had not begun: " + result->result.instance);
+      progress.record(*session.running, result->result, options);
+      session.running.reset();
     } else if (const auto* invalid = std::get_if<input_error_event>(&event)) {
       // The cases ask for counters this device's chip does not have: nothing can run.
-      worker.stop();
+      worker->stop();
       throw input_error({}, "", invalid->message);
     } else if (const auto* environment = std::get_if<environment_error_event>(&event)) {
       outcome.environment = environment->problem;
       outcome.environment_message = environment->message;
-      worker.stop();
+      worker->stop();
       return session;
     }
   }
-  session.status = worker.wait();
-  session.stderr_tail = worker.stderr_tail();
+  if (progress.complete()) {
+    exiting = std::make_unique<exiting_worker>();
+    exiting->file = std::move(file);
+    exiting->process = std::move(worker);
+    return session;
+  }
+  session.status = worker->wait();
+  session.stderr_tail = worker->stderr_tail();
   return session;
 }
 
@@ -105,7 +158,6 @@ worker_session run_worker_session(const std::vector<case_instance>& instances,
 isolated_run_outcome run_isolated(const std::vector<case_instance>& instances,
                                   const isolated_run_options& options) {
   isolated_run_outcome outcome;
-  outcome.results.reserve(instances.size());
   const auto started = std::chrono::steady_clock::now();
   std::unique_ptr<gpu_lock> lock;
   if (options.lock_gpu) {
@@ -117,12 +169,13 @@ isolated_run_outcome run_isolated(const std::vector<case_instance>& instances,
     }
   }
   timeline_mark("GPU lock held");
-  std::size_t next = 0;
-  while (next < instances.size()) {
+  run_progress progress(instances.size());
+  std::unique_ptr<exiting_worker> exiting;
+  while (!progress.complete()) {
     const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     const worker_session session = run_worker_session(
-        instances, options, std::max(0.0, options.wait_for_gpu_seconds - waited), next, outcome);
-    if (outcome.environment || next >= instances.size())
+        instances, options, std::max(0.0, options.wait_for_gpu_seconds - waited), progress, outcome, exiting);
+    if (outcome.environment || progress.complete())
       break;
     if (!session.started) {
       // Not a case's fault: the worker could not even set up the device.
@@ -135,7 +188,13 @@ isolated_run_outcome run_isolated(const std::vector<case_instance>& instances,
     // The worker stopped before finishing: the case it was running fails, the rest go on in a new worker.
     if (!session.timed_out && session.status == worker_context_lost_status)
       continue;  // the worker already reported the faulting case; start a new one for the rest
-    case_result failed = make_case_result(instances[next]);
+    // Between cases (no case begun): the first one left fails, so that every new worker makes progress.
+    const std::size_t index =
+        session.running
+            ? *session.running
+            : static_cast<std::size_t>(std::find(progress.done.begin(), progress.done.end(), false) -
+                                       progress.done.begin());
+    case_result failed = make_case_result(instances[index]);
     failed.status = case_status::error;
     failed.status_reason = session.timed_out
                                ? "timed out after " +
@@ -143,9 +202,17 @@ isolated_run_outcome run_isolated(const std::vector<case_instance>& instances,
                                      " s (raise --case-timeout if the kernel is legitimately slow)"
                                : "the GPU worker exited with status " + std::to_string(session.status) +
                                      ": " + session.stderr_tail;
-    outcome.results.push_back(failed);
-    report_progress(options, next + 1, instances.size(), failed);
-    ++next;
+    progress.record(index, std::move(failed), options);
+  }
+  if (exiting) {
+    exiting->lock = std::move(lock);
+    outcome.exiting_worker = std::shared_ptr<void>(
+        exiting.release(), [](void* worker) { delete static_cast<exiting_worker*>(worker); });
+  }
+  // Only finished instances (an environment problem stops the run before the rest).
+  for (std::size_t i = 0; i < instances.size(); ++i) {
+    if (progress.done[i])
+      outcome.results.push_back(std::move(progress.results[i]));
   }
   return outcome;
 }

@@ -8,7 +8,6 @@
 
 #include "counterguard/baselines/gpu_key.hpp"
 #include "counterguard/core/interruption.hpp"
-#include "counterguard/core/timeline.hpp"
 #include "counterguard/measurement/case_result_factory.hpp"
 #include "counterguard/profiler/gpu_lock.hpp"
 #include "counterguard/runner/case_cost.hpp"
@@ -59,11 +58,11 @@ class device_scheduler {
       // same GPUs queue behind each other instead of each holding one and waiting for the other.
       std::vector<std::string> uuids;
       uuids.reserve(devices.size());
-      for (const int device : devices) {
-        if (std::string uuid = gpu_uuid(device); !uuid.empty())
+      for (std::size_t i = 0; i < devices.size(); ++i) {
+        if (std::string uuid = i < options.gpu_uuids.size() ? options.gpu_uuids[i] : gpu_uuid(devices[i]);
+            !uuid.empty())
           uuids.push_back(std::move(uuid));
       }
-      timeline_mark("GPU UUIDs read");
       std::sort(uuids.begin(), uuids.end());
       for (const auto& uuid : uuids) {
         m_locks.push_back(std::make_unique<gpu_lock>(uuid, wait_left(), [](const std::string& message) {

@@ -7,6 +7,9 @@
 namespace counterguard {
 namespace {
 
+// A position in a request; far above any suite (a request lists every selected case instance).
+constexpr std::int64_t max_request_cases = std::int64_t{1} << 40;
+
 using nlohmann::json;
 
 struct event_encoder {
@@ -18,7 +21,9 @@ struct event_encoder {
   json operator()(const gpu_busy_event& e) const {
     return {{"event", "waiting"}, {"message", e.message}, {"seconds_left", e.seconds_left}};
   }
-  json operator()(const case_begin_event& e) const { return {{"event", "begin"}, {"instance", e.instance}}; }
+  json operator()(const case_begin_event& e) const {
+    return {{"event", "begin"}, {"instance", e.instance}, {"position", e.position}};
+  }
   json operator()(const case_result_event& e) const {
     run_results wrapper;
     wrapper.cases.push_back(e.result);
@@ -46,7 +51,9 @@ worker_event decode(const json_reader& reader, const json& event) {
                           reader.number_or_nan(reader.member(event, "", "seconds_left"), "seconds_left")};
   }
   if (kind == "begin")
-    return case_begin_event{reader.string(event, "", "instance")};
+    return case_begin_event{
+        reader.string(event, "", "instance"),
+        static_cast<std::size_t>(reader.integer(event, "", "position", 0, max_request_cases))};
   if (kind == "result") {
     const run_results wrapper = read_run_results(reader.object(event, "", "results"), reader.file());
     if (wrapper.cases.size() != 1)

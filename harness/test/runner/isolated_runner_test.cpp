@@ -79,9 +79,10 @@ std::string emit(const std::string& json) {
 }
 
 TEST(isolated_runner, collects_one_result_per_case_in_order) {
-  const scripted_worker worker(emit(device_event()) + emit(R"({"event":"begin","instance":"s/a"})") +
-                               emit(result_event("a")) + emit(R"({"event":"begin","instance":"s/b"})") +
-                               emit(result_event("b")));
+  const scripted_worker worker(
+      emit(device_event()) + emit(R"({"event":"begin","instance":"s/a","position":0})") +
+      emit(result_event("a")) + emit(R"({"event":"begin","instance":"s/b","position":1})") +
+      emit(result_event("b")));
   const auto outcome = run_isolated({instance("a"), instance("b")}, worker.options());
   ASSERT_EQ(outcome.results.size(), 2U);
   EXPECT_EQ(outcome.results[0].instance, "s/a");
@@ -89,10 +90,80 @@ TEST(isolated_runner, collects_one_result_per_case_in_order) {
   EXPECT_EQ(outcome.device.gpu_name, "Scripted GPU");
 }
 
+TEST(isolated_runner, a_worker_that_runs_the_cases_in_its_own_order_gives_results_in_the_order_given) {
+  // The worker profiles by configuration, not in suite order: each result belongs to the position its begin
+  // event named.
+  const scripted_worker worker(
+      emit(device_event()) + emit(R"({"event":"begin","instance":"s/c","position":2})") +
+      emit(result_event("c")) + emit(R"({"event":"begin","instance":"s/a","position":0})") +
+      emit(result_event("a")) + emit(R"({"event":"begin","instance":"s/b","position":1})") +
+      emit(result_event("b")));
+  const auto outcome = run_isolated({instance("a"), instance("b"), instance("c")}, worker.options());
+  ASSERT_EQ(outcome.results.size(), 3U);
+  EXPECT_EQ(outcome.results[0].instance, "s/a");
+  EXPECT_EQ(outcome.results[1].instance, "s/b");
+  EXPECT_EQ(outcome.results[2].instance, "s/c");
+}
+
+TEST(isolated_runner, a_worker_dying_in_a_case_it_chose_fails_that_case_and_the_rest_run_again) {
+  // The first worker begins the second case and dies; the second worker (handed a and c) runs them.
+  const std::string marker =
+      (std::filesystem::temp_directory_path() / ("counterguard-order-marker-" + std::to_string(::getpid())))
+          .string();
+  std::filesystem::remove(marker);
+  const scripted_worker worker(
+      emit(device_event()) + "if [ ! -e " + marker + " ]; then\n  touch " + marker + "\n" +
+      emit(R"({"event":"begin","instance":"s/b","position":1})") + "  exit 9\nfi\n" +
+      emit(R"({"event":"begin","instance":"s/c","position":1})") + emit(result_event("c")) +
+      emit(R"({"event":"begin","instance":"s/a","position":0})") + emit(result_event("a")));
+  const auto outcome = run_isolated({instance("a"), instance("b"), instance("c")}, worker.options());
+  std::filesystem::remove(marker);
+  ASSERT_EQ(outcome.results.size(), 3U);
+  EXPECT_EQ(outcome.results[0].status, case_status::passed);
+  EXPECT_EQ(outcome.results[1].instance, "s/b");
+  EXPECT_EQ(outcome.results[1].status, case_status::error);
+  EXPECT_NE(outcome.results[1].status_reason.find("status 9"), std::string::npos)
+      << outcome.results[1].status_reason;
+  EXPECT_EQ(outcome.results[2].instance, "s/c");
+  EXPECT_EQ(outcome.results[2].status, case_status::passed);
+}
+
+TEST(isolated_runner, a_result_for_a_case_the_worker_did_not_begin_is_an_internal_error) {
+  for (const std::string& script :
+       {emit(R"({"event":"begin","instance":"s/b","position":0})") + emit(result_event("b")),
+        emit(R"({"event":"begin","instance":"s/a","position":0})") + emit(result_event("b")),
+        emit(result_event("a"))}) {
+    const scripted_worker worker(emit(device_event()) + script);
+    EXPECT_THROW(static_cast<void>(run_isolated({instance("a")}, worker.options())), internal_error)
+        << script;
+  }
+}
+
+TEST(isolated_runner, the_worker_that_delivered_every_result_exits_while_the_caller_goes_on) {
+  // CUDA's teardown need not hold up the reports: the outcome comes back while the worker is still exiting,
+  // and letting go of outcome.exiting_worker waits for it.
+  const auto exited =
+      std::filesystem::temp_directory_path() / ("counterguard-exited-" + std::to_string(::getpid()));
+  std::filesystem::remove(exited);
+  const scripted_worker worker(
+      emit(device_event()) + emit(R"({"event":"begin","instance":"s/a","position":0})") +
+      emit(result_event("a")) + "exec 3>&-\nsleep 2\ntouch " + exited.string() + "\n");
+  auto outcome = run_isolated({instance("a")}, worker.options());
+  ASSERT_EQ(outcome.results.size(), 1U);
+  EXPECT_FALSE(std::filesystem::exists(exited)) << "the caller waited for the worker to exit";
+  ASSERT_TRUE(outcome.exiting_worker);
+  outcome.exiting_worker.reset();
+  EXPECT_TRUE(std::filesystem::exists(exited)) << "letting go of the worker did not wait for it";
+  std::filesystem::remove(exited);
+}
+
 TEST(isolated_runner, a_case_that_stays_silent_past_the_timeout_fails_alone) {
   // Every worker hangs in its first case; each case is killed after the timeout and the next one still runs.
-  const scripted_worker worker(emit(device_event()) + emit(R"({"event":"begin","instance":"s/a"})") +
-                               "sleep 30\n");
+  // (It begins the first case of its request, whichever that is.)
+  const scripted_worker worker(
+      emit(device_event()) + "name=$(sed -n 's/.*\"instances\":\\[\"\\([^\"]*\\)\".*/\\1/p' \"$2\")\n" +
+      "echo \"{\\\"event\\\":\\\"begin\\\",\\\"instance\\\":\\\"$name\\\",\\\"position\\\":0}\" >&3\n" +
+      "sleep 30\n");
   const auto outcome = run_isolated({instance("a"), instance("b")}, worker.options(0.5));
   ASSERT_EQ(outcome.results.size(), 2U);
   for (const auto& result : outcome.results) {
@@ -102,7 +173,8 @@ TEST(isolated_runner, a_case_that_stays_silent_past_the_timeout_fails_alone) {
 }
 
 TEST(isolated_runner, a_worker_that_dies_mid_case_fails_that_case_with_its_last_words) {
-  const scripted_worker worker(emit(device_event()) + emit(R"({"event":"begin","instance":"s/a"})") +
+  const scripted_worker worker(emit(device_event()) +
+                               emit(R"({"event":"begin","instance":"s/a","position":0})") +
                                "echo 'kernel exploded' >&2\nexit 9\n");
   const auto outcome = run_isolated({instance("a")}, worker.options());
   ASSERT_EQ(outcome.results.size(), 1U);
@@ -118,7 +190,10 @@ TEST(isolated_runner, a_lost_cuda_context_restarts_the_worker_for_the_remaining_
       (std::filesystem::temp_directory_path() / "counterguard-restart-marker").string();
   std::filesystem::remove(marker);
   const scripted_worker worker(emit(device_event()) + "if [ ! -e " + marker + " ]; then\n  touch " + marker +
-                               "\n" + emit(result_event("a")) + "  exit 70\nfi\n" + emit(result_event("b")));
+                               "\n" + emit(R"({"event":"begin","instance":"s/a","position":0})") +
+                               emit(result_event("a")) + "  exit 70\nfi\n" +
+                               emit(R"({"event":"begin","instance":"s/b","position":0})") +
+                               emit(result_event("b")));
   const auto outcome = run_isolated({instance("a"), instance("b")}, worker.options());
   std::filesystem::remove(marker);
   ASSERT_EQ(outcome.results.size(), 2U);
@@ -168,7 +243,8 @@ TEST(isolated_runner, a_signal_stops_the_worker_and_everything_it_started_then_r
   const auto dir =
       std::filesystem::temp_directory_path() / ("counterguard-signal-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
-  const scripted_worker worker(emit(device_event()) + emit(R"({"event":"begin","instance":"s/a"})") +
+  const scripted_worker worker(emit(device_event()) +
+                               emit(R"({"event":"begin","instance":"s/a","position":0})") +
                                "sleep 60 &\necho $! > " + (dir / "child").string() + "\necho $$ > " +
                                (dir / "worker").string() + "\nwait\n");
   const interruption_guard guard;
@@ -199,7 +275,9 @@ TEST(isolated_runner, the_request_file_is_removed_however_the_worker_ends) {
   // The worker says where its request file is; it must be gone after a clean run and after a crash.
   const auto note =
       std::filesystem::temp_directory_path() / ("counterguard-request-" + std::to_string(::getpid()));
-  for (const std::string& ending : {emit(result_event("a")), std::string("exit 9\n")}) {
+  for (const std::string& ending :
+       {emit(R"({"event":"begin","instance":"s/a","position":0})") + emit(result_event("a")),
+        std::string("exit 9\n")}) {
     const scripted_worker worker("echo \"$2\" > " + note.string() + "\n" + emit(device_event()) + ending);
     static_cast<void>(run_isolated({instance("a")}, worker.options()));
     std::string request;

@@ -30,7 +30,8 @@ std::string streaming_body(const std::string& log, const std::string& per_case =
          "while read -r position name; do\n"
          "  echo \"$device $name\" >> " +
          log + "\n" +
-         "  echo \"{\\\"event\\\":\\\"begin\\\",\\\"instance\\\":\\\"$name\\\"}\" >&3\n"
+         "  echo \"{\\\"event\\\":\\\"begin\\\",\\\"instance\\\":\\\"$name\\\",\\\"position\\\":$position}\" "
+         ">&3\n"
          "  case \"$name\" in *slow*) sleep 0.3;; esac\n" +
          per_case + emit_result_for("name") + "done\n";
 }

@@ -30,9 +30,10 @@ TEST(worker_protocol, every_event_reads_back_as_it_was_written) {
       std::get<gpu_busy_event>(decode_worker_event(encode_worker_event(gpu_busy_event{"held", 12.5})));
   EXPECT_EQ(busy.message, "held");
   EXPECT_EQ(busy.seconds_left, 12.5);
-  EXPECT_EQ(
-      std::get<case_begin_event>(decode_worker_event(encode_worker_event(case_begin_event{"s/a"}))).instance,
-      "s/a");
+  const auto begun =
+      std::get<case_begin_event>(decode_worker_event(encode_worker_event(case_begin_event{"s/a", 7})));
+  EXPECT_EQ(begun.instance, "s/a");
+  EXPECT_EQ(begun.position, 7U);
   const auto back =
       std::get<case_result_event>(decode_worker_event(encode_worker_event(case_result_event{result})));
   EXPECT_EQ(back.result.instance, "s/a");

@@ -46,9 +46,12 @@ struct gpu_busy_event {
   std::string message;
   double seconds_left = 0.0;
 };
-// {"event": "begin"}: the worker starts this case (the parent's per-case timeout starts now).
+// {"event": "begin"}: the worker starts this case (the parent's per-case timeout starts now). `position` is
+// the case's index in request.instances: a worker not streamed profiles its cases in an order of its own (by
+// profiler configuration), and the result that follows belongs to this position.
 struct case_begin_event {
   std::string instance;
+  std::size_t position = 0;
 };
 // {"event": "result"}: the case's result, measured and verified (expectations are checked by the parent).
 struct case_result_event {
