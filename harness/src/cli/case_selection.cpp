@@ -1,6 +1,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstdio>
@@ -18,38 +19,10 @@
 #include "counterguard/metrics/metric_catalog.hpp"
 #include "counterguard/model/suite_loader.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
+#include "counterguard/runner/raw_metric_name_check.hpp"
 
 namespace counterguard::detail {
 namespace {
-
-// Every raw CUPTI name a case needs, its own or an alias's inputs, must exist on the chip: an unknown name
-// is an input error before anything runs, naming the expectation that asked for it.
-void validate_raw_metric_names(const std::vector<case_instance>& instances, const std::string& chip) {
-  const metric_catalog& catalog = metric_catalog::builtin();
-  std::unique_ptr<metric_name_validator> validator;
-  std::map<std::string, bool> verdicts;
-  for (const auto& instance : instances) {
-    for (const auto& expectation : instance.expectations) {
-      const metric_definition definition = catalog.resolve(expectation.metric);
-      for (const auto& raw : definition.raw_inputs) {
-        if (!validator)
-          validator = std::make_unique<metric_name_validator>(chip);
-        auto [verdict, inserted] = verdicts.emplace(raw, false);
-        if (inserted)
-          verdict->second = validator->is_valid(raw);
-        if (verdict->second)
-          continue;
-        const bool is_alias = definition.name != raw;
-        throw input_error(
-            expectation.where, "expect." + expectation.metric,
-            is_alias ? "alias needs CUPTI metric '" + raw + "', which chip " + chip + " does not have"
-                     : "no CUPTI metric of this name on chip " + chip,
-            "did you mean: " + comma_list(validator->suggestions(raw)) +
-                " (`counterguard metrics list --chip " + chip + " --raw` lists them all)");
-      }
-    }
-  }
-}
 
 std::string command_output(const char* command) {
   std::string output;
@@ -75,8 +48,7 @@ void add_selection(CLI::App& command, selection_options& selection) {
       ->capture_default_str();
 }
 
-std::vector<case_instance> select_instances(const selection_options& selection) {
-  load_nvperf_host_in_background();  // for the metric names' check below, while the suites are read
+std::vector<case_instance> load_instances(const selection_options& selection) {
   const kernel_registry& kernels = kernel_registry::global();
   const metric_catalog& metrics = metric_catalog::builtin();
   std::vector<case_instance> instances;
@@ -94,6 +66,27 @@ std::vector<case_instance> select_instances(const selection_options& selection) 
               " -- <program>`, and keep such suites apart from those of `run` (docs/exec.md)");
     }
   }
+  return instances;
+}
+
+void validate_raw_metric_names(const std::vector<case_instance>& instances, const std::string& chip) {
+  const metric_catalog& catalog = metric_catalog::builtin();
+  const bool needs_names =
+      std::any_of(instances.begin(), instances.end(), [&](const case_instance& instance) {
+        return std::any_of(instance.expectations.begin(), instance.expectations.end(),
+                           [&](const auto& e) { return !catalog.resolve(e.metric).raw_inputs.empty(); });
+      });
+  if (!needs_names)
+    return;  // static checks only: libnvperf_host is not needed
+  const metric_name_validator validator(chip);
+  raw_metric_name_check names(catalog, validator);
+  for (const auto& instance : instances)
+    names.check(instance);
+}
+
+std::vector<case_instance> select_instances(const selection_options& selection) {
+  load_nvperf_host_in_background();  // for the metric names' check below, while the suites are read
+  std::vector<case_instance> instances = load_instances(selection);
   validate_raw_metric_names(instances, selection.chip);
   return instances;
 }

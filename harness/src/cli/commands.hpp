@@ -169,14 +169,15 @@ struct shard_selection {
 // (CTEST_RESOURCE_GROUP_0_GPUS), else device 0. Empty when `--devices all` finds no GPU.
 [[nodiscard]] std::vector<int> chosen_devices(const device_options& options);
 
-// chosen_devices and their UUIDs (for their locks), looked up on a thread of its own from when it is made:
-// the CUDA driver initialises (about 0.1 s on the H200, evidence/h200/startup) while the suites are read.
-// A malformed --devices list is an input_error at once.
+// chosen_devices and, for --devices, their UUIDs (the parent locks them), looked up on a thread of its own
+// from when it is made: the CUDA driver initialises (about 0.1 s on the H200, evidence/h200/startup) while
+// the suites are read. Without --devices nothing touches CUDA (the one worker locks its GPU). A malformed
+// --devices list is an input_error at once.
 class device_lookup {
  public:
   struct found {
     std::vector<int> devices;
-    std::vector<std::string> uuids;  // one per device; empty where the driver gave none
+    std::vector<std::string> uuids;  // with --devices, one per device ("" where the driver gave none)
   };
   explicit device_lookup(device_options options);
   // Waits for the lookup; rethrows what it threw (a device that does not exist: input_error).
@@ -204,6 +205,10 @@ void record_into_history(const std::string& database, const run_results& results
 
 // Loads, expands and filters the selected suites; validates raw CUPTI metric names for the chip.
 [[nodiscard]] std::vector<case_instance> select_instances(const selection_options& selection);
+// The same without the metric names' check (a GPU worker checks them for its chip while CUDA starts).
+[[nodiscard]] std::vector<case_instance> load_instances(const selection_options& selection);
+// Every raw CUPTI metric the instances need exists on `chip` (raw_metric_name_check.hpp), else input_error.
+void validate_raw_metric_names(const std::vector<case_instance>& instances, const std::string& chip);
 // The options that fill `selection`: suite paths, --filter, --chip.
 void add_selection(CLI::App& command, selection_options& selection);
 

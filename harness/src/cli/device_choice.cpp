@@ -31,7 +31,11 @@ device_lookup::device_lookup(device_options options) : m_options(std::move(optio
     listed = parse_device_list(m_options.devices);
   m_found = std::async(std::launch::async, [listed, options = m_options] {
               found lookup;
-              lookup.devices = listed ? resolve_devices(*listed) : chosen_devices(options);
+              if (!listed) {
+                lookup.devices = chosen_devices(options);  // no CUDA: the worker locks its GPU itself
+                return lookup;
+              }
+              lookup.devices = resolve_devices(*listed);
               for (const int device : lookup.devices)
                 lookup.uuids.push_back(gpu_uuid(device));
               timeline_mark("GPU UUIDs read");
@@ -80,8 +84,6 @@ isolated_run_outcome profile_instances(const std::vector<case_instance>& instanc
   // plans the profiler configurations itself while CUDA starts, and runs the cases of one configuration one
   // after another; results and archive numbers stay in suite order.
   run.device = found.devices.empty() ? devices.options().device : found.devices.front();
-  if (!found.uuids.empty())
-    run.gpu_uuid = found.uuids.front();
   return run_isolated(instances, run);
 }
 

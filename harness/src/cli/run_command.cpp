@@ -89,7 +89,8 @@ void check_all_expectations(run_results& results, const std::vector<case_instanc
 
 int run_profiling(const run_options& options) {
   const device_lookup devices(options.devices);  // while the suites are read
-  std::vector<case_instance> selected = select_instances(options.selection);
+  // The metric names are checked by the GPU worker while CUDA starts, or below when there is none.
+  std::vector<case_instance> selected = load_instances(options.selection);
   if (selected.empty())
     throw input_error({}, "--filter", "no case instance matches '" + options.selection.filter + "'");
   timeline_mark("cases selected");
@@ -120,6 +121,8 @@ int run_profiling(const run_options& options) {
   interruption_guard::throw_if_interrupted();  // no results at all rather than some
 
   if (outcome.environment) {
+    // Names that no chip has are invalid input (exit status 2) whether or not a GPU is there.
+    validate_raw_metric_names(instances, options.selection.chip);
     if (*outcome.environment == environment_problem::no_gpu && !options.require_gpu) {
       return run_without_gpu(options, instances, outcome.environment_message, part.shard);
     }

@@ -25,11 +25,13 @@
 #include "counterguard/measurement/measure_case.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"
 #include "counterguard/model/suite_loader.hpp"
+#include "counterguard/profiler/gpu_lock.hpp"
 #include "counterguard/profiler/range_profiler.hpp"
 #include "counterguard/registry/device_memory_reuse.hpp"
 #include "counterguard/registry/host_memory_reuse.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
 #include "counterguard/runner/capture_archive_writer.hpp"
+#include "counterguard/runner/raw_metric_name_check.hpp"
 #include "counterguard/runner/worker_configurations.hpp"
 #include "counterguard/statics/program_resources.hpp"
 
@@ -110,6 +112,19 @@ std::unique_ptr<range_profiler> open_profiler(const worker_request& request, con
       std::this_thread::sleep_for(std::chrono::seconds(1));
     }
   }
+}
+
+// The GPU's lock for a one-GPU run (worker_request::lock_gpu), the wait reported to the parent; nullptr
+// without such a device (open_profiler says why).
+std::unique_ptr<gpu_lock> lock_device(const worker_request& request, const event_writer& events) {
+  const std::string uuid = gpu_uuid(request.device);
+  if (uuid.empty())
+    return nullptr;
+  auto lock = std::make_unique<gpu_lock>(uuid, request.wait_for_gpu_seconds, [&](const std::string& message) {
+    events.write(gpu_busy_event{message, request.wait_for_gpu_seconds});
+  });
+  timeline_mark("GPU lock held");
+  return lock;
 }
 
 constexpr int max_launches_per_case = 1024;
@@ -227,20 +242,10 @@ std::unique_ptr<worker_configurations> plan_configurations(
     const worker_request& request, const std::map<std::string, case_instance>& instances,
     const metric_catalog& catalog, const std::string& chip) {
   const metric_name_validator validator(chip);
+  raw_metric_name_check names(catalog, validator);
   for (const auto& name : request.instances) {
-    const auto found = instances.find(name);
-    if (found == instances.end())
-      continue;
-    for (const auto& expectation : found->second.expectations) {
-      for (const auto& raw : catalog.resolve(expectation.metric).raw_inputs) {
-        if (validator.is_valid(raw))
-          continue;
-        throw input_error(expectation.where, "expect." + expectation.metric,
-                          "CUPTI metric '" + raw + "' does not exist on this GPU's chip " + validator.chip(),
-                          "choose metrics the chip has (`counterguard metrics list --raw --chip " +
-                              validator.chip() + "`)");
-      }
-    }
+    if (const auto found = instances.find(name); found != instances.end())
+      names.check(found->second);
   }
   const auto planning = std::chrono::steady_clock::now();
   auto configurations = std::make_unique<worker_configurations>(
@@ -295,8 +300,11 @@ int run_gpu_worker(const worker_request& request, int event_fd) {
     }
     return early;
   });
+  std::unique_ptr<gpu_lock> lock;  // released as the worker exits, after the profiler below
   std::unique_ptr<range_profiler> profiler;
   try {
+    if (request.lock_gpu)
+      lock = lock_device(request, events);
     profiler = open_profiler(request, events);
   } catch (const environment_error& e) {
     events.write(environment_error_event{e.problem(), e.what()});

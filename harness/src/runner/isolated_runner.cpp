@@ -10,7 +10,6 @@
 #include "counterguard/core/interruption.hpp"
 #include "counterguard/core/timeline.hpp"
 #include "counterguard/measurement/case_result_factory.hpp"
-#include "counterguard/profiler/gpu_lock.hpp"
 #include "counterguard/runner/gpu_worker.hpp"
 #include "counterguard/runner/worker_protocol.hpp"
 #include "detail/worker_process.hpp"
@@ -40,13 +39,12 @@ struct worker_session {
   std::optional<std::size_t> running;
 };
 
-// A worker that delivered every result and is exiting (CUDA tears its context down), with the lock of the
-// GPU it ran on: waited for, then released, when the run's outcome lets it go, so that the parent writes its
-// reports meanwhile.
+// A worker that delivered every result and is exiting (CUDA tears its context down; it holds the GPU's lock
+// until it has exited): waited for when the run's outcome lets it go, so that the parent writes its reports
+// meanwhile.
 struct exiting_worker {
   std::unique_ptr<request_file> file;
   std::unique_ptr<worker_process> process;
-  std::unique_ptr<gpu_lock> lock;
   exiting_worker() = default;
   exiting_worker(const exiting_worker&) = delete;
   exiting_worker& operator=(const exiting_worker&) = delete;
@@ -85,6 +83,7 @@ worker_session run_worker_session(const std::vector<case_instance>& instances,
   request.device = options.device;
   request.expected_chip = options.chip;
   request.wait_for_gpu_seconds = wait_left;
+  request.lock_gpu = options.lock_gpu;
   std::vector<std::size_t> handed;  // request position -> index in `instances`
   for (std::size_t i = 0; i < instances.size(); ++i) {
     if (progress.done[i])
@@ -99,9 +98,12 @@ worker_session run_worker_session(const std::vector<case_instance>& instances,
   timeline_mark("worker started");
   worker_session session;
   std::string line;
+  // Device start-up (CUDA and CUPTI initialisation) gets the same allowance as a case, and more while the
+  // worker waits for the GPU.
+  double allowance = options.case_timeout_seconds;
   while (!progress.complete()) {
-    // Device start-up (CUDA and CUPTI initialisation) gets the same allowance as a case.
-    const auto waited = worker->next_event(std::chrono::duration<double>(options.case_timeout_seconds), line);
+    const auto waited = worker->next_event(std::chrono::duration<double>(allowance), line);
+    allowance = options.case_timeout_seconds;
     if (waited == worker_process::wait_result::interrupted) {
       worker->stop();
       interruption_guard::throw_if_interrupted();
@@ -122,6 +124,7 @@ worker_session run_worker_session(const std::vector<case_instance>& instances,
     } else if (const auto* busy = std::get_if<gpu_busy_event>(&event)) {
       if (options.echo_progress)
         std::fprintf(stderr, "counterguard: %s\n", busy->message.c_str());
+      allowance = std::max(allowance, busy->seconds_left + options.case_timeout_seconds);
     } else if (const auto* begin = std::get_if<case_begin_event>(&event)) {
       if (begin->position >= handed.size() || instances[handed[begin->position]].name != begin->instance)
         throw internal_error("the GPU worker began a case it was not given: " + begin->instance);
@@ -159,16 +162,6 @@ isolated_run_outcome run_isolated(const std::vector<case_instance>& instances,
                                   const isolated_run_options& options) {
   isolated_run_outcome outcome;
   const auto started = std::chrono::steady_clock::now();
-  std::unique_ptr<gpu_lock> lock;
-  if (options.lock_gpu) {
-    if (const std::string uuid = options.gpu_uuid.empty() ? gpu_uuid(options.device) : options.gpu_uuid;
-        !uuid.empty()) {
-      lock = std::make_unique<gpu_lock>(uuid, options.wait_for_gpu_seconds, [&](const std::string& message) {
-        std::fprintf(stderr, "counterguard: %s\n", message.c_str());
-      });
-    }
-  }
-  timeline_mark("GPU lock held");
   run_progress progress(instances.size());
   std::unique_ptr<exiting_worker> exiting;
   while (!progress.complete()) {
@@ -205,7 +198,6 @@ isolated_run_outcome run_isolated(const std::vector<case_instance>& instances,
     progress.record(index, std::move(failed), options);
   }
   if (exiting) {
-    exiting->lock = std::move(lock);
     outcome.exiting_worker = std::shared_ptr<void>(
         exiting.release(), [](void* worker) { delete static_cast<exiting_worker*>(worker); });
   }

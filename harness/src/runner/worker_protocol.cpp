@@ -83,6 +83,8 @@ json worker_request_to_json(const worker_request& request) {
                 {"wait_for_gpu_seconds", request.wait_for_gpu_seconds}};
   if (request.streamed)
     document["streamed"] = true;
+  if (request.lock_gpu)
+    document["lock_gpu"] = true;
   if (!request.expected_chip.empty())
     document["expected_chip"] = request.expected_chip;
   return document;
@@ -108,6 +110,8 @@ worker_request read_worker_request(const json& document, const std::string& file
       reader.number_or_nan(reader.member(document, "", "wait_for_gpu_seconds"), "wait_for_gpu_seconds");
   if (reader.optional_member(document, "", "streamed") != nullptr)
     request.streamed = reader.boolean(document, "", "streamed");
+  if (reader.optional_member(document, "", "lock_gpu") != nullptr)
+    request.lock_gpu = reader.boolean(document, "", "lock_gpu");
   if (reader.optional_member(document, "", "expected_chip") != nullptr)
     request.expected_chip = reader.string(document, "", "expected_chip");
   return request;

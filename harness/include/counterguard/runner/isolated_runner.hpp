@@ -21,8 +21,9 @@ struct isolated_run_options {
   double case_timeout_seconds = 120.0;  // a case that reports nothing for this long is killed
   // How long to wait for a GPU that another counterguard (or profiler) holds before giving up (exit 3).
   double wait_for_gpu_seconds = 600.0;
-  bool lock_gpu = true;  // take the GPU's lock (gpu_lock.hpp) before starting workers
-  std::string gpu_uuid;  // the device's (gpu_uuid), when the caller asked already; empty: asked here
+  // Profile under the GPU's lock (gpu_lock.hpp): run_isolated's worker takes it itself, before it profiles
+  // (the parent does not touch CUDA); run_on_devices takes every device's before starting the workers.
+  bool lock_gpu = true;
   std::vector<std::string> gpu_uuids;  // run_on_devices: each device's, in its order; empty: asked there
   bool echo_progress = true;           // one line per case on stderr
   // The --save-counter-data archive number of each instance (empty: its position), so that instances profiled
@@ -36,8 +37,8 @@ struct isolated_run_outcome {
   std::optional<environment_problem> environment;  // set when no worker could profile at all
   std::string environment_message;
   // The worker that delivered every result, still exiting (CUDA tears its context down: about 60 ms on the
-  // H200, evidence/h200/startup), with the GPU's lock: waited for and released when this goes (or is reset),
-  // so that the caller writes its reports meanwhile. Reset it before profiling on that GPU again.
+  // H200, evidence/h200/startup) and holding the GPU's lock till then: waited for when this goes (or is
+  // reset), so that the caller writes its reports meanwhile.
   std::shared_ptr<void> exiting_worker;
 };
 

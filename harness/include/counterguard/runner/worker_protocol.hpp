@@ -30,6 +30,9 @@ struct worker_request {
   // may be given, and the parent hands them out one at a time on the worker's standard input, one line each:
   // "<position in instances> <instance name>". The worker runs each as it arrives and exits at end of input.
   bool streamed = false;
+  // The worker takes the GPU's lock (gpu_lock.hpp) itself before it profiles, held until it exits: the parent
+  // of a one-GPU run starts it without touching CUDA. False where the parent holds the locks (several GPUs).
+  bool lock_gpu = false;
   // The chip the parent validated the cases' metric names for (--chip): the worker plans its profiler
   // configurations for it while CUDA starts, and uses that plan when the device has this chip (otherwise it
   // validates and plans again for the device's). Empty: planned once the device is known.
