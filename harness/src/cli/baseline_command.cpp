@@ -50,7 +50,7 @@ int run_baseline_update(const baseline_update_options& options) {
   isolated_run_outcome outcome =
       profile_instances(repeated, estimate_case_costs(repeated, read_case_costs(options.cost_from)), devices,
                         run, options.selection.chip);
-  outcome.exiting_worker.reset();  // the line baselines below profile on the GPU again
+  wait_for_exiting_worker(outcome);  // the line baselines below profile on the GPU again
   interruption_guard::throw_if_interrupted();
   if (outcome.environment)
     throw environment_error(*outcome.environment, outcome.environment_message);

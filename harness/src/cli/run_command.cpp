@@ -142,7 +142,7 @@ int run_profiling(const run_options& options) {
   if (options.no_blame)
     return judge_and_report(results, options.reports);
   return judge_and_report(results, options.reports, [&](run_results& judged) {
-    outcome.exiting_worker.reset();  // blame profiles on the GPU again, under its lock
+    wait_for_exiting_worker(outcome);  // blame profiles on the GPU again, under its lock
     blame_failed_cases(judged, options, devices.get().devices);
   });
 }

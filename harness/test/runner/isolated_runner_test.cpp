@@ -139,21 +139,42 @@ TEST(isolated_runner, a_result_for_a_case_the_worker_did_not_begin_is_an_interna
   }
 }
 
+// A worker that reports its one case, then takes 2 s to exit and leaves `exited` behind when it has.
+std::string slow_exit_body(const std::filesystem::path& exited) {
+  return emit(device_event()) + emit(R"({"event":"begin","instance":"s/a","position":0})") +
+         emit(result_event("a")) + "exec 3>&-\nsleep 2\ntouch " + exited.string() + "\n";
+}
+
 TEST(isolated_runner, the_worker_that_delivered_every_result_exits_while_the_caller_goes_on) {
   // CUDA's teardown need not hold up the reports: the outcome comes back while the worker is still exiting,
-  // and letting go of outcome.exiting_worker waits for it.
+  // and wait_for_exiting_worker waits for it.
   const auto exited =
       std::filesystem::temp_directory_path() / ("counterguard-exited-" + std::to_string(::getpid()));
   std::filesystem::remove(exited);
-  const scripted_worker worker(
-      emit(device_event()) + emit(R"({"event":"begin","instance":"s/a","position":0})") +
-      emit(result_event("a")) + "exec 3>&-\nsleep 2\ntouch " + exited.string() + "\n");
+  const scripted_worker worker(slow_exit_body(exited));
   auto outcome = run_isolated({instance("a")}, worker.options());
   ASSERT_EQ(outcome.results.size(), 1U);
   EXPECT_FALSE(std::filesystem::exists(exited)) << "the caller waited for the worker to exit";
-  ASSERT_TRUE(outcome.exiting_worker);
-  outcome.exiting_worker.reset();
-  EXPECT_TRUE(std::filesystem::exists(exited)) << "letting go of the worker did not wait for it";
+  ASSERT_TRUE(outcome.exiting);
+  wait_for_exiting_worker(outcome);
+  EXPECT_TRUE(std::filesystem::exists(exited)) << "wait_for_exiting_worker did not wait";
+  EXPECT_FALSE(outcome.exiting);
+  std::filesystem::remove(exited);
+}
+
+TEST(isolated_runner, an_exiting_worker_let_go_finishes_on_its_own_rather_than_being_stopped) {
+  const auto exited =
+      std::filesystem::temp_directory_path() / ("counterguard-let-go-" + std::to_string(::getpid()));
+  std::filesystem::remove(exited);
+  const scripted_worker worker(slow_exit_body(exited));
+  {
+    const auto outcome = run_isolated({instance("a")}, worker.options());
+    ASSERT_EQ(outcome.results.size(), 1U);
+  }
+  EXPECT_FALSE(std::filesystem::exists(exited)) << "letting the outcome go waited for the worker";
+  for (int i = 0; i < 100 && !std::filesystem::exists(exited); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_TRUE(std::filesystem::exists(exited)) << "the worker was stopped instead of left to exit";
   std::filesystem::remove(exited);
 }
 

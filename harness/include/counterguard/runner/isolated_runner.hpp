@@ -31,15 +31,16 @@ struct isolated_run_options {
   std::vector<int> archive_indices;
 };
 
+class exiting_worker;
+
 struct isolated_run_outcome {
   run_metadata device;                             // the GPU fields, as the worker saw the device
   std::vector<case_result> results;                // one per instance, in the same order
   std::optional<environment_problem> environment;  // set when no worker could profile at all
   std::string environment_message;
-  // The worker that delivered every result, still exiting (CUDA tears its context down: about 60 ms on the
-  // H200, evidence/h200/startup) and holding the GPU's lock till then: waited for when this goes (or is
-  // reset), so that the caller writes its reports meanwhile.
-  std::shared_ptr<void> exiting_worker;
+  // The worker that delivered every result, still exiting (CUDA tears its context down, about 0.1 s on the
+  // H200, evidence/h200/startup) and holding the GPU's lock till then; left to finish on its own.
+  std::shared_ptr<exiting_worker> exiting;
 };
 
 // Profiles the instances in worker processes (worker_protocol.hpp), enforcing the per-case timeout. Each
@@ -47,5 +48,8 @@ struct isolated_run_outcome {
 // throws interrupted_error; setting up a worker that fails throws environment_error (process).
 [[nodiscard]] isolated_run_outcome run_isolated(const std::vector<case_instance>& instances,
                                                 const isolated_run_options& options);
+
+// Waits until the outcome's exiting worker has exited (before this process profiles its GPU again).
+void wait_for_exiting_worker(isolated_run_outcome& outcome);
 
 }  // namespace counterguard

@@ -65,6 +65,8 @@ class worker_process {
 
   // Waits for the worker to exit; returns its exit status (or 128 + signal).
   int wait();
+  // Lets the worker finish exiting on its own: this object no longer stops or waits for it.
+  void detach() { m_pid = -1; }
   // Stops the worker's process group: SIGTERM, then SIGKILL after a grace period (CUDA tears down its
   // context and the driver releases the GPU's counters either way).
   void stop();
