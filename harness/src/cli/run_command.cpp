@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -142,6 +143,10 @@ int run_profiling(const run_options& options) {
   if (options.no_blame)
     return judge_and_report(results, options.reports);
   return judge_and_report(results, options.reports, [&](run_results& judged) {
+    const bool any_failed = std::any_of(judged.cases.begin(), judged.cases.end(),
+                                        [](const case_result& c) { return c.status == case_status::failed; });
+    if (!any_failed)
+      return;  // nothing to blame; the worker finishes exiting on its own
     wait_for_exiting_worker(outcome);  // blame profiles on the GPU again, under its lock
     blame_failed_cases(judged, options, devices.get().devices);
   });
