@@ -51,10 +51,19 @@ def write_suite(path, count):
 
 
 def measure(command):
-    """Wall seconds and the largest resident set (kB) of any process the command started."""
-    script = ("import resource,subprocess,sys,time;t=time.monotonic();"
+    """Wall seconds until the command returns, and the largest resident set (kB) of any process it started.
+
+    The measuring process is a child subreaper: a process the command leaves to finish on its own (counterguard's
+    GPU worker ends its CUDA teardown after `run` returns) is reaped here, so its resident set counts too."""
+    script = ("import ctypes,os,resource,subprocess,sys,time;"
+              "ctypes.CDLL(None,use_errno=True).prctl(36,1,0,0,0);"  # PR_SET_CHILD_SUBREAPER
+              "t=time.monotonic();"
               "r=subprocess.run(sys.argv[1:],stdout=subprocess.DEVNULL,stderr=subprocess.PIPE,text=True);"
-              "print(time.monotonic()-t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, r.returncode);"
+              "w=time.monotonic()-t\n"
+              "while True:\n"
+              " try: os.wait()\n"
+              " except ChildProcessError: break\n"
+              "print(w, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, r.returncode);"
               "sys.stderr.write(r.stderr[-2000:] if r.returncode not in (0, 1) else '')")
     out = subprocess.run([sys.executable, "-c", script, *command], capture_output=True, text=True, check=True)
     seconds, rss, status = out.stdout.split()
