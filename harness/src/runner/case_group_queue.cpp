@@ -56,6 +56,10 @@ case_group_queue::case_group_queue(const std::vector<case_instance>& instances,
   }
 }
 
+bool case_group_queue::holds(std::size_t group) const {
+  return std::any_of(m_queue.begin(), m_queue.end(), [&](std::size_t p) { return m_group_of[p] == group; });
+}
+
 std::optional<std::size_t> case_group_queue::take(const std::optional<std::size_t>& last_group,
                                                   const std::vector<std::size_t>& busy_groups) {
   if (m_queue.empty())

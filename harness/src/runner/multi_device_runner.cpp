@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <deque>
 #include <memory>
 #include <optional>
 
@@ -18,6 +19,8 @@
 namespace counterguard {
 namespace {
 
+constexpr std::size_t handout_depth = 2;  // cases handed to a worker ahead of its reports
+
 using detail::request_file;
 using detail::worker_process;
 using steady = std::chrono::steady_clock;
@@ -27,11 +30,14 @@ struct device_worker {
   int device = 0;
   std::unique_ptr<request_file> request;
   std::unique_ptr<worker_process> process;
-  bool ready = false;                                       // the running process reported its device
-  bool ever_ready = false;                                  // some process on this device did
-  std::optional<std::size_t> current;                       // the position of the case it was handed
-  std::optional<std::size_t> group;                         // the case (group) of its last one
-  bool began = false;                                       // ... and that it said it started
+  bool ready = false;       // the running process reported its device
+  bool ever_ready = false;  // some process on this device did
+  // The positions of the cases it was handed and has not reported, in order: the first is running (`began`)
+  // or next; the others wait in its standard input.
+  std::deque<std::size_t> handed;
+  std::optional<std::size_t> group;                         // the case (group) of the last one handed
+  bool began = false;                                       // it said it started the first one
+  bool input_closed = false;                                // told there is no more work
   steady::time_point deadline = steady::time_point::max();  // silent past this: killed
   run_metadata metadata;
   bool retired = false;  // no work left for it
@@ -131,8 +137,9 @@ class device_scheduler {
   void start(device_worker& worker) {
     worker.process = std::make_unique<worker_process>(m_options.executable, worker.request->path(), true);
     worker.ready = false;
-    worker.current.reset();
+    worker.handed.clear();
     worker.began = false;
+    worker.input_closed = false;
     // Device start-up (CUDA and CUPTI initialisation) gets the same allowance as a case.
     worker.deadline = steady::now() + std::chrono::duration_cast<steady::duration>(
                                           std::chrono::duration<double>(m_options.case_timeout_seconds));
@@ -175,8 +182,9 @@ class device_scheduler {
       restart_clock(worker);
     } else if (std::holds_alternative<case_begin_event>(event)) {
       worker.began = true;
+      restart_clock(worker);  // the case's own allowance, whatever waited before it
     } else if (const auto* result = std::get_if<case_result_event>(&event)) {
-      if (!worker.current || result->result.instance != m_instances[*worker.current].name)
+      if (worker.handed.empty() || result->result.instance != m_instances[worker.handed.front()].name)
         throw internal_error("the GPU worker on device " + std::to_string(worker.device) +
                              " reported a case it was not given: " + result->result.instance);
       finish(worker, result->result);
@@ -197,10 +205,13 @@ class device_scheduler {
   }
 
   void finish(device_worker& worker, case_result result) {
-    const std::size_t position = *worker.current;
-    worker.current.reset();
+    const std::size_t position = worker.handed.front();
+    worker.handed.pop_front();
     worker.began = false;
-    worker.deadline = steady::time_point::max();
+    if (worker.handed.empty())
+      worker.deadline = steady::time_point::max();
+    else
+      restart_clock(worker);  // the next one is already in its input
     m_results[position] = std::move(result);
     ++m_finished;
     if (m_options.echo_progress) {
@@ -212,10 +223,18 @@ class device_scheduler {
   }
 
   void fail_current(device_worker& worker, const std::string& reason) {
-    case_result failed = make_case_result(m_instances[*worker.current]);
+    case_result failed = make_case_result(m_instances[worker.handed.front()]);
     failed.status = case_status::error;
     failed.status_reason = reason;
     finish(worker, std::move(failed));
+  }
+
+  // The cases a stopped worker was handed and never began go back to the front of the queue, in order.
+  void put_back_handed(device_worker& worker) {
+    for (auto it = worker.handed.rbegin(); it != worker.handed.rend(); ++it)
+      queue().put_back(*it);
+    worker.handed.clear();
+    worker.began = false;
   }
 
   // After a worker ends: the case it was running fails (unless it was never started), and a new worker takes
@@ -223,7 +242,7 @@ class device_scheduler {
   void after_worker(device_worker& worker) {
     worker.process.reset();
     worker.ready = false;
-    if (queue().empty() && !worker.current)
+    if (queue().empty() && worker.handed.empty())
       worker.retired = true;
     else
       start(worker);
@@ -239,15 +258,11 @@ class device_scheduler {
                                   " failed before profiling anything (exit status " + std::to_string(status) +
                                   "): " + (tail.empty() ? "no output" : tail));
     }
-    if (worker.current) {
-      if (!worker.began && status == worker_context_lost_status) {
-        // It was handed this case just as it stopped after another case lost the CUDA context.
-        queue().put_back(*worker.current);
-        worker.current.reset();
-      } else {
-        fail_current(worker, "the GPU worker exited with status " + std::to_string(status) + ": " + tail);
-      }
+    if (!worker.handed.empty() && (worker.began || status != worker_context_lost_status)) {
+      // (Not begun after a lost context: it was handed the case just as it stopped after another case.)
+      fail_current(worker, "the GPU worker exited with status " + std::to_string(status) + ": " + tail);
     }
+    put_back_handed(worker);
     after_worker(worker);
   }
 
@@ -260,13 +275,14 @@ class device_scheduler {
               " failed before profiling anything (it stayed silent): " +
               (worker.process->stderr_tail().empty() ? "no output" : worker.process->stderr_tail()));
     }
-    if (!worker.current) {
+    if (worker.handed.empty()) {
       after_worker(worker);  // it had nothing left to do and did not exit when told
       return;
     }
     fail_current(worker, "timed out after " +
                              std::to_string(static_cast<int>(m_options.case_timeout_seconds)) +
                              " s (raise --case-timeout if the kernel is legitimately slow)");
+    put_back_handed(worker);
     after_worker(worker);
   }
 
@@ -317,30 +333,42 @@ class device_scheduler {
     }
   }
 
+  // A case handed ahead waits in the worker's standard input and starts the moment the worker reports the
+  // one before, instead of a round trip through the parent later. Only up to `handout_depth`, only from the
+  // group the worker is on (it never claims a group another worker could start), and only while the queue is
+  // long (near the end an idle worker may need the case to help).
+  bool may_hand_ahead(const device_worker& worker) {
+    return worker.handed.size() < handout_depth && worker.group && queue().holds(*worker.group) &&
+           queue().size() > m_workers.size() * handout_depth;
+  }
+
+  // Keeps each ready worker busy (ahead where may_hand_ahead allows). Once the queue is empty, a worker's
+  // input is closed: it exits when it has run what it holds.
   void dispatch() {
     for (auto& worker : m_workers) {
-      if (!worker.process || !worker.ready || worker.current)
+      if (!worker.process || !worker.ready || worker.input_closed)
         continue;
-      if (queue().empty()) {
-        if (worker.deadline == steady::time_point::max()) {
-          worker.process->close_input();  // it exits once it has nothing left
-          restart_clock(worker);
+      while (!queue().empty() && (worker.handed.empty() || may_hand_ahead(worker))) {
+        std::vector<std::size_t> busy_groups;
+        for (const auto& other : m_workers) {
+          for (const std::size_t position : other.handed)
+            busy_groups.push_back(queue().group_of(position));
         }
-        continue;
+        const std::size_t position = *queue().take(worker.group, busy_groups);
+        if (worker.handed.empty())
+          restart_clock(worker);
+        worker.handed.push_back(position);
+        worker.group = queue().group_of(position);
+        // A worker that died meanwhile is noticed when its events end (handle_exit).
+        static_cast<void>(
+            worker.process->send(std::to_string(position) + " " + m_instances[position].name + "\n"));
       }
-      std::vector<std::size_t> busy_groups;
-      for (const auto& other : m_workers) {
-        if (other.current)
-          busy_groups.push_back(queue().group_of(*other.current));
+      if (queue().empty()) {
+        worker.process->close_input();
+        worker.input_closed = true;
+        if (worker.handed.empty())
+          restart_clock(worker);  // it has a case's allowance to exit
       }
-      const std::size_t position = *queue().take(worker.group, busy_groups);
-      worker.current = position;
-      worker.group = queue().group_of(position);
-      worker.began = false;
-      restart_clock(worker);
-      // A worker that died meanwhile is noticed when its events end (handle_exit).
-      static_cast<void>(
-          worker.process->send(std::to_string(position) + " " + m_instances[position].name + "\n"));
     }
   }
 

@@ -114,6 +114,36 @@ TEST(multi_device_runner, a_worker_keeps_to_a_profiler_configuration_planned_whi
       << "each device kept to its configuration, then helped from the other's end";
 }
 
+// How many bytes wait in the worker's standard input during its first case (written to `file`).
+std::string log_pending_input_in_first_case(const std::string& file) {
+  return "  if [ ! -e " + file +
+         " ]; then sleep 0.3; python3 -c 'import array,fcntl,termios; b = array.array(\"i\", [0]); "
+         "fcntl.ioctl(0, termios.FIONREAD, b); print(b[0])' > " +
+         file + "; fi\n";
+}
+
+TEST(multi_device_runner, the_next_case_of_the_same_configuration_waits_in_the_workers_input) {
+  // Six cases of one configuration on one device: while the worker runs the first, the second is already in
+  // its input (no round trip through the parent between cases). With two cases, none is handed ahead: near
+  // the end of the queue another worker may need it.
+  for (const std::size_t count : {6U, 2U}) {
+    const scratch_dir dir;
+    const scripted_worker worker(
+        streaming_body(dir.file("log"), log_pending_input_in_first_case(dir.file("pending"))));
+    const std::vector<std::string> names(six.begin(), six.begin() + static_cast<std::ptrdiff_t>(count));
+    const auto list = instances(names);
+    const auto outcome = run_on_devices(list, std::vector<double>(list.size(), 1.0), {0}, worker.options(),
+                                        [&] { return std::vector<int>(list.size(), 0); });
+    ASSERT_EQ(outcome.results.size(), list.size());
+    int pending = -1;
+    std::ifstream(dir.file("pending")) >> pending;
+    if (count == 6U)
+      EXPECT_GT(pending, 0) << "nothing waited in the worker's input";
+    else
+      EXPECT_EQ(pending, 0) << "a case was handed ahead near the end of the queue";
+  }
+}
+
 TEST(multi_device_runner, the_longest_cases_start_first_on_two_devices) {
   const scratch_dir dir;
   const scripted_worker worker(streaming_body(dir.file("log")));

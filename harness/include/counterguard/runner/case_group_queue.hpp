@@ -35,6 +35,8 @@ class case_group_queue {
                                                 const std::vector<std::size_t>& busy_groups);
   // Puts a position back at the front (its worker stopped before it began).
   void put_back(std::size_t position) { m_queue.push_front(position); }
+  // Whether instances of `group` are still queued.
+  [[nodiscard]] bool holds(std::size_t group) const;
   // The case (group) an instance belongs to.
   [[nodiscard]] std::size_t group_of(std::size_t position) const { return m_group_of.at(position); }
 
