@@ -146,8 +146,9 @@ int run_profiling(const run_options& options) {
     const bool any_failed = std::any_of(judged.cases.begin(), judged.cases.end(),
                                         [](const case_result& c) { return c.status == case_status::failed; });
     if (!any_failed)
-      return;  // nothing to blame; the worker finishes exiting on its own
-    wait_for_exiting_worker(outcome);  // blame profiles on the GPU again, under its lock
+      return;  // nothing to blame: the worker finishes exiting on its own
+    // Blame profiles on the GPU again, under its lock.
+    wait_for_exiting_worker(outcome);
     blame_failed_cases(judged, options, devices.get().devices);
   });
 }

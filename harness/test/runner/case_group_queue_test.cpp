@@ -86,8 +86,8 @@ TEST(case_group_queue, with_configurations_a_group_is_a_configuration_whatever_t
 
 TEST(case_group_queue, configurations_come_in_one_workers_order_not_by_cost) {
   // Configuration 1 (instrumented counters, numbered after the hardware-only 0) is the most expensive, yet 0
-  // comes first, as one GPU's worker profiles them: no worker goes back from instrumented to hardware counters
-  // (a restarted profiling session). Instances without counters come last.
+  // comes first, as one GPU's worker profiles them: no worker goes back from instrumented to hardware
+  // counters (a restarted profiling session). Instances without counters come last.
   case_group_queue queue(three_cases(), {1, 1, 9, 1, 9, 1}, {1, 0, 1, -1, 1, 0});  // 1: 19, 0: 2, -1: 1
   std::vector<std::size_t> order;
   std::optional<std::size_t> group;
