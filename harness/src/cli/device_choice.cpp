@@ -49,8 +49,8 @@ const device_lookup::found& device_lookup::get() const {
 
 namespace {
 
-// The profiler configuration each instance's worker will profile it with, planned here with the chip the
-// names were validated for; empty when the plan fails (the worker then reports the problem with its case).
+// The profiler configuration each instance's worker will profile it with (--devices), planned here for the
+// run's --chip; empty when the plan fails (the worker then reports the problem, an unknown metric name too).
 std::vector<int> planned_configurations(const std::vector<case_instance>& instances,
                                         const isolated_run_options& run, const std::string& chip) {
   try {

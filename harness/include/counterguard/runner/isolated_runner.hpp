@@ -17,7 +17,7 @@ struct isolated_run_options {
   std::vector<std::string> extra_metrics;
   std::string save_counter_data_dir;
   int device = 0;
-  std::string chip;  // the chip the cases' metric names were validated for (worker_request::expected_chip)
+  std::string chip;                     // the run's --chip (worker_request::expected_chip)
   double case_timeout_seconds = 120.0;  // a case that reports nothing for this long is killed
   // How long to wait for a GPU that another counterguard (or profiler) holds before giving up (exit 3).
   double wait_for_gpu_seconds = 600.0;

@@ -33,9 +33,9 @@ struct worker_request {
   // The worker takes the GPU's lock (gpu_lock.hpp) itself before it profiles, held until it exits: the parent
   // of a one-GPU run starts it without touching CUDA. False where the parent holds the locks (several GPUs).
   bool lock_gpu = false;
-  // The chip the parent validated the cases' metric names for (--chip): the worker plans its profiler
+  // The chip the run names (--chip): the worker checks the cases' metric names and plans its profiler
   // configurations for it while CUDA starts, and uses that plan when the device has this chip (otherwise it
-  // validates and plans again for the device's). Empty: planned once the device is known.
+  // checks and plans again for the device's). Empty: planned once the device is known.
   std::string expected_chip;
 };
 
