@@ -29,7 +29,8 @@ device_lookup::device_lookup(device_options options) : m_options(std::move(optio
   std::optional<device_list> listed;
   if (!m_options.devices.empty())
     listed = parse_device_list(m_options.devices);
-  m_found = std::async(std::launch::async, [listed, options = m_options] {
+  // Without --devices nothing is looked up: the answer is made when asked for, on no thread of its own.
+  m_found = std::async(listed ? std::launch::async : std::launch::deferred, [listed, options = m_options] {
               found lookup;
               if (!listed) {
                 lookup.devices = chosen_devices(options);  // no CUDA: the worker locks its GPU itself

@@ -234,10 +234,10 @@ phase_times profile_case(const worker_context& context, const case_instance& ins
   return phases;
 }
 
-// Every raw counter the requested cases need must exist on `chip`, checked before anything runs (the parent
-// checked the chip named by --chip, which need not be the device's). Then the profiler configurations of
-// every case the worker may be handed, planned with the chip's pass counts (about 90 ms for the built-in
-// suite on the H200 host). Throws input_error for a name the chip lacks.
+// Every raw counter the requested cases need must exist on `chip` (the run's --chip, then the device's if
+// that differs), checked before anything runs. Then the profiler configurations of every case the worker may
+// be handed, planned with the chip's pass counts (about 90 ms for the built-in suite on the H200 host).
+// Throws input_error for a name the chip lacks.
 std::unique_ptr<worker_configurations> plan_configurations(
     const worker_request& request, const std::map<std::string, case_instance>& instances,
     const metric_catalog& catalog, const std::string& chip) {
