@@ -1,18 +1,17 @@
+// `<exe> __worker <request file>`: the GPU worker process that `run` starts (runner/isolated_runner.hpp).
 #include <sys/prctl.h>
 #include <unistd.h>
 
 #include <csignal>
 #include <fstream>
-#include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "commands.hpp"
 #include "counterguard/core/json_reader.hpp"
 #include "counterguard/runner/gpu_worker.hpp"
 
-namespace counterguard::detail {
+namespace counterguard {
 
-int run_worker(const std::string& request_file) {
+int run_gpu_worker_process(const std::string& request_file) {
   // If the parent dies (even by SIGKILL), the worker must not live on holding the GPU's counters.
   const pid_t parent = ::getppid();
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -27,4 +26,4 @@ int run_worker(const std::string& request_file) {
   return run_gpu_worker(request, event_fd);
 }
 
-}  // namespace counterguard::detail
+}  // namespace counterguard

@@ -1,9 +1,10 @@
 // Which GPUs `run` and `baseline update` profile on: --devices, --device, or the GPU ctest assigned.
+#include "counterguard/pipeline/device_choice.hpp"
+
 #include <future>
 #include <optional>
 #include <utility>
 
-#include "commands.hpp"
 #include "counterguard/core/error.hpp"
 #include "counterguard/core/timeline.hpp"
 #include "counterguard/cupti/metric_name_validator.hpp"
@@ -13,7 +14,7 @@
 #include "counterguard/runner/multi_device_runner.hpp"
 #include "counterguard/runner/worker_configurations.hpp"
 
-namespace counterguard::detail {
+namespace counterguard {
 
 std::vector<int> chosen_devices(const device_options& options) {
   if (!options.devices.empty())
@@ -88,4 +89,4 @@ isolated_run_outcome profile_instances(const std::vector<case_instance>& instanc
   return run_isolated(instances, run);
 }
 
-}  // namespace counterguard::detail
+}  // namespace counterguard

@@ -8,7 +8,6 @@
 #include <map>
 #include <set>
 
-#include "commands.hpp"
 #include "counterguard/checker/expectation_checker.hpp"
 #include "counterguard/core/error.hpp"
 #include "counterguard/exec/exec_recording.hpp"
@@ -17,9 +16,10 @@
 #include "counterguard/measurement/metric_plan.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"
 #include "counterguard/model/launch_context.hpp"
+#include "counterguard/pipeline/run_identity.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
 
-namespace counterguard::detail {
+namespace counterguard {
 namespace {
 
 constexpr std::size_t listed_kernels = 12;
@@ -128,4 +128,4 @@ void print_selection_failures(const run_results& results) {
   }
 }
 
-}  // namespace counterguard::detail
+}  // namespace counterguard

@@ -7,7 +7,7 @@
 #include "counterguard/results/run_results.hpp"
 #include "counterguard/statics/binary_resources.hpp"
 
-namespace counterguard::detail {
+namespace counterguard {
 
 // The static expectations of `instances` checked against the kernels of compiled binaries: one result per
 // case and architecture ("suite/case?arch=sm_90" when the matching kernels come in several), a failed one
@@ -21,4 +21,4 @@ namespace counterguard::detail {
 // (origins "selection" and "program"): the console table has no room for the kernels a program launched.
 void print_selection_failures(const run_results& results);
 
-}  // namespace counterguard::detail
+}  // namespace counterguard

@@ -1,13 +1,18 @@
+// Judging a run (expectations, baselines, case statuses, exit status), recording it into the history and
+// reporting it.
+#include "counterguard/pipeline/judgement.hpp"
+
 #include <fmt/format.h>
 
 #include <cstdio>
 #include <map>
 #include <set>
 
-#include "commands.hpp"
 #include "counterguard/baselines/baseline_comparison.hpp"
 #include "counterguard/baselines/baseline_file.hpp"
+#include "counterguard/checker/expectation_checker.hpp"
 #include "counterguard/checker/run_verdict.hpp"
+#include "counterguard/history/history_source.hpp"
 #include "counterguard/history/history_store.hpp"
 #include "counterguard/reporters/console_reporter.hpp"
 #include "counterguard/reporters/html_reporter.hpp"
@@ -15,7 +20,7 @@
 #include "counterguard/reporters/junit_reporter.hpp"
 #include "counterguard/reporters/markdown_reporter.hpp"
 
-namespace counterguard::detail {
+namespace counterguard {
 namespace {
 
 // How many recorded runs the HTML report's trend plots show.
@@ -64,6 +69,28 @@ void write_reports(const run_results& results, const report_options& reports,
     write_html_report(reports.html, results, history, reports.strict);
 }
 
+void check_all_expectations(run_results& results, const std::vector<case_instance>& instances) {
+  for (std::size_t i = 0; i < results.cases.size() && i < instances.size(); ++i) {
+    case_result& result = results.cases[i];
+    if (result.status == case_status::skipped || result.status == case_status::error)
+      continue;
+    const auto checks = check_expectations(instances[i], result);
+    result.checks.insert(result.checks.end(), checks.begin(), checks.end());
+  }
+}
+
+void record_into_history(const std::string& database, const run_results& results, const std::string& origin,
+                         const std::string& distinguisher) {
+  history_store store(database);
+  const record_outcome outcome =
+      store.record(results, {origin, results_content_hash(results, distinguisher)});
+  std::fputs(
+      fmt::format("counterguard: {} run {} in the history {}\n",
+                  outcome.already_recorded ? "already recorded as" : "recorded as", outcome.run_id, database)
+          .c_str(),
+      stderr);
+}
+
 int judge_and_report(run_results& results, const report_options& reports,
                      const std::function<void(run_results&)>& before_reports) {
   if (!reports.no_baselines)
@@ -83,4 +110,4 @@ int judge_and_report(run_results& results, const report_options& reports,
   return static_cast<int>(decide_exit_code(results, reports.strict));
 }
 
-}  // namespace counterguard::detail
+}  // namespace counterguard

@@ -8,12 +8,13 @@
 #include <nlohmann/json.hpp>
 #include <tuple>
 
-#include "commands.hpp"
+#include "counterguard/build_info.hpp"
 #include "counterguard/core/atomic_file.hpp"
+#include "counterguard/pipeline/static_checks.hpp"
 #include "counterguard/statics/binary_resources.hpp"
 #include "static_binary_checks.hpp"
 
-namespace counterguard::detail {
+namespace counterguard {
 namespace {
 
 struct timed_read {
@@ -96,7 +97,7 @@ nlohmann::json to_json(const timed_read& read) {
 
 }  // namespace
 
-int run_static_binary(const static_binary_options& options) {
+int check_static_binaries(const static_binary_options& options) {
   std::vector<timed_read> reads;
   for (const auto& path : options.binaries) {
     const auto start = std::chrono::steady_clock::now();
@@ -146,4 +147,4 @@ int run_static_binary(const static_binary_options& options) {
   return judge_and_report(results, reports);
 }
 
-}  // namespace counterguard::detail
+}  // namespace counterguard
