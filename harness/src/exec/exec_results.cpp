@@ -23,7 +23,7 @@ case_instance program_instance() {
 
 std::vector<kernel_resources> program_resources(const std::vector<recorded_process>& processes,
                                                 const std::vector<std::string>& binaries,
-                                                const std::optional<run_metadata>& device) {
+                                                const std::optional<device_description>& device) {
   std::vector<std::string> files;
   for (const auto& process : processes) {
     if (!process.record.process.executable.empty())

@@ -15,34 +15,6 @@ namespace {
 
 using nlohmann::json;
 
-json device_to_json(const run_metadata& m) {
-  return {{"gpu_name", m.gpu_name},
-          {"chip", m.chip},
-          {"sm_count", m.sm_count},
-          {"compute_capability", m.compute_capability},
-          {"driver_version", m.driver_version},
-          {"cuda_runtime_version", m.cuda_runtime_version},
-          {"cupti_version", m.cupti_version},
-          {"sm_clock_mhz", m.sm_clock_mhz},
-          {"memory_clock_mhz", m.memory_clock_mhz}};
-}
-
-run_metadata device_from_json(const json_reader& reader, const json& value, const std::string& field) {
-  constexpr std::int64_t largest = std::numeric_limits<int>::max();
-  reader.require_object(value, field);
-  run_metadata m;
-  m.gpu_name = reader.string(value, field, "gpu_name");
-  m.chip = reader.string(value, field, "chip");
-  m.sm_count = static_cast<int>(reader.integer(value, field, "sm_count", 0, largest));
-  m.compute_capability = static_cast<int>(reader.integer(value, field, "compute_capability", 0, largest));
-  m.driver_version = reader.string(value, field, "driver_version");
-  m.cuda_runtime_version = reader.string(value, field, "cuda_runtime_version");
-  m.cupti_version = reader.string(value, field, "cupti_version");
-  m.sm_clock_mhz = static_cast<int>(reader.integer(value, field, "sm_clock_mhz", 0, largest));
-  m.memory_clock_mhz = static_cast<int>(reader.integer(value, field, "memory_clock_mhz", 0, largest));
-  return m;
-}
-
 }  // namespace
 
 void note_launch(process_record& record, const std::string& function, const std::string& mangled,
@@ -109,8 +81,10 @@ process_record load_process_record(const std::string& path) {
   process_record record;
   record.process = process_identity_from_json(reader.member(document, "", "process"), path, "process");
   const json& device = reader.member(document, "", "device");
-  if (!device.is_null())
-    record.device = device_from_json(reader, device, "device");
+  if (!device.is_null()) {
+    reader.require_object(device, "device");
+    record.device = read_device_description(reader, device, "device");
+  }
   record.launches = reader.integer(document, "", "launches", 0, INT64_MAX);
   const json& kernels = reader.array(document, "", "kernels");
   for (std::size_t i = 0; i < kernels.size(); ++i) {

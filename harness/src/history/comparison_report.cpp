@@ -116,7 +116,7 @@ json side_json(const std::string& label, const std::optional<std::int64_t>& run_
   return json{{"label", label},
               {"history_run_id", run_id ? json(*run_id) : json(nullptr)},
               {"gpu_key", m.gpu_key},
-              {"gpu_name", m.gpu_name},
+              {"gpu_name", m.device.name},
               {"git_commit", m.git_commit},
               {"started_at", m.started_at},
               {"mode", m.mode},

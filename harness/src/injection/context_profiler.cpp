@@ -133,7 +133,7 @@ context_profiler::context_profiler(CUcontext context, setup_reuse reuse)
   check_driver(cuDriverGetVersion(&driver_version), "cuDriverGetVersion");
   std::uint32_t cupti_version = 0;
   COUNTERGUARD_CUPTI_CHECK(cuptiGetVersion(&cupti_version));
-  m_device.gpu_name = name;
+  m_device.name = name;
   m_device.chip = chip.pChipName != nullptr ? chip.pChipName : "";
   m_device.sm_count = attribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, m_cu_device);
   m_device.compute_capability = attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, m_cu_device) * 10 +

@@ -154,7 +154,7 @@ int run_exec(const exec_options& options) {
   const std::vector<recorded_process> processes = load_recorded_processes(recording.path());
   steps.phase("recording loaded");
   exec_evaluation evaluation;
-  std::optional<run_metadata> device;
+  std::optional<device_description> device;
   for (const auto& process : processes) {
     if (!device && process.record.device)
       device = process.record.device;
@@ -200,8 +200,8 @@ int evaluate_exec_recording_directory(const evaluate_options& options) {
   selection_options selection = options.selection;
   if (selection.paths.empty())
     selection.paths = envelope.suite_paths;
-  if (!envelope.results.metadata.chip.empty())
-    selection.chip = envelope.results.metadata.chip;
+  if (!envelope.results.metadata.device.chip.empty())
+    selection.chip = envelope.results.metadata.device.chip;
   std::vector<case_instance> instances = exec_instances(selection, envelope.command_line_cases);
   if (const fs::path instructions_path = directory / exec_instructions_file; fs::exists(instructions_path)) {
     // As `evaluate` of a `run` recording: the instances the program was profiled for, not cases added to the

@@ -19,8 +19,8 @@ int evaluate_recording_directory(const evaluate_options& options) {
   selection_options selection = options.selection;
   if (selection.paths.empty())
     selection.paths = recording.suite_paths;
-  if (!recording.results.metadata.chip.empty())
-    selection.chip = recording.results.metadata.chip;
+  if (!recording.results.metadata.device.chip.empty())
+    selection.chip = recording.results.metadata.device.chip;
   std::vector<case_instance> instances = select_instances(selection);
   std::optional<shard_record> shard;
   if (!options.shard.empty()) {

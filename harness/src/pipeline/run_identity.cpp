@@ -53,17 +53,9 @@ run_metadata host_metadata(const std::string& mode, const std::string& command_l
   return metadata;
 }
 
-void adopt_device(run_metadata& metadata, const run_metadata& device) {
-  metadata.gpu_name = device.gpu_name;
-  metadata.chip = device.chip;
-  metadata.sm_count = device.sm_count;
-  metadata.compute_capability = device.compute_capability;
-  metadata.driver_version = device.driver_version;
-  metadata.cuda_runtime_version = device.cuda_runtime_version;
-  metadata.cupti_version = device.cupti_version;
-  metadata.sm_clock_mhz = device.sm_clock_mhz;
-  metadata.memory_clock_mhz = device.memory_clock_mhz;
-  metadata.gpu_key = make_gpu_key(metadata);
+void adopt_device(run_metadata& metadata, const device_description& device) {
+  metadata.device = device;
+  metadata.gpu_key = make_gpu_key(device);
 }
 
 std::string self_executable() {

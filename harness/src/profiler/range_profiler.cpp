@@ -293,7 +293,6 @@ range_profiler::range_profiler(int device_ordinal) : m_state(std::make_unique<st
   device_description& d = s.device;
   d.name = properties.name;
   d.chip = chip.pChipName != nullptr ? chip.pChipName : "";
-  d.ordinal = device_ordinal;
   d.sm_count = properties.multiProcessorCount;
   d.compute_capability = properties.major * 10 + properties.minor;
   d.sm_clock_mhz = sm_clock_khz / 1000;

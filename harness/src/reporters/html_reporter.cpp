@@ -175,15 +175,16 @@ std::string render_header(const run_results& results, const run_summary& summary
   auto row = [&html](const char* name, const std::string& value_html) {
     html += "<dt>" + std::string(name) + "</dt><dd>" + value_html + "</dd>\n";
   };
-  std::string gpu = esc(m.gpu_name.empty() ? "no GPU" : m.gpu_name);
-  if (!m.chip.empty()) {
-    gpu += " (" + esc(m.chip) + ", " + std::to_string(m.sm_count) + " SMs, sm_" +
-           std::to_string(m.compute_capability) + ")";
+  const device_description& d = m.device;
+  std::string gpu = esc(d.name.empty() ? "no GPU" : d.name);
+  if (!d.chip.empty()) {
+    gpu += " (" + esc(d.chip) + ", " + std::to_string(d.sm_count) + " SMs, sm_" +
+           std::to_string(d.compute_capability) + ")";
   }
   row("GPU", gpu);
   row("GPU key", "<code>" + esc(m.gpu_key) + "</code>");
   row("Driver / CUDA / CUPTI",
-      esc(m.driver_version) + " / " + esc(m.cuda_runtime_version) + " / " + esc(m.cupti_version));
+      esc(d.driver_version) + " / " + esc(d.cuda_runtime_version) + " / " + esc(d.cupti_version));
   row("Commit", "<code title=\"" + esc(m.git_commit) + "\">" + esc(short_commit(m.git_commit)) + "</code>");
   row("Started", esc(m.started_at) + (m.hostname.empty() ? std::string() : " on " + esc(m.hostname)));
   row("Mode", esc(m.mode));

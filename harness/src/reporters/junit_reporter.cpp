@@ -98,10 +98,10 @@ suite_context make_suite_context(const run_metadata& metadata) {
                        xml_escape(metadata.hostname.empty() ? "unknown" : metadata.hostname) + "\"";
   const std::pair<const char*, const std::string*> properties[] = {
       {"gpu_key", &metadata.gpu_key},
-      {"gpu_name", &metadata.gpu_name},
-      {"driver_version", &metadata.driver_version},
-      {"cuda_runtime_version", &metadata.cuda_runtime_version},
-      {"cupti_version", &metadata.cupti_version},
+      {"gpu_name", &metadata.device.name},
+      {"driver_version", &metadata.device.driver_version},
+      {"cuda_runtime_version", &metadata.device.cuda_runtime_version},
+      {"cupti_version", &metadata.device.cupti_version},
       {"git_commit", &metadata.git_commit}};
   context.properties = "    <properties>\n";
   for (const auto& [name, value] : properties) {

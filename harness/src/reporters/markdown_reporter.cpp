@@ -190,7 +190,7 @@ std::string render_markdown_report(const run_results& results, bool strict, cons
     md += "\nImprovements and new metrics are recorded with `counterguard baseline update`.\n";
   }
   if (!results.metadata.gpu_key.empty()) {
-    md += "\nGPU: " + markdown_cell(results.metadata.gpu_name) + " (`" +
+    md += "\nGPU: " + markdown_cell(results.metadata.device.name) + " (`" +
           markdown_cell(results.metadata.gpu_key) + "`)\n";
   }
   std::string skipped_block;

@@ -59,20 +59,6 @@ class event_writer {
   int m_fd;
 };
 
-run_metadata describe(const device_description& device) {
-  run_metadata m;
-  m.gpu_name = device.name;
-  m.chip = device.chip;
-  m.sm_count = device.sm_count;
-  m.compute_capability = device.compute_capability;
-  m.driver_version = device.driver_version;
-  m.cuda_runtime_version = device.cuda_runtime_version;
-  m.cupti_version = device.cupti_version;
-  m.sm_clock_mhz = device.sm_clock_mhz;
-  m.memory_clock_mhz = device.memory_clock_mhz;
-  return m;
-}
-
 // A CUDA error that poisons the context: nothing else can run in this process.
 bool context_lost() {
   const cudaError_t status = cudaDeviceSynchronize();
@@ -312,7 +298,7 @@ int run_gpu_worker(const worker_request& request, int event_fd) {
   }
   early_work early = loading.get();
   std::map<std::string, case_instance> instances = std::move(early.instances);
-  events.write(device_ready_event{describe(profiler->device())});
+  events.write(device_ready_event{profiler->device()});
 
   std::unique_ptr<worker_configurations> configurations;
   try {

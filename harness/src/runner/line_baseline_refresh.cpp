@@ -62,7 +62,7 @@ line_baseline_refresh refresh_line_baselines(const run_results& measured, const 
       line_baseline_file loaded = load_line_baseline_file(path).value_or(line_baseline_file{});
       loaded.gpu_key = measured.metadata.gpu_key;
       loaded.suite = result.suite;
-      loaded.chip = measured.metadata.chip;
+      loaded.chip = measured.metadata.device.chip;
       file = files.emplace(path, std::move(loaded)).first;
     }
     file->second.cases[result.instance] = make_line_profile(blames, metrics);

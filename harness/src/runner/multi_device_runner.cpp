@@ -39,13 +39,13 @@ struct device_worker {
   bool began = false;                                       // it said it started the first one
   bool input_closed = false;                                // told there is no more work
   steady::time_point deadline = steady::time_point::max();  // silent past this: killed
-  run_metadata metadata;
+  device_description description;
   bool retired = false;  // no work left for it
 };
 
 std::string describe_device(const device_worker& worker) {
-  return "device " + std::to_string(worker.device) + " (" + worker.metadata.gpu_name + ", GPU key " +
-         make_gpu_key(worker.metadata) + ")";
+  return "device " + std::to_string(worker.device) + " (" + worker.description.name + ", GPU key " +
+         make_gpu_key(worker.description) + ")";
 }
 
 class device_scheduler {
@@ -121,7 +121,7 @@ class device_scheduler {
         dispatch();
     }
     drain();
-    outcome.device = m_workers.front().metadata;
+    outcome.device = m_workers.front().description;
     outcome.results.reserve(m_results.size());
     for (auto& result : m_results)
       outcome.results.push_back(std::move(*result));
@@ -171,7 +171,7 @@ class device_scheduler {
   // False when the run must stop with an environment problem (recorded in `outcome`).
   bool handle_event(device_worker& worker, const worker_event& event, isolated_run_outcome& outcome) {
     if (const auto* device = std::get_if<device_ready_event>(&event)) {
-      worker.metadata = device->device;
+      worker.description = device->device;
       worker.ready = worker.ever_ready = true;
       worker.deadline = steady::time_point::max();
       if (m_dispatching)
@@ -323,7 +323,7 @@ class device_scheduler {
         reference = &worker;
         continue;
       }
-      if (make_gpu_key(worker.metadata) != make_gpu_key(reference->metadata)) {
+      if (make_gpu_key(worker.description) != make_gpu_key(reference->description)) {
         throw input_error({}, "--devices",
                           describe_device(*reference) + " and " + describe_device(worker) +
                               " have different GPU keys; one run compares every case with the baselines of "

@@ -15,7 +15,7 @@ using nlohmann::json;
 struct event_encoder {
   json operator()(const device_ready_event& e) const {
     run_results wrapper;
-    wrapper.metadata = e.device;
+    wrapper.metadata.device = e.device;
     return {{"event", "device"}, {"results", wrapper}};
   }
   json operator()(const gpu_busy_event& e) const {
@@ -45,7 +45,8 @@ struct event_encoder {
 worker_event decode(const json_reader& reader, const json& event) {
   const std::string kind = reader.string(event, "", "event");
   if (kind == "device")
-    return device_ready_event{read_run_results(reader.object(event, "", "results"), reader.file()).metadata};
+    return device_ready_event{
+        read_run_results(reader.object(event, "", "results"), reader.file()).metadata.device};
   if (kind == "waiting") {
     return gpu_busy_event{reader.string(event, "", "message"),
                           reader.number_or_nan(reader.member(event, "", "seconds_left"), "seconds_left")};

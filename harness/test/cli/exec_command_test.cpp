@@ -76,7 +76,7 @@ void write_recording(const fs::path& directory, const std::vector<recorded_proce
     record.process.executable = COUNTERGUARD_BINARY;
     record.process.argv = envelope.program.argv;
     record.process.rank = spec.rank;
-    record.device = run.results.metadata;
+    record.device = run.results.metadata.device;
     record.finished = true;
     const fs::path folder = process_folder(directory, record.process);
     fs::create_directories(folder);

@@ -60,7 +60,7 @@ class exec_recording : public ::testing::Test {
     record.process.executable = "/work/bin/app";
     record.process.argv = {"./app"};
     record.process.rank = rank;
-    record.device = run_metadata{};
+    record.device = device_description{};
     record.device->chip = "GH100";
     record.device->sm_count = 132;
     record.device->compute_capability = 90;
@@ -250,7 +250,7 @@ TEST_F(exec_recording, the_envelope_and_resources_read_back) {
   envelope.program.argv = {"./app"};
   envelope.program.exit_status = 0;
   envelope.allow_program_failure = true;
-  envelope.results.metadata.chip = "GH100";
+  envelope.results.metadata.device.chip = "GH100";
   save_exec_envelope(m_directory, envelope);
   EXPECT_TRUE(is_exec_recording(m_directory));
   const exec_envelope back = load_exec_envelope(m_directory);
@@ -258,7 +258,7 @@ TEST_F(exec_recording, the_envelope_and_resources_read_back) {
   EXPECT_EQ(back.command_line_cases.at(0).selector.describe(), "kernel 'per_thread'");
   EXPECT_EQ(back.extra_metrics, envelope.extra_metrics);
   EXPECT_TRUE(back.allow_program_failure);
-  EXPECT_EQ(back.results.metadata.chip, "GH100");
+  EXPECT_EQ(back.results.metadata.device.chip, "GH100");
 
   kernel_resources kernel;
   kernel.function = "k";

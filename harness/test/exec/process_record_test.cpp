@@ -35,8 +35,8 @@ TEST(process_record, a_saved_record_reads_back_whole) {
   record.process.pid = 4242;
   record.process.argv = {"./app", "--n", "4"};
   record.process.rank = 1;
-  run_metadata device;
-  device.gpu_name = "NVIDIA H200";
+  device_description device;
+  device.name = "NVIDIA H200";
   device.chip = "GH100";
   device.sm_count = 132;
   device.compute_capability = 90;

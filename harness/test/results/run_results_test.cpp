@@ -14,15 +14,15 @@ namespace {
 run_results sample_results() {
   run_results results;
   results.metadata.counterguard_version = "0.1.0";
-  results.metadata.gpu_name = "NVIDIA H200";
-  results.metadata.chip = "GH100";
-  results.metadata.sm_count = 132;
-  results.metadata.compute_capability = 90;
-  results.metadata.driver_version = "580.65";
-  results.metadata.cuda_runtime_version = "13.0";
-  results.metadata.cupti_version = "13.0.48";
-  results.metadata.sm_clock_mhz = 1980;
-  results.metadata.memory_clock_mhz = 3201;
+  results.metadata.device.name = "NVIDIA H200";
+  results.metadata.device.chip = "GH100";
+  results.metadata.device.sm_count = 132;
+  results.metadata.device.compute_capability = 90;
+  results.metadata.device.driver_version = "580.65";
+  results.metadata.device.cuda_runtime_version = "13.0";
+  results.metadata.device.cupti_version = "13.0.48";
+  results.metadata.device.sm_clock_mhz = 1980;
+  results.metadata.device.memory_clock_mhz = 3201;
   results.metadata.gpu_key = "GH100-132sm-cuda13";
   results.metadata.git_commit = "abc123";
   results.metadata.command_line = "counterguard run cases/";
@@ -102,7 +102,7 @@ TEST(run_results_json, round_trip_keeps_every_case_field) {
   EXPECT_EQ(c.passes, 3);
   EXPECT_FALSE(back.cases[1].verified.has_value());
   EXPECT_EQ(back.metadata.gpu_key, "GH100-132sm-cuda13");
-  EXPECT_EQ(back.metadata.sm_count, 132);
+  EXPECT_EQ(back.metadata.device.sm_count, 132);
 }
 
 TEST(run_results_json, uses_the_documented_field_names) {

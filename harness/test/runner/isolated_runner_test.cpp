@@ -27,8 +27,8 @@ case_instance instance(const std::string& name) {
 
 std::string device_event() {
   run_results wrapper;
-  wrapper.metadata.gpu_name = "Scripted GPU";
-  wrapper.metadata.chip = "GH100";
+  wrapper.metadata.device.name = "Scripted GPU";
+  wrapper.metadata.device.chip = "GH100";
   return nlohmann::json{{"event", "device"}, {"results", wrapper}}.dump();
 }
 
@@ -87,7 +87,7 @@ TEST(isolated_runner, collects_one_result_per_case_in_order) {
   ASSERT_EQ(outcome.results.size(), 2U);
   EXPECT_EQ(outcome.results[0].instance, "s/a");
   EXPECT_EQ(outcome.results[1].instance, "s/b");
-  EXPECT_EQ(outcome.device.gpu_name, "Scripted GPU");
+  EXPECT_EQ(outcome.device.name, "Scripted GPU");
 }
 
 TEST(isolated_runner, a_worker_that_runs_the_cases_in_its_own_order_gives_results_in_the_order_given) {

@@ -79,7 +79,7 @@ TEST(multi_device_runner, every_case_runs_once_and_results_come_back_in_the_give
   for (const auto& i : list)
     EXPECT_EQ(ran.count(i.name), 1U) << i.name;
   EXPECT_EQ(devices, (std::set<int>{0, 1})) << "both devices took cases";
-  EXPECT_EQ(outcome.device.gpu_name, "Scripted GPU");
+  EXPECT_EQ(outcome.device.name, "Scripted GPU");
 }
 
 TEST(multi_device_runner, cases_are_handed_out_longest_first_with_ties_in_suite_order) {

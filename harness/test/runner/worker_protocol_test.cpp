@@ -10,8 +10,8 @@ namespace counterguard {
 namespace {
 
 TEST(worker_protocol, every_event_reads_back_as_it_was_written) {
-  run_metadata device;
-  device.gpu_name = "NVIDIA H200";
+  device_description device;
+  device.name = "NVIDIA H200";
   device.chip = "GH100";
   device.sm_count = 132;
   case_result result;
@@ -24,7 +24,7 @@ TEST(worker_protocol, every_event_reads_back_as_it_was_written) {
 
   const auto device_back =
       std::get<device_ready_event>(decode_worker_event(encode_worker_event(device_ready_event{device})));
-  EXPECT_EQ(device_back.device.gpu_name, "NVIDIA H200");
+  EXPECT_EQ(device_back.device.name, "NVIDIA H200");
   EXPECT_EQ(device_back.device.sm_count, 132);
   const auto busy =
       std::get<gpu_busy_event>(decode_worker_event(encode_worker_event(gpu_busy_event{"held", 12.5})));

@@ -80,7 +80,7 @@ void save_recorded_resources(const std::filesystem::path& directory,
 struct exec_evaluation {
   std::vector<case_result> results;
   std::vector<case_instance> instances;            // parallel to results: per process, named with its label
-  std::optional<run_metadata> device;              // GPU fields of the first process that profiled
+  std::optional<device_description> device;        // the GPU of the first process that profiled
   std::optional<environment_problem> environment;  // a process could not profile at all
   std::string environment_message;
 };

@@ -16,9 +16,9 @@ namespace counterguard {
 // architecture of `device` (every architecture without one): what static metrics of exec cases read. A
 // program without device code of its own (a script, an interpreter) has none; only a file the user named
 // that cannot be read is an input_error.
-[[nodiscard]] std::vector<kernel_resources> program_resources(const std::vector<recorded_process>& processes,
-                                                              const std::vector<std::string>& binaries,
-                                                              const std::optional<run_metadata>& device);
+[[nodiscard]] std::vector<kernel_resources> program_resources(
+    const std::vector<recorded_process>& processes, const std::vector<std::string>& binaries,
+    const std::optional<device_description>& device);
 
 // The results of an exec run (or of its evaluation): the program's own case ("exec/program") first, then the
 // evaluated cases, under `metadata`. `checked` gets the instances whose expectations each result is checked

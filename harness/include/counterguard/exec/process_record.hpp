@@ -37,7 +37,7 @@ struct process_record {
   static constexpr std::size_t max_nvtx_contexts_per_kernel = 8;
 
   process_identity process;
-  std::optional<run_metadata> device;              // GPU fields only: the device of the first profiled launch
+  std::optional<device_description> device;        // GPU fields only: the device of the first profiled launch
   std::int64_t launches = 0;                       // every kernel launch of the process
   std::vector<seen_kernel> kernels;                // in first-launch order
   std::vector<case_progress> cases;                // in the instructions' order

@@ -9,8 +9,8 @@ namespace counterguard {
 // Metadata every results file carries (version, git commit, command line, start time, host).
 [[nodiscard]] run_metadata host_metadata(const std::string& mode, const std::string& command_line);
 
-// Copies what the GPU worker saw of the device (name, chip, SMs, versions, clocks) and sets the GPU key.
-void adopt_device(run_metadata& metadata, const run_metadata& device);
+// The device the run profiled on (as its GPU worker described it), and its GPU key.
+void adopt_device(run_metadata& metadata, const device_description& device);
 
 // Path of this program, for starting worker processes.
 [[nodiscard]] std::string self_executable();

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "counterguard/core/device_description.hpp"
 #include "counterguard/cupti/counter_data_image.hpp"
 #include "counterguard/profiler/profiled_launch.hpp"
 
@@ -19,20 +20,6 @@ struct profile_capture {
   int dropped_ranges = 0;  // > 0 when the image was too small (an error for the case)
   // Where the profiling time went ("set_config", "replay", "decode", ...), for COUNTERGUARD_TIMING.
   std::map<std::string, double> phase_seconds;
-};
-
-// The device the profiler runs on, as the metadata reports it.
-struct device_description {
-  std::string name;
-  std::string chip;
-  int ordinal = 0;
-  int sm_count = 0;
-  int compute_capability = 0;
-  int sm_clock_mhz = 0;
-  int memory_clock_mhz = 0;
-  std::string driver_version;
-  std::string cuda_runtime_version;
-  std::string cupti_version;
 };
 
 // In-process CUPTI profiler on one device: auto range with kernel replay, so every metric of a multi-pass set

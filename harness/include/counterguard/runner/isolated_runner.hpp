@@ -34,7 +34,7 @@ struct isolated_run_options {
 class exiting_worker;
 
 struct isolated_run_outcome {
-  run_metadata device;                             // the GPU fields, as the worker saw the device
+  device_description device;                       // as the worker described it
   std::vector<case_result> results;                // one per instance, in the same order
   std::optional<environment_problem> environment;  // set when no worker could profile at all
   std::string environment_message;

@@ -39,9 +39,9 @@ struct worker_request {
   std::string expected_chip;
 };
 
-// {"event": "device"}: the worker set up the device; its description, as results metadata.
+// {"event": "device"}: the worker set up the device; its description, as results metadata carry it.
 struct device_ready_event {
-  run_metadata device;
+  device_description device;
 };
 // {"event": "waiting"}: the GPU's counters are held by another process; the worker retries until its wait
 // expires. Also a heartbeat: the parent's start-up timeout restarts with each one.
