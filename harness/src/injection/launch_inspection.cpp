@@ -11,6 +11,7 @@
 #include <generated_cuda_runtime_api_meta.h>
 
 #include "counterguard/cupti/internal_launch_params.hpp"
+#include "counterguard/cupti/launch_callbacks.hpp"
 
 namespace counterguard::injection {
 namespace {
@@ -37,17 +38,6 @@ struct driver_launch_ex_params {
   CUfunction f;
   void** kernelParams;
   void** extra;
-};
-
-constexpr CUpti_CallbackId k_runtime[] = {
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000,
-    CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000,
-    CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000,
 };
 
 constexpr CUpti_CallbackId k_driver[] = {
@@ -130,8 +120,8 @@ int function_attribute(CUfunction_attribute which, CUfunction function, CUkernel
 }  // namespace
 
 const CUpti_CallbackId* runtime_launch_callbacks(std::size_t& count) {
-  count = sizeof(k_runtime) / sizeof(k_runtime[0]);
-  return k_runtime;
+  count = detail::runtime_launch_callback_ids.size();
+  return detail::runtime_launch_callback_ids.data();
 }
 
 const CUpti_CallbackId* driver_launch_callbacks(std::size_t& count) {

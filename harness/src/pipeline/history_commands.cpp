@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "counterguard/core/error.hpp"
+#include "counterguard/core/text_table.hpp"
 #include "counterguard/history/history_source.hpp"
 #include "counterguard/history/history_store.hpp"
 #include "counterguard/results/run_results.hpp"
@@ -66,28 +67,14 @@ int list_recorded_runs(const history_options& options) {
                 options.gpu_key.empty() && options.commit.empty() ? "" : " that match");
     return 0;
   }
-  using row = std::array<std::string, 9>;
-  std::vector<row> rows{
+  std::vector<std::vector<std::string>> rows{
       {"RUN", "STARTED", "COMMIT", "GPU KEY", "MODE", "CASES", "FAILED", "SKIPPED", "SOURCE"}};
   for (const auto& run : runs) {
     rows.push_back({std::to_string(run.id), run.metadata.started_at, run.metadata.git_commit.substr(0, 12),
                     run.metadata.gpu_key, run.metadata.mode, std::to_string(run.cases),
                     std::to_string(run.failed + run.errors), std::to_string(run.skipped), run.source});
   }
-  std::array<std::size_t, 9> width{};
-  for (const auto& r : rows) {
-    for (std::size_t i = 0; i < r.size(); ++i)
-      width[i] = std::max(width[i], r[i].size());
-  }
-  for (const auto& r : rows) {
-    std::string line;
-    for (std::size_t i = 0; i < r.size(); ++i) {
-      line += r[i];
-      if (i + 1 < r.size())
-        line += std::string(width[i] - r[i].size() + 2, ' ');
-    }
-    std::puts(line.c_str());
-  }
+  std::fputs(align_columns(rows).c_str(), stdout);
   return 0;
 }
 

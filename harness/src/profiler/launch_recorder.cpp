@@ -10,6 +10,7 @@
 #include "counterguard/core/symbol_names.hpp"
 #include "counterguard/cupti/cupti_check.hpp"
 #include "counterguard/cupti/internal_launch_params.hpp"
+#include "counterguard/cupti/launch_callbacks.hpp"
 
 namespace counterguard::detail {
 namespace {
@@ -66,18 +67,6 @@ launch_geometry internal_launch(const void* function_params) {
   return geometry;
 }
 
-// The runtime launch entry points whose callbacks are enabled; anything else is ignored.
-constexpr std::array<CUpti_CallbackId, 8> k_launch_callbacks = {
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000,
-    CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000,
-    CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000,
-};
-
 bool read_geometry(CUpti_CallbackId id, const void* params, launch_geometry* geometry) {
   switch (id) {
     case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000:
@@ -115,7 +104,7 @@ thread_local int t_launch_depth = 0;
 
 launch_recorder::launch_recorder(int max_threads_per_sm) : m_max_threads_per_sm(max_threads_per_sm) {
   COUNTERGUARD_CUPTI_CHECK(cuptiSubscribe(&m_subscriber, &launch_recorder::on_callback, this));
-  for (const CUpti_CallbackId id : k_launch_callbacks) {
+  for (const CUpti_CallbackId id : runtime_launch_callback_ids) {
     const CUptiResult status = cuptiEnableCallback(1, m_subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, id);
     if (status != CUPTI_SUCCESS) {
       COUNTERGUARD_CUPTI_NOTHROW(cuptiUnsubscribe(m_subscriber));

@@ -1,18 +1,18 @@
 #include "counterguard/reporters/console_reporter.hpp"
 
 #include <algorithm>
-#include <array>
 #include <vector>
 
 #include "counterguard/checker/run_verdict.hpp"
 #include "counterguard/core/name_suggestions.hpp"
+#include "counterguard/core/text_table.hpp"
 #include "counterguard/core/value_format.hpp"
 #include "counterguard/reporters/run_summary.hpp"
 
 namespace counterguard {
 namespace {
 
-using row = std::array<std::string, 6>;
+using row = std::vector<std::string>;
 
 std::string verdict_text(const check_outcome& check, bool strict) {
   std::string text = check.verdict == check_verdict::new_metric ? "new" : to_string(check.verdict);
@@ -72,21 +72,7 @@ std::string render_console_report(const run_results& results, const console_repo
     }
   }
 
-  std::array<std::size_t, 6> width{};
-  for (const auto& r : rows) {
-    for (std::size_t i = 0; i < r.size(); ++i)
-      width[i] = std::max(width[i], r[i].size());
-  }
-  std::string text;
-  for (const auto& r : rows) {
-    std::string line;
-    for (std::size_t i = 0; i < r.size(); ++i) {
-      line += r[i];
-      if (i + 1 < r.size())
-        line += std::string(width[i] - r[i].size() + 2, ' ');
-    }
-    text += line + "\n";
-  }
+  std::string text = align_columns(rows);
   for (const auto& result : results.cases) {
     if (result.blame)
       text += render_blame_lines(result.instance, *result.blame);

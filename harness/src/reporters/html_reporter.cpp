@@ -117,25 +117,6 @@ const char* row_class(const check_outcome& check, bool strict) {
   return check.verdict == check_verdict::pass ? "ok" : "note";
 }
 
-// Smaller: more urgent. Errors, wrong outputs, failed expectations, regressions, failing missing metrics
-// and improvements (--strict), then improvements and missing metrics that do not fail.
-int urgency(const check_outcome& check, bool strict) {
-  switch (check.verdict) {
-    case check_verdict::fail:
-      return 2;
-    case check_verdict::regression:
-      return 3;
-    case check_verdict::missing:
-      return is_failing(check, strict) ? 4 : 6;
-    case check_verdict::improvement:
-      return is_failing(check, strict) ? 4 : 5;
-    case check_verdict::new_metric:
-    case check_verdict::pass:
-      break;
-  }
-  return -1;  // not listed under "Needs attention"
-}
-
 struct attention_item {
   int rank = 0;
   std::size_t case_index = 0;
@@ -153,9 +134,9 @@ std::vector<attention_item> attention_items(const run_results& results, bool str
     if (result.verified && !*result.verified)
       items.push_back({1, i, nullptr, "wrong output", result.verification_message});
     for (const auto& check : result.checks) {
-      const int rank = urgency(check, strict);
-      if (rank >= 0)
-        items.push_back({rank, i, &check, verdict_label(check.verdict), check.message});
+      if (check.verdict != check_verdict::new_metric && check.verdict != check_verdict::pass)
+        items.push_back(
+            {attention_rank(check, strict), i, &check, verdict_label(check.verdict), check.message});
     }
   }
   std::stable_sort(items.begin(), items.end(),

@@ -185,46 +185,6 @@ void render_case(std::string& xml, const case_result& result, bool strict) {
 
 }  // namespace
 
-std::string xml_escape(std::string_view text) {
-  std::string escaped;
-  escaped.reserve(text.size());
-  for (const char c : text) {
-    switch (c) {
-      case '&':
-        escaped += "&amp;";
-        break;
-      case '<':
-        escaped += "&lt;";
-        break;
-      case '>':
-        escaped += "&gt;";
-        break;
-      case '"':
-        escaped += "&quot;";
-        break;
-      case '\'':
-        escaped += "&apos;";
-        break;
-      case '\t':
-        escaped += "&#9;";
-        break;
-      case '\n':
-        escaped += "&#10;";
-        break;
-      case '\r':
-        escaped += "&#13;";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
-          escaped += '?';
-        } else {
-          escaped += c;
-        }
-    }
-  }
-  return escaped;
-}
-
 std::string render_junit_report(const run_results& results, bool strict) {
   std::map<std::string, suite_counts> suites;  // by name: a stable order
   for (const auto& result : results.cases) {
