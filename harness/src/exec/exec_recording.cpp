@@ -20,7 +20,7 @@
 #include "counterguard/core/name_suggestions.hpp"
 #include "counterguard/exec/process_labels.hpp"
 #include "counterguard/measurement/case_result_factory.hpp"
-#include "counterguard/measurement/measure_case_parts.hpp"
+#include "counterguard/measurement/measure_case.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"
 
 namespace counterguard {

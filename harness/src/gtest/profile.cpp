@@ -12,8 +12,8 @@
 #include "counterguard/exec/exec_instructions.hpp"
 #include "counterguard/measurement/measure_case.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"
+#include "counterguard/profiler/device_profiler.hpp"
 #include "counterguard/profiler/gpu_lock.hpp"
-#include "counterguard/profiler/range_profiler.hpp"
 #include "counterguard/statics/program_resources.hpp"
 
 namespace counterguard {
@@ -23,7 +23,7 @@ namespace {
 // profiles many tests, and holds the GPU's lock meanwhile so other counterguard processes queue.
 struct process_profiler {
   std::unique_ptr<gpu_lock> lock;
-  std::unique_ptr<range_profiler> profiler;
+  std::unique_ptr<device_profiler> profiler;
   std::optional<std::string> unavailable;
   bool opened = false;
   bool under_exec = false;  // `counterguard exec` runs this binary: its injection library is the profiler
@@ -60,7 +60,7 @@ void open(const profile_options& options) {
     if (const std::string uuid = gpu_uuid(device); !uuid.empty())
       s.lock = std::make_unique<gpu_lock>(uuid, options.wait_for_gpu_seconds,
                                           std::function<void(const std::string&)>{});
-    s.profiler = std::make_unique<range_profiler>(device);
+    s.profiler = std::make_unique<device_profiler>(device);
   } catch (const environment_error& e) {
     s.unavailable = std::string("counterguard cannot profile here: ") + e.what();
     s.profiler.reset();

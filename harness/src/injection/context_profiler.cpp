@@ -1,5 +1,5 @@
 // The CUPTI Range Profiler driven from launch callbacks, with the call sequence gpu-facts.md verified on an
-// H200 for the in-process profiler (profiler/range_profiler.cpp): initialize, device supported, chip name,
+// H200 for the in-process profiler (profiler/device_profiler.cpp): initialize, device supported, chip name,
 // counter availability, host configuration, Enable, counter-data image, SetConfig (auto range, kernel
 // replay), Start, launch, Stop until all passes are submitted, DecodeData. Differences here, NOT verified on
 // a GPU: driver API instead of the runtime for the context and device queries; Start in the launch API's
@@ -251,7 +251,7 @@ void context_profiler::arm(configuration& config, bool warm_up) {
     enable();
     m_applied = nullptr;
   }
-  // Seen on the H200 (range_profiler.cpp): SetConfig with another configuration on an enabled profiler keeps
+  // Seen on the H200 (device_profiler.cpp): SetConfig with another configuration on an enabled profiler keeps
   // collecting the first one's counters, so a new metric set re-enables it.
   if (m_applied != nullptr && m_applied != &config) {
     auto disable =

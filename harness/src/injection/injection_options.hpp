@@ -7,7 +7,7 @@ namespace counterguard::injection {
 // How much of a profiled launch's set-up is reused from the launch before (COUNTERGUARD_INJECTION_SETUP).
 enum class setup_reuse {
   none,   // "full": every launch sizes and initialises its counter-data image and calls SetConfig (the
-          // sequence the CUPTI samples and profiler/range_profiler.cpp use, verified on an H200)
+          // sequence the CUPTI samples and profiler/device_profiler.cpp use, verified on an H200)
   image,  // "image" (default): the image is sized and initialised once per configuration and profiler
           // object; each launch starts from a copy of those pristine bytes, then SetConfig and Start
   config  // "config": as image, and SetConfig only when the profiler object, configuration or image buffer

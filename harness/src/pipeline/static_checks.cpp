@@ -7,8 +7,8 @@
 #include <cstdio>
 
 #include "counterguard/checker/expectation_checker.hpp"
-#include "counterguard/measurement/case_measurement.hpp"
 #include "counterguard/measurement/case_result_factory.hpp"
+#include "counterguard/measurement/fill_measurements.hpp"
 #include "counterguard/measurement/metric_plan.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"
 #include "counterguard/pipeline/run_identity.hpp"

@@ -40,7 +40,7 @@ constexpr std::uint64_t unused_slot = std::numeric_limits<std::uint64_t>::max();
 
 using cu_ctx_get_current = CUresult (*)(CUcontext*);
 
-// cuCtxGetCurrent through the runtime, so the binary does not link libcuda (as range_profiler.cpp does).
+// cuCtxGetCurrent through the runtime, so the binary does not link libcuda (as device_profiler.cpp does).
 CUcontext current_context() {
   void* function = nullptr;
   cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;

@@ -25,8 +25,8 @@
 #include "counterguard/measurement/measure_case.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"
 #include "counterguard/model/suite_loader.hpp"
+#include "counterguard/profiler/device_profiler.hpp"
 #include "counterguard/profiler/gpu_lock.hpp"
-#include "counterguard/profiler/range_profiler.hpp"
 #include "counterguard/registry/device_memory_reuse.hpp"
 #include "counterguard/registry/host_memory_reuse.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
@@ -84,12 +84,12 @@ bool context_lost() {
 
 // The profiler, retried while another process holds the GPU's counters (CUPTI_ERROR_HARDWARE_BUSY: ncu,
 // DCGM, a counterguard that does not share the lock directory) until the request's wait expires.
-std::unique_ptr<range_profiler> open_profiler(const worker_request& request, const event_writer& events) {
+std::unique_ptr<device_profiler> open_profiler(const worker_request& request, const event_writer& events) {
   const auto deadline =
       std::chrono::steady_clock::now() + std::chrono::duration<double>(request.wait_for_gpu_seconds);
   while (true) {
     try {
-      return std::make_unique<range_profiler>(request.device);
+      return std::make_unique<device_profiler>(request.device);
     } catch (const environment_error& e) {
       const double left = std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
       if (e.problem() != environment_problem::profiler_busy || left <= 0.0)
@@ -121,7 +121,7 @@ int initial_max_launches(const kernel_definition& definition) {
 }
 
 struct worker_context {
-  range_profiler& profiler;
+  device_profiler& profiler;
   cudaStream_t stream;
   const worker_request& request;
   capture_archive_writer* archive;
@@ -287,7 +287,7 @@ int run_gpu_worker(const worker_request& request, int event_fd) {
     return early;
   });
   std::unique_ptr<gpu_lock> lock;  // released as the worker exits, after the profiler below
-  std::unique_ptr<range_profiler> profiler;
+  std::unique_ptr<device_profiler> profiler;
   try {
     if (request.lock_gpu)
       lock = lock_device(request, events);

@@ -21,7 +21,7 @@
 #include "counterguard/core/cuda_check.hpp"
 #include "counterguard/evaluator/counter_data_evaluator.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"
-#include "counterguard/profiler/range_profiler.hpp"
+#include "counterguard/profiler/device_profiler.hpp"
 #include "counterguard/registry/device_buffer.hpp"
 #include "counterguard/registry/device_elementwise.cuh"
 #include "counterguard/registry/linear_congruential.hpp"
@@ -105,7 +105,7 @@ struct buffers {
 };
 
 // One case; `profiler` null: launched without CUPTI. `kept`: buffers reused from an earlier case.
-bool one_case(steps& s, range_profiler* profiler, const std::vector<std::string>& raw, buffers* kept) {
+bool one_case(steps& s, device_profiler* profiler, const std::vector<std::string>& raw, buffers* kept) {
   std::unique_ptr<buffers> own;
   s.time("malloc", [&] {
     if (kept == nullptr)
@@ -155,7 +155,7 @@ bool one_case(steps& s, range_profiler* profiler, const std::vector<std::string>
 }
 
 // Is a capture's cost per launch or per capture? `launches` launches of the case's kernel in one capture.
-void launches_per_capture(range_profiler& profiler, const std::vector<std::string>& raw, const char* label) {
+void launches_per_capture(device_profiler& profiler, const std::vector<std::string>& raw, const char* label) {
   buffers b;
   fill_elements_on_device(b.a.data(), elements, generated_input{3});
   fill_elements_on_device(b.b.data(), elements, generated_input{4});
@@ -216,7 +216,7 @@ int main(int argc, char** argv) {
                                              "smsp__inst_executed.sum"};
   for (const auto& name : raw)
     std::printf("benchmark counter %s\n", name.c_str());
-  range_profiler profiler(0);
+  device_profiler profiler(0);
   profiler.reserve({hardware, raw}, 16);
   launches_per_capture(profiler, hardware, "profiled, hardware");
   {

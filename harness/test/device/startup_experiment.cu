@@ -162,7 +162,7 @@ void device_supported(const state& s) {
   auto params =
       cupti_params<CUpti_Profiler_DeviceSupported_Params>(CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE);
   params.cuDevice = s.device;
-  params.api = CUPTI_PROFILER_RANGE_PROFILING;  // as range_profiler asks, for either API
+  params.api = CUPTI_PROFILER_RANGE_PROFILING;  // as device_profiler asks, for either API
   COUNTERGUARD_CUPTI_CHECK(cuptiProfilerDeviceSupported(&params));
   if (params.isSupported != CUPTI_PROFILER_CONFIGURATION_SUPPORTED)
     throw counterguard::api_error("cuptiProfilerDeviceSupported: not supported", 0);

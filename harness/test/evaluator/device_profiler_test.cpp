@@ -1,7 +1,7 @@
 // The profiler needs a GPU; on a machine without one (CI, this build host) what can be checked is that it
 // refuses to start with the right reason. It lives with the evaluator tests because the CPU lane has no
 // profiler test area; GPU behaviour is exercised by the device tests.
-#include "counterguard/profiler/range_profiler.hpp"
+#include "counterguard/profiler/device_profiler.hpp"
 
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
@@ -20,11 +20,11 @@ bool gpu_present() {
   return ok;
 }
 
-TEST(range_profiler, without_a_gpu_construction_is_an_environment_error_saying_so) {
+TEST(device_profiler, without_a_gpu_construction_is_an_environment_error_saying_so) {
   if (gpu_present())
     GTEST_SKIP() << "a GPU is present; the device tests cover the profiler";
   try {
-    range_profiler profiler(0);
+    device_profiler profiler(0);
     FAIL() << "expected environment_error";
   } catch (const environment_error& error) {
     EXPECT_EQ(error.problem(), environment_problem::no_gpu);

@@ -30,12 +30,12 @@ struct profile_capture {
 // new configuration.
 // Construction initialises CUDA and CUPTI and throws environment_error with a distinct reason (no GPU,
 // insufficient privileges, GPU held by another profiler, running under ncu/nsys, unsupported device).
-class range_profiler {
+class device_profiler {
  public:
-  explicit range_profiler(int device_ordinal = 0);
-  ~range_profiler();
-  range_profiler(const range_profiler&) = delete;
-  range_profiler& operator=(const range_profiler&) = delete;
+  explicit device_profiler(int device_ordinal = 0);
+  ~device_profiler();
+  device_profiler(const device_profiler&) = delete;
+  device_profiler& operator=(const device_profiler&) = delete;
 
   [[nodiscard]] const device_description& device() const;
 

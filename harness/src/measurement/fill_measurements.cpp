@@ -1,4 +1,4 @@
-#include "counterguard/measurement/case_measurement.hpp"
+#include "counterguard/measurement/fill_measurements.hpp"
 
 #include <algorithm>
 #include <optional>

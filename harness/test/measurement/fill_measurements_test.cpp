@@ -1,6 +1,6 @@
 // Static measurements from kernel resources: a value the binary does not record stays unmeasured. Counter
 // measurements from the counters a metric reads now, or those it read when an older recording was made.
-#include "counterguard/measurement/case_measurement.hpp"
+#include "counterguard/measurement/fill_measurements.hpp"
 
 #include <gtest/gtest.h>
 
@@ -24,7 +24,7 @@ kernel_resources kernel(bool spills_known) {
   return k;
 }
 
-TEST(case_measurement, unknown_spill_bytes_leave_the_spill_metrics_unmeasured_not_zero) {
+TEST(fill_measurements, unknown_spill_bytes_leave_the_spill_metrics_unmeasured_not_zero) {
   case_result result;
   fill_static_measurements(result, static_plan(), {"k"}, {kernel(false)});
   ASSERT_EQ(result.kernels.size(), 1U);
@@ -34,7 +34,7 @@ TEST(case_measurement, unknown_spill_bytes_leave_the_spill_metrics_unmeasured_no
   EXPECT_EQ(result.totals.count("spill_store_bytes"), 0U);
 }
 
-TEST(case_measurement, known_spill_bytes_are_measured_even_when_zero) {
+TEST(fill_measurements, known_spill_bytes_are_measured_even_when_zero) {
   case_result result;
   fill_static_measurements(result, static_plan(), {"k"}, {kernel(true)});
   ASSERT_EQ(result.kernels.size(), 1U);
@@ -59,14 +59,14 @@ case_result measured_from(const std::map<std::string, double>& raw) {
   return result;
 }
 
-TEST(case_measurement, local_bytes_are_32_bytes_per_instrumented_sector) {
+TEST(fill_measurements, local_bytes_are_32_bytes_per_instrumented_sector) {
   const case_result result =
       measured_from({{"smsp__sass_l1tex_t_sectors_pipe_lsu_mem_local_op_st.sum", 278528.0}});
   EXPECT_EQ(result.kernels.at(0).metrics.at("local_store_bytes"), 8912896.0);
   EXPECT_EQ(result.totals.at("local_store_bytes").value, 8912896.0);
 }
 
-TEST(case_measurement, a_recording_made_with_the_hardware_counter_still_gives_its_local_bytes) {
+TEST(fill_measurements, a_recording_made_with_the_hardware_counter_still_gives_its_local_bytes) {
   // Recordings of earlier versions hold l1tex__t_bytes_pipe_lsu_mem_local_op_st.sum, which the metric read
   // then; with neither counter the metric stays unmeasured (the checker reports it missing).
   const case_result older = measured_from({{"l1tex__t_bytes_pipe_lsu_mem_local_op_st.sum", 8912896.0}});

@@ -20,7 +20,7 @@
 //   - CUDA 13's __cudaLaunchKernel callbacks (what <<<>>> uses) and their parameter layout;
 //   - cudaFuncGetAttributes / the occupancy query from inside a launch callback;
 //   - range names read back with cuptiProfilerHostGetRangeName right after DecodeData.
-#include "counterguard/profiler/range_profiler.hpp"
+#include "counterguard/profiler/device_profiler.hpp"
 
 #include <cuda.h>
 #include <cuda_runtime_api.h>
@@ -118,7 +118,7 @@ struct configuration {
 
 }  // namespace
 
-struct range_profiler::state {
+struct device_profiler::state {
   device_description device;
   CUcontext context = nullptr;
   CUdevice cu_device = 0;
@@ -219,7 +219,7 @@ struct range_profiler::state {
   }
 };
 
-range_profiler::range_profiler(int device_ordinal) : m_state(std::make_unique<state>()) {
+device_profiler::device_profiler(int device_ordinal) : m_state(std::make_unique<state>()) {
   state& s = *m_state;
   detail::open_primary_context(device_ordinal);
   timeline_mark("CUDA context open");
@@ -315,7 +315,7 @@ range_profiler::range_profiler(int device_ordinal) : m_state(std::make_unique<st
   }
 }
 
-void range_profiler::reserve(const std::vector<std::vector<std::string>>& metric_sets, int max_launches) {
+void device_profiler::reserve(const std::vector<std::vector<std::string>>& metric_sets, int max_launches) {
   state& s = *m_state;
   if (s.session == nullptr)
     return;
@@ -328,15 +328,15 @@ void range_profiler::reserve(const std::vector<std::vector<std::string>>& metric
     s.session->reserve(collected, max_launches);
 }
 
-range_profiler::~range_profiler() = default;
+device_profiler::~device_profiler() = default;
 
-const device_description& range_profiler::device() const {
+const device_description& device_profiler::device() const {
   return m_state->device;
 }
 
-profile_capture range_profiler::profile(const std::vector<std::string>& raw_metrics,
-                                        const std::string& range_name, const std::function<void()>& work,
-                                        int max_launches) {
+profile_capture device_profiler::profile(const std::vector<std::string>& raw_metrics,
+                                         const std::string& range_name, const std::function<void()>& work,
+                                         int max_launches) {
   state& s = *m_state;
   if (raw_metrics.empty()) {
     // Only launch attributes are wanted (registers, occupancy): record the launches, collect no counters.
