@@ -7,8 +7,6 @@
 
 #include "counterguard/core/error.hpp"
 #include "counterguard/core/timeline.hpp"
-#include "counterguard/cupti/metric_name_validator.hpp"
-#include "counterguard/metrics/metric_catalog.hpp"
 #include "counterguard/profiler/gpu_lock.hpp"
 #include "counterguard/runner/device_selection.hpp"
 #include "counterguard/runner/multi_device_runner.hpp"
@@ -49,42 +47,30 @@ const device_lookup::found& device_lookup::get() const {
   return m_found.get();
 }
 
-namespace {
-
-// The profiler configuration each instance's worker will profile it with (--devices), planned here for the
-// run's --chip; empty when the plan fails (the worker then reports the problem, an unknown metric name too).
-std::vector<int> planned_configurations(const std::vector<case_instance>& instances,
-                                        const isolated_run_options& run, const std::string& chip) {
-  try {
-    const metric_name_validator validator(chip);
-    return instance_configurations(
-        instances, run.extra_metrics, metric_catalog::builtin(),
-        [&](const std::vector<std::string>& metrics) { return validator.pass_count(metrics); },
-        configuration_sharing_from_environment());
-  } catch (const input_error&) {
-    return {};
-  }
-}
-
-}  // namespace
-
 isolated_run_outcome profile_instances(const std::vector<case_instance>& instances,
                                        const std::vector<double>& costs, const device_lookup& devices,
                                        isolated_run_options run, const std::string& chip) {
+  // The run's profiler configurations, planned once for its --chip while the workers start (about 0.2 s on
+  // the H200, evidence/h200/multi_gpu); each worker gets them once it reports its device.
   run.chip = chip;
+  run.plan = std::async(std::launch::async, [&instances, extra_metrics = run.extra_metrics, chip] {
+               worker_plan plan = plan_for_run(instances, extra_metrics, chip);
+               timeline_mark("profiler configurations planned");
+               return plan;
+             }).share();
   const device_lookup::found& found = devices.get();
   // --devices, even naming one GPU, goes through the queue of run_on_devices (which hands out whole
   // profiler configurations); --device as before.
   if (!devices.options().devices.empty() && !found.devices.empty()) {
     run.gpu_uuids = found.uuids;
-    // Planned while the workers start (about 0.2 s on the H200, evidence/h200/multi_gpu).
-    auto planned =
-        std::async(std::launch::async, [&] { return planned_configurations(instances, run, chip); });
-    return run_on_devices(instances, costs, found.devices, run, [&] { return planned.get(); });
+    const std::shared_future<worker_plan> plan = run.plan;
+    return run_on_devices(instances, costs, found.devices, run, [plan] {
+      const worker_plan& planned = plan.get();
+      return planned.planned && planned.problem.empty() ? planned.configuration_of : std::vector<int>{};
+    });
   }
-  // One GPU; or none visible (`--devices all` without a GPU): the worker says why, as `run` does. The worker
-  // plans the profiler configurations itself while CUDA starts, and runs the cases of one configuration one
-  // after another; results and archive numbers stay in suite order.
+  // One GPU; or none visible (`--devices all` without a GPU): the worker says why, as `run` does. It runs the
+  // cases of one configuration one after another; results and archive numbers stay in suite order.
   run.device = found.devices.empty() ? devices.options().device : found.devices.front();
   return run_isolated(instances, run);
 }

@@ -11,6 +11,7 @@
 #include "counterguard/core/timeline.hpp"
 #include "counterguard/measurement/case_result_factory.hpp"
 #include "counterguard/runner/gpu_worker.hpp"
+#include "counterguard/runner/worker_configurations.hpp"
 #include "counterguard/runner/worker_protocol.hpp"
 #include "detail/worker_process.hpp"
 
@@ -86,7 +87,9 @@ worker_session run_worker_session(const std::vector<case_instance>& instances,
   request.extra_metrics = options.extra_metrics;
   request.save_counter_data_dir = options.save_counter_data_dir;
   request.device = options.device;
-  request.expected_chip = options.chip;
+  const bool planned = options.plan.valid();
+  if (planned)
+    request.expected_chip = options.chip;
   request.wait_for_gpu_seconds = wait_left;
   request.lock_gpu = options.lock_gpu;
   std::vector<std::size_t> handed;  // request position -> index in `instances`
@@ -99,7 +102,7 @@ worker_session run_worker_session(const std::vector<case_instance>& instances,
                                                                       : options.archive_indices.at(i));
   }
   auto file = std::make_unique<request_file>(request);
-  auto worker = std::make_unique<worker_process>(options.executable, file->path());
+  auto worker = std::make_unique<worker_process>(options.executable, file->path(), planned);
   timeline_mark("worker started");
   worker_session session;
   std::string line;
@@ -126,6 +129,12 @@ worker_session run_worker_session(const std::vector<case_instance>& instances,
       timeline_mark("worker device ready");
       outcome.device = device->device;
       session.started = true;
+      if (planned) {
+        // Its part of the run's plan; a worker that died meanwhile is noticed when its events end.
+        static_cast<void>(
+            worker->send(encode_worker_plan(plan_for_positions(options.plan.get(), handed)) + "\n"));
+        worker->close_input();
+      }
     } else if (const auto* busy = std::get_if<gpu_busy_event>(&event)) {
       if (options.echo_progress)
         std::fprintf(stderr, "counterguard: %s\n", busy->message.c_str());

@@ -82,7 +82,8 @@ class device_scheduler {
     request.save_counter_data_dir = options.save_counter_data_dir;
     request.wait_for_gpu_seconds = wait_left();
     request.streamed = true;
-    request.expected_chip = options.chip;
+    if (options.plan.valid())
+      request.expected_chip = options.chip;
     for (std::size_t i = 0; i < instances.size(); ++i) {
       request.instances.push_back(instances[i].name);
       request.archive_indices.push_back(static_cast<int>(i));
@@ -173,6 +174,10 @@ class device_scheduler {
     if (const auto* device = std::get_if<device_ready_event>(&event)) {
       worker.description = device->device;
       worker.ready = worker.ever_ready = true;
+      if (m_options.plan.valid()) {
+        // The run's plan, before any case (its request lists every instance: positions are the run's).
+        static_cast<void>(worker.process->send(encode_worker_plan(m_options.plan.get()) + "\n"));
+      }
       worker.deadline = steady::time_point::max();
       if (m_dispatching)
         check_gpu_keys();  // a restarted worker must still see the same kind of GPU

@@ -118,6 +118,52 @@ worker_request read_worker_request(const json& document, const std::string& file
   return request;
 }
 
+std::string encode_worker_plan(const worker_plan& plan) {
+  json configurations = json::array();
+  for (const auto& configuration : plan.configurations)
+    configurations.push_back({{"raw_metrics", configuration.raw_metrics}, {"passes", configuration.passes}});
+  const json document{{"chip", plan.chip},
+                      {"configurations", configurations},
+                      {"configuration_of", plan.configuration_of},
+                      {"problem", plan.problem},
+                      {"planned", plan.planned}};
+  return "plan " + document.dump();
+}
+
+worker_plan decode_worker_plan(const std::string& line) {
+  const json_reader reader("<worker plan>");
+  const std::string prefix = "plan ";
+  try {
+    if (line.compare(0, prefix.size(), prefix) != 0)
+      reader.fail("", "a plan line starts with 'plan '");
+    const json document = reader.parse(line.substr(prefix.size()));
+    reader.require_object(document, "");
+    worker_plan plan;
+    plan.chip = reader.string(document, "", "chip");
+    const json& configurations = reader.array(document, "", "configurations");
+    for (std::size_t i = 0; i < configurations.size(); ++i) {
+      const std::string field = "configurations[" + std::to_string(i) + "]";
+      reader.require_object(configurations[i], field);
+      plan.configurations.push_back(
+          {reader.strings(configurations[i], field, "raw_metrics"),
+           static_cast<int>(reader.integer(configurations[i], field, "passes", 0, max_request_cases))});
+    }
+    const auto count = static_cast<std::int64_t>(plan.configurations.size());
+    for (const auto& configuration : reader.array(document, "", "configuration_of")) {
+      if (!configuration.is_number_integer() || configuration.get<std::int64_t>() < -1 ||
+          configuration.get<std::int64_t>() >= count)
+        reader.fail("configuration_of", "expected configuration numbers (or -1)");
+      plan.configuration_of.push_back(configuration.get<int>());
+    }
+    plan.problem = reader.string(document, "", "problem");
+    plan.planned = reader.boolean(document, "", "planned");
+    return plan;
+  } catch (const input_error& e) {
+    throw internal_error(std::string("the GPU worker was sent a malformed plan (") + e.what() +
+                         "): " + line.substr(0, 200));
+  }
+}
+
 std::string encode_worker_event(const worker_event& event) {
   return std::visit(event_encoder{}, event).dump();
 }

@@ -43,7 +43,8 @@ class device_lookup {
 // Profiles on the devices `devices` found: with --devices, one worker per GPU fed from one queue
 // (run_on_devices, also for a single GPU); else run_isolated on the one device (or on `options.device` when
 // `--devices all` found none, so the worker reports why), whose worker profiles the cases of one profiler
-// configuration one after another. Results come back in the order given.
+// configuration one after another. The profiler configurations are planned once, for `chip`, while the
+// workers start (plan_for_run). Results come back in the order given.
 [[nodiscard]] isolated_run_outcome profile_instances(const std::vector<case_instance>& instances,
                                                      const std::vector<double>& costs,
                                                      const device_lookup& devices, isolated_run_options run,
