@@ -46,12 +46,8 @@ int update_baselines(const baseline_update_options& options) {
   repeated.reserve(instances.size() * static_cast<std::size_t>(options.repeat));
   for (int r = 0; r < options.repeat; ++r)
     repeated.insert(repeated.end(), instances.begin(), instances.end());
-  isolated_run_options run;
-  run.executable = self_executable();
-  run.suite_paths = options.selection.paths;
-  run.extra_metrics = options.extra_metrics;
-  run.case_timeout_seconds = options.case_timeout_seconds;
-  run.wait_for_gpu_seconds = options.wait_for_gpu_seconds;
+  const isolated_run_options run = worker_options(options.selection.paths, options.extra_metrics,
+                                                  options.case_timeout_seconds, options.wait_for_gpu_seconds);
   isolated_run_outcome outcome =
       profile_instances(repeated, estimate_case_costs(repeated, read_case_costs(options.cost_from)), devices,
                         run, options.selection.chip);

@@ -18,6 +18,15 @@
 
 namespace counterguard {
 
+selection_options recorded_selection(selection_options selection, const std::vector<std::string>& suite_paths,
+                                     const run_metadata& metadata) {
+  if (selection.paths.empty())
+    selection.paths = suite_paths;
+  if (!metadata.device.chip.empty())
+    selection.chip = metadata.device.chip;
+  return selection;
+}
+
 std::vector<case_instance> load_instances(const selection_options& selection) {
   const kernel_registry& kernels = kernel_registry::global();
   const metric_catalog& metrics = metric_catalog::builtin();

@@ -7,6 +7,7 @@
 
 #include "counterguard/core/error.hpp"
 #include "counterguard/core/timeline.hpp"
+#include "counterguard/pipeline/run_identity.hpp"
 #include "counterguard/profiler/gpu_lock.hpp"
 #include "counterguard/runner/device_selection.hpp"
 #include "counterguard/runner/multi_device_runner.hpp"
@@ -45,6 +46,18 @@ device_lookup::device_lookup(device_options options) : m_options(std::move(optio
 
 const device_lookup::found& device_lookup::get() const {
   return m_found.get();
+}
+
+isolated_run_options worker_options(const std::vector<std::string>& suite_paths,
+                                    const std::vector<std::string>& extra_metrics,
+                                    double case_timeout_seconds, double wait_for_gpu_seconds) {
+  isolated_run_options run;
+  run.executable = self_executable();
+  run.suite_paths = suite_paths;
+  run.extra_metrics = extra_metrics;
+  run.case_timeout_seconds = case_timeout_seconds;
+  run.wait_for_gpu_seconds = wait_for_gpu_seconds;
+  return run;
 }
 
 isolated_run_outcome profile_instances(const std::vector<case_instance>& instances,

@@ -197,12 +197,9 @@ int run_exec(const exec_options& options) {
 int evaluate_exec_recording_directory(const evaluate_options& options) {
   const fs::path directory(options.directory);
   const exec_envelope envelope = load_exec_envelope(directory);
-  selection_options selection = options.selection;
-  if (selection.paths.empty())
-    selection.paths = envelope.suite_paths;
-  if (!envelope.results.metadata.device.chip.empty())
-    selection.chip = envelope.results.metadata.device.chip;
-  std::vector<case_instance> instances = exec_instances(selection, envelope.command_line_cases);
+  std::vector<case_instance> instances =
+      exec_instances(recorded_selection(options.selection, envelope.suite_paths, envelope.results.metadata),
+                     envelope.command_line_cases);
   if (const fs::path instructions_path = directory / exec_instructions_file; fs::exists(instructions_path)) {
     // As `evaluate` of a `run` recording: the instances the program was profiled for, not cases added to the
     // suites since (those did not fail to select anything; they were never asked for).

@@ -98,13 +98,9 @@ int run_cases(const run_options& options) {
     return judge_and_report(results, reports);
   }
 
-  isolated_run_options run;
-  run.executable = self_executable();
-  run.suite_paths = options.selection.paths;
-  run.extra_metrics = options.extra_metrics;
+  isolated_run_options run = worker_options(options.selection.paths, options.extra_metrics,
+                                            options.case_timeout_seconds, options.wait_for_gpu_seconds);
   run.save_counter_data_dir = options.save_counter_data;
-  run.case_timeout_seconds = options.case_timeout_seconds;
-  run.wait_for_gpu_seconds = options.wait_for_gpu_seconds;
   run.echo_progress = !options.reports.quiet;
   isolated_run_outcome outcome = profile_instances(instances, estimate_case_costs(instances, costs), devices,
                                                    run, options.selection.chip);

@@ -16,12 +16,8 @@ int evaluate_recording_directory(const evaluate_options& options) {
   if (is_exec_recording(directory))
     return evaluate_exec_recording_directory(options);
   const recorded_run recording = load_recorded_run(directory);
-  selection_options selection = options.selection;
-  if (selection.paths.empty())
-    selection.paths = recording.suite_paths;
-  if (!recording.results.metadata.device.chip.empty())
-    selection.chip = recording.results.metadata.device.chip;
-  std::vector<case_instance> instances = select_instances(selection);
+  std::vector<case_instance> instances = select_instances(
+      recorded_selection(options.selection, recording.suite_paths, recording.results.metadata));
   std::optional<shard_record> shard;
   if (!options.shard.empty()) {
     // Shards of the instances this recording can evaluate, balanced by the recorded per-case seconds.

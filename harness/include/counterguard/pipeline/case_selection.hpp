@@ -6,6 +6,7 @@
 
 #include "counterguard/build_info.hpp"
 #include "counterguard/model/case_instance.hpp"
+#include "counterguard/results/run_results.hpp"
 #include "counterguard/results/shard_record.hpp"
 #include "counterguard/runner/case_cost.hpp"
 
@@ -20,6 +21,12 @@ struct selection_options {
   // run registered variants refuse them with a message that says to use `exec`.
   bool allow_program_cases = false;
 };
+
+// `selection` as a recording is evaluated: the suites it was made from (`suite_paths`) where none are named,
+// and the chip of its device (`metadata`) where it had one.
+[[nodiscard]] selection_options recorded_selection(selection_options selection,
+                                                   const std::vector<std::string>& suite_paths,
+                                                   const run_metadata& metadata);
 
 // Loads, expands and filters the selected suites; validates raw CUPTI metric names for the chip.
 [[nodiscard]] std::vector<case_instance> select_instances(const selection_options& selection);

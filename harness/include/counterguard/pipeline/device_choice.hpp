@@ -40,6 +40,12 @@ class device_lookup {
   std::shared_future<found> m_found;
 };
 
+// What the GPU workers of `run` and `baseline update` are started with: this program, the suites, the
+// metrics measured besides the cases' own, and the timeouts.
+[[nodiscard]] isolated_run_options worker_options(const std::vector<std::string>& suite_paths,
+                                                  const std::vector<std::string>& extra_metrics,
+                                                  double case_timeout_seconds, double wait_for_gpu_seconds);
+
 // Profiles on the devices `devices` found: with --devices, one worker per GPU fed from one queue
 // (run_on_devices, also for a single GPU); else run_isolated on the one device (or on `options.device` when
 // `--devices all` found none, so the worker reports why), whose worker profiles the cases of one profiler
