@@ -42,8 +42,7 @@ namespace {
 
 using detail::cupti_params;
 
-// A context's background set-up (injection_session::set_up_early) may initialise while a launch on another
-// context does.
+// Launches on two contexts (two threads, two GPUs) may set their profilers up at once.
 std::mutex g_profiler_api_mutex;
 bool g_profiler_api_initialized = false;
 
