@@ -114,11 +114,13 @@ def benchmark(args):
     commands = {
         "program": list(args.program),
         "counterguard exec": [args.counterguard, "exec", "--kernel-name", "regex:" + args.kernel_regex,
-                              "--nvtx-include", args.nvtx_include, "--launch-count", str(args.launch_count),
+                              *(["--nvtx-include", args.nvtx_include] if args.nvtx_include else []),
+                              "--launch-count", str(args.launch_count),
                               *sum((["--metric", m] for m in args.metric), []), "--no-baselines", "--quiet",
                               "--json", exec_json, "--", *args.program],
         "ncu": [args.ncu, "--csv", "--page", "raw", "--print-units", "base", "--clock-control", "none",
-                "--nvtx", "--nvtx-include", args.nvtx_include, "--kernel-name-base", "demangled",
+                *(["--nvtx", "--nvtx-include", args.nvtx_include] if args.nvtx_include else []),
+                "--kernel-name-base", "demangled",
                 "--kernel-name", "regex:" + args.kernel_regex, "--launch-count", str(args.launch_count),
                 "--metrics", ",".join(sorted(raw)), *args.program],
     }
@@ -152,7 +154,8 @@ def benchmark(args):
     }
     lines = ["# counterguard exec against ncu: wall time, same selection and metrics", "",
              f"- program: `{' '.join(args.program)}`; {args.repeat} interleaved repetitions, medians",
-             f"- selection: kernels matching `{args.kernel_regex}` inside NVTX `{args.nvtx_include}`, "
+             f"- selection: kernels matching `{args.kernel_regex}`"
+             + (f" inside NVTX `{args.nvtx_include}`" if args.nvtx_include else "") + ", "
              f"first {args.launch_count} launches; metrics: {', '.join(args.metric)} ({len(raw)} raw counters)",
              "", "| run | median wall s | over the program alone s | launches profiled |", "|---|---|---|---|"]
     for name in commands:
@@ -188,7 +191,7 @@ def main():
     bench.add_argument("--counterguard", required=True)
     bench.add_argument("--ncu", default="ncu")
     bench.add_argument("--kernel-regex", required=True)
-    bench.add_argument("--nvtx-include", required=True)
+    bench.add_argument("--nvtx-include", default="", help="ncu's form; none: any NVTX context")
     bench.add_argument("--launch-count", type=int, required=True)
     bench.add_argument("--metric", action="append", required=True)
     bench.add_argument("--repeat", type=int, default=3)

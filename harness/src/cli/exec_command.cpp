@@ -26,6 +26,7 @@
 #include "counterguard/exec/exec_instructions.hpp"
 #include "counterguard/exec/exec_phase_trace.hpp"
 #include "counterguard/exec/exec_recording.hpp"
+#include "counterguard/exec/replay_cost.hpp"
 #include "counterguard/measurement/metric_plan.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"
 #include "counterguard/model/launch_selector_parser.hpp"
@@ -375,6 +376,8 @@ void print_summary(const program_outcome& program, const std::vector<recorded_pr
       }
     }
   }
+  if (const std::optional<std::string> note = describe_replay_cost(processes))
+    std::fputs(("counterguard: " + *note + "\n").c_str(), stderr);
 }
 
 int run_exec(const exec_options& options) {

@@ -70,6 +70,12 @@ recorded_launch load_recorded_launch(const fs::path& folder) {
     launch.seconds = reader.number_or_nan(*seconds, "metadata.seconds");
   if (reader.optional_member(archive.metadata, "metadata", "attributes_known") != nullptr)
     launch.attributes_known = reader.boolean(archive.metadata, "metadata", "attributes_known");
+  if (const json* milliseconds = reader.optional_member(archive.metadata, "metadata", "launch_milliseconds"))
+    launch.launch_milliseconds = reader.number_or_nan(*milliseconds, "metadata.launch_milliseconds");
+  if (reader.optional_member(archive.metadata, "metadata", "device_bytes_in_use") != nullptr) {
+    launch.device_bytes_in_use = static_cast<std::uint64_t>(
+        reader.integer(archive.metadata, "metadata", "device_bytes_in_use", 0, INT64_MAX));
+  }
   return launch;
 }
 
@@ -195,8 +201,11 @@ void save_recorded_launch(const fs::path& folder, int index, const std::string& 
                           const recorded_launch& launch) {
   counter_data_archive archive;
   archive.chip = chip;
-  archive.metadata = json{
-      {"cases", launch.cases}, {"seconds", launch.seconds}, {"attributes_known", launch.attributes_known}};
+  archive.metadata = json{{"cases", launch.cases},
+                          {"seconds", launch.seconds},
+                          {"attributes_known", launch.attributes_known},
+                          {"launch_milliseconds", launch.launch_milliseconds},
+                          {"device_bytes_in_use", launch.device_bytes_in_use}};
   archive.cases.push_back(launch.data);
   std::array<char, 16> name{};
   std::snprintf(name.data(), name.size(), "%04d", index);

@@ -178,6 +178,10 @@ void injection_session::launch_entered(pending_launch& pending, CUcontext contex
     fail_cases(pending.decision, launch_name(pending) + ": " + e.what());
     save_record();
   }
+  std::size_t free_bytes = 0;
+  std::size_t total_bytes = 0;
+  if (cuMemGetInfo(&free_bytes, &total_bytes) == CUDA_SUCCESS)
+    pending.device_bytes_in_use = total_bytes - free_bytes;
   pending.begun = std::chrono::steady_clock::now();
 }
 
@@ -234,6 +238,8 @@ void injection_session::launch_exited(pending_launch& pending) {
         record.data.name = record.cases.empty() ? std::string() : record.cases.front();
         record.seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - pending.started).count();
+        record.launch_milliseconds = milliseconds_between(pending.begun, exited);
+        record.device_bytes_in_use = pending.device_bytes_in_use;
         save_recorded_launch(m_folder, m_next_archive++, profiler->second->device().chip, record);
         if (tracing()) {
           const auto saved = std::chrono::steady_clock::now();

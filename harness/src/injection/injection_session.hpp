@@ -35,6 +35,7 @@ struct pending_launch {
   launch_selection::decision decision;
   std::chrono::steady_clock::time_point started;
   std::chrono::steady_clock::time_point begun;  // the range profiler started (or the launch let through)
+  std::uint64_t device_bytes_in_use = 0;        // when it began: kernel replay restores it between passes
 };
 
 // What the injection library does in one process: counts every kernel launch, profiles the ones the
