@@ -2,9 +2,6 @@
 // counterguard injection library loaded into each of its processes, profiles the kernel launches the cases
 // select, and checks them like `run` (docs/exec.md). `evaluate DIR` re-evaluates what it recorded.
 #include <cuda_runtime_api.h>
-#include <fmt/format.h>
-#include <stdlib.h>
-#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -14,37 +11,28 @@
 #include <fstream>
 #include <future>
 #include <iterator>
-#include <map>
 #include <memory>
 #include <set>
 
 #include "commands.hpp"
 #include "counterguard/core/error.hpp"
 #include "counterguard/core/interruption.hpp"
-#include "counterguard/core/name_suggestions.hpp"
-#include "counterguard/cupti/metric_name_validator.hpp"
+#include "counterguard/exec/exec_cases.hpp"
 #include "counterguard/exec/exec_instructions.hpp"
 #include "counterguard/exec/exec_phase_trace.hpp"
 #include "counterguard/exec/exec_recording.hpp"
-#include "counterguard/exec/replay_cost.hpp"
-#include "counterguard/measurement/metric_plan.hpp"
-#include "counterguard/metrics/metric_catalog.hpp"
-#include "counterguard/model/launch_selector_parser.hpp"
-#include "counterguard/model/suite_loader.hpp"
+#include "counterguard/exec/exec_results.hpp"
+#include "counterguard/exec/injection_library.hpp"
+#include "counterguard/exec/recording_directory.hpp"
 #include "counterguard/profiler/driver_gpu_uuids.hpp"
 #include "counterguard/profiler/gpu_lock.hpp"
 #include "counterguard/runner/program_supervisor.hpp"
-#include "counterguard/statics/binary_resources.hpp"
 #include "static_binary_checks.hpp"
 
 namespace counterguard::detail {
 namespace {
 
 namespace fs = std::filesystem;
-
-constexpr const char* injection_file = "libcounterguard_injection.so";
-// A registered variant's instance under exec: every launch in its NVTX range, as many as `run` profiles.
-constexpr std::int64_t launches_per_registered_case = 1024;
 
 struct exec_options {
   selection_options selection;
@@ -83,82 +71,19 @@ std::vector<std::string>& program_arguments() {
   return arguments;
 }
 
-case_instance program_instance() {
-  case_instance instance;
-  instance.suite = "exec";
-  instance.case_name = "program";
-  instance.name = "exec/program";
-  return instance;
-}
-
-// The launches inside the NVTX range named after the instance: what `counterguard launch` marks.
-launch_selector registered_case_selector(const case_instance& instance) {
-  launch_selector selector;
-  nvtx_selector nvtx;
-  nvtx.path.push_back(name_pattern::exact(instance.name));
-  selector.nvtx = std::move(nvtx);
-  selector.max_launches = launches_per_registered_case;
-  selector.where = instance.where;
-  return selector;
-}
-
-case_instance command_line_instance(const exec_case_request& request) {
-  case_instance instance;
-  const std::size_t slash = request.name.find('/');
-  instance.suite = request.name.substr(0, slash);
-  instance.case_name = request.name.substr(slash + 1);
-  instance.name = request.name;
-  instance.select = request.selector;
-  return instance;
-}
-
-// The suites' instances (a registered variant's selects its NVTX range) and the command line's case.
+// The suites' instances and the command line's case.
 std::vector<case_instance> exec_instances(const selection_options& selection,
                                           const std::vector<exec_case_request>& command_line_cases) {
-  std::vector<case_instance> instances;
+  std::vector<case_instance> suite_instances;
   if (!selection.paths.empty()) {
     selection_options allowed = selection;
     allowed.allow_program_cases = true;
-    instances = select_instances(allowed);
+    suite_instances = select_instances(allowed);
   }
-  for (auto& instance : instances) {
-    if (!instance.select)
-      instance.select = registered_case_selector(instance);
-  }
-  std::vector<case_instance> flagged;
-  flagged.reserve(command_line_cases.size());
-  for (const auto& request : command_line_cases)
-    flagged.push_back(command_line_instance(request));
-  flagged = filter_instances(std::move(flagged), selection.filter);
-  instances.insert(instances.end(), flagged.begin(), flagged.end());
-  std::set<std::string> names;
-  for (const auto& instance : instances) {
-    if (!names.insert(instance.name).second)
-      throw input_error(instance.where, "name", "case instance '" + instance.name + "' is selected twice");
-  }
-  return instances;
+  return exec_case_instances(std::move(suite_instances), command_line_cases, selection.filter);
 }
 
-std::vector<exec_case_request> requests_for(const std::vector<case_instance>& instances,
-                                            const std::vector<std::string>& extra_metrics) {
-  std::vector<exec_case_request> requests;
-  for (const auto& instance : instances) {
-    if (instance.skip_reason)
-      continue;
-    exec_case_request request;
-    request.name = instance.name;
-    request.selector = *instance.select;
-    const metric_plan plan = plan_metrics(instance, metric_catalog::builtin(), extra_metrics);
-    request.raw_metrics = plan.raw_cupti;
-    request.own_configuration = measures_noisy_metric(instance, plan);
-    requests.push_back(std::move(request));
-  }
-  return requests;
-}
-
-std::vector<exec_case_request> command_line_cases(const exec_options& options) {
-  if (options.kernel_name.empty() && options.nvtx_include.empty())
-    return {};
+selector_flags command_line_selection(const exec_options& options) {
   selector_flags flags;
   flags.kernel_name = options.kernel_name;
   flags.nvtx_include = options.nvtx_include;
@@ -167,121 +92,8 @@ std::vector<exec_case_request> command_line_cases(const exec_options& options) {
     flags.launch_count = options.launch_count;
   if (options.max_launches > 0)
     flags.max_launches = options.max_launches;
-  if (options.extra_metrics.empty()) {
-    throw input_error({}, "--metric", "--kernel-name/--nvtx-include select launches but no metric is named",
-                      "name what to measure: --metric dram__bytes_read.sum (repeatable; aliases from "
-                      "docs/metrics.md work too), or give --cases with expectations");
-  }
-  return {exec_case_request{"exec/selection", selector_from_flags(flags), {}}};
+  return flags;
 }
-
-// --metric names: an alias of docs/metrics.md, or a raw CUPTI name the chip has.
-void validate_extra_metrics(const std::vector<std::string>& names, const std::string& chip) {
-  const metric_catalog& catalog = metric_catalog::builtin();
-  std::unique_ptr<metric_name_validator> validator;
-  for (const auto& name : names) {
-    if (catalog.find_alias(name) != nullptr)
-      continue;
-    if (!metric_catalog::looks_like_raw_cupti_name(name)) {
-      throw input_error({}, "--metric", "unknown metric '" + name + "'",
-                        did_you_mean(name, catalog.closest_aliases(name)) +
-                            "a metric is an alias from docs/metrics.md or a raw CUPTI name such as "
-                            "'dram__bytes_read.sum'");
-    }
-    if (!validator)
-      validator = std::make_unique<metric_name_validator>(chip);
-    for (const auto& raw : catalog.resolve(name).raw_inputs) {
-      if (!validator->is_valid(raw)) {
-        throw input_error({}, "--metric", "no CUPTI metric '" + raw + "' on chip " + chip,
-                          "did you mean: " + comma_list(validator->suggestions(raw)));
-      }
-    }
-  }
-}
-
-bool is_file(const fs::path& path) {
-  std::error_code status;
-  return fs::is_regular_file(path, status);
-}
-
-// COUNTERGUARD_INJECTION_PATH, else next to this program (build tree and installed layouts), else where
-// this build put it.
-std::string find_injection_library() {
-  if (const char* variable = std::getenv("COUNTERGUARD_INJECTION_PATH");
-      variable != nullptr && *variable != '\0') {
-    if (!is_file(variable)) {
-      throw environment_error(environment_problem::file_system,
-                              std::string("COUNTERGUARD_INJECTION_PATH names '") + variable +
-                                  "', which is not a file; point it at libcounterguard_injection.so");
-    }
-    return fs::absolute(variable).string();
-  }
-  const fs::path self = fs::path(self_executable()).parent_path();
-  // Next to it and in its lib/ (build trees; runners get a copy from counterguard_add_runner), then where
-  // `cmake --install` puts it relative to the installed tool.
-  std::vector<fs::path> candidates{self / injection_file, self / "lib" / injection_file,
-                                   self.parent_path() / COUNTERGUARD_INJECTION_INSTALL_DIR / injection_file,
-                                   self.parent_path() / "lib" / injection_file};
-#ifdef COUNTERGUARD_INJECTION_BUILD_PATH
-  candidates.emplace_back(COUNTERGUARD_INJECTION_BUILD_PATH);
-#endif
-  for (const auto& candidate : candidates) {
-    if (is_file(candidate))
-      return candidate.string();
-  }
-  throw environment_error(environment_problem::file_system,
-                          std::string("cannot find ") + injection_file + " next to " + self.string() +
-                              " (build the counterguard_injection target) or in COUNTERGUARD_INJECTION_PATH");
-}
-
-// Where the run records: --save-counter-data DIR (kept), or a temporary directory removed afterwards.
-class recording_directory {
- public:
-  explicit recording_directory(const std::string& requested) {
-    if (requested.empty()) {
-      std::string pattern = (fs::temp_directory_path() / "counterguard-exec-XXXXXX").string();
-      if (::mkdtemp(pattern.data()) == nullptr) {
-        throw environment_error(
-            environment_problem::file_system,
-            "cannot create a temporary directory for the recording in " + fs::temp_directory_path().string());
-      }
-      m_path = pattern;
-      m_temporary = true;
-      return;
-    }
-    m_path = fs::absolute(requested);
-    std::error_code status;
-    if (fs::exists(m_path, status) && !fs::is_empty(m_path, status)) {
-      if (!is_exec_recording(m_path) && !fs::exists(m_path / exec_instructions_file)) {
-        throw input_error(
-            {requested}, "--save-counter-data", "the directory is not empty",
-            "give a new or empty directory, or one an earlier `counterguard exec` recorded into");
-      }
-      // An earlier recording is replaced, never mixed with this one.
-      fs::remove_all(m_path / "processes", status);
-      fs::remove(m_path / exec_envelope_file, status);
-    }
-    fs::create_directories(m_path, status);
-    if (status) {
-      throw environment_error(environment_problem::file_system,
-                              "cannot create " + m_path.string() + ": " + status.message());
-    }
-  }
-  recording_directory(const recording_directory&) = delete;
-  recording_directory& operator=(const recording_directory&) = delete;
-  ~recording_directory() {
-    if (m_temporary) {
-      std::error_code ignored;
-      fs::remove_all(m_path, ignored);
-    }
-  }
-  [[nodiscard]] const fs::path& path() const { return m_path; }
-  [[nodiscard]] bool kept() const { return !m_temporary; }
-
- private:
-  fs::path m_path;
-  bool m_temporary = false;
-};
 
 // The locks of every GPU the program could use, in one order so that two runs cannot deadlock.
 std::vector<std::unique_ptr<gpu_lock>> lock_gpus(std::vector<std::string> uuids, double wait_seconds) {
@@ -296,93 +108,10 @@ std::vector<std::unique_ptr<gpu_lock>> lock_gpus(std::vector<std::string> uuids,
   return locks;
 }
 
-// The compiler resources of the kernels in the programs that ran and in --binary files, for the device's
-// architecture: what static metrics of exec cases read.
-std::vector<kernel_resources> program_resources(const std::vector<recorded_process>& processes,
-                                                const std::vector<std::string>& binaries,
-                                                const std::optional<run_metadata>& device) {
-  std::vector<std::string> files;
-  for (const auto& process : processes) {
-    if (!process.record.process.executable.empty())
-      files.push_back(process.record.process.executable);
-  }
-  files.insert(files.end(), binaries.begin(), binaries.end());
-  const std::string architecture = device ? "sm_" + std::to_string(device->compute_capability) : "";
-  std::vector<kernel_resources> resources;
-  std::set<std::string> read;
-  for (const auto& file : files) {
-    if (!read.insert(file).second)
-      continue;
-    try {
-      for (auto& kernel : read_binary_kernel_resources(file)) {
-        if (architecture.empty() || kernel.architecture == architecture)
-          resources.push_back(std::move(kernel));
-      }
-    } catch (const input_error& e) {
-      // A program without device code of its own (a script, an interpreter): its kernels live in libraries,
-      // which --binary names. Only a file the user named is worth a message.
-      if (std::find(binaries.begin(), binaries.end(), file) != binaries.end())
-        throw;
-    }
-  }
-  return resources;
-}
-
-run_results assemble_results(const exec_evaluation& evaluation, const program_outcome& program,
-                             bool allow_program_failure, run_metadata metadata,
-                             std::vector<case_instance>& checked) {
-  run_results results;
-  results.metadata = std::move(metadata);
-  if (evaluation.device)
-    adopt_device(results.metadata, *evaluation.device);
-  results.cases.push_back(program_case_result(program, allow_program_failure));
-  results.cases.insert(results.cases.end(), evaluation.results.begin(), evaluation.results.end());
-  checked.clear();
-  checked.push_back(program_instance());
-  checked.insert(checked.end(), evaluation.instances.begin(), evaluation.instances.end());
-  return results;
-}
-
-void print_summary(const program_outcome& program, const std::vector<recorded_process>& processes,
-                   const std::vector<case_instance>& instances) {
-  std::string command;
-  for (const auto& argument : program.argv)
-    command += (command.empty() ? "" : " ") + argument;
-  std::fputs(fmt::format("counterguard: '{}' {}; {} process{} ran with the injection\n", command,
-                         program.describe(), processes.size(), processes.size() == 1 ? "" : "es")
-                 .c_str(),
-             stderr);
-  for (const auto& process : processes) {
-    std::int64_t profiled = 0;
-    for (const auto& progress : process.record.cases)
-      profiled += progress.profiled;
-    std::fputs(fmt::format("counterguard:   {}: {} kernel launches, {} profiled{}\n",
-                           describe_process(process.record.process), process.record.launches, profiled,
-                           process.record.finished ? "" : " (it did not reach exit: crashed or killed)")
-                   .c_str(),
-               stderr);
-    for (const auto& progress : process.record.cases) {
-      const auto instance = std::find_if(instances.begin(), instances.end(),
-                                         [&](const case_instance& i) { return i.name == progress.name; });
-      if (instance == instances.end() || !instance->select)
-        continue;
-      const std::int64_t wanted = progress.matches - instance->select->launch_skip;
-      if (wanted > progress.profiled && !instance->select->launch_count) {
-        std::fputs(
-            fmt::format("counterguard:     {}: profiled {} of {} matching launches (max_launches {})\n",
-                        progress.name, progress.profiled, progress.matches, instance->select->max_launches)
-                .c_str(),
-            stderr);
-      }
-    }
-  }
-  if (const std::optional<std::string> note = describe_replay_cost(processes))
-    std::fputs(("counterguard: " + *note + "\n").c_str(), stderr);
-}
-
 int run_exec(const exec_options& options) {
   exec_phase_trace steps = exec_phase_trace::from_environment();
-  const std::vector<exec_case_request> flagged = command_line_cases(options);
+  const std::vector<exec_case_request> flagged =
+      command_line_cases(command_line_selection(options), options.extra_metrics);
   if (options.selection.paths.empty() && flagged.empty()) {
     throw input_error({}, "--cases", "nothing says which launches to measure",
                       "give --cases F.yaml (cases with select: and expect:), or --kernel-name/--nvtx-include "
@@ -405,7 +134,7 @@ int run_exec(const exec_options& options) {
   if (instances.empty())
     throw input_error({}, "--filter", "no case instance matches '" + options.selection.filter + "'");
   validate_extra_metrics(options.extra_metrics, options.selection.chip);
-  const std::vector<exec_case_request> requests = requests_for(instances, options.extra_metrics);
+  const std::vector<exec_case_request> requests = exec_requests(instances, options.extra_metrics);
   if (resolve_program(options.program.front()).empty()) {
     throw input_error({}, "program", "cannot find an executable '" + options.program.front() + "'",
                       "give the path of a program, or a name found in PATH");
@@ -431,7 +160,7 @@ int run_exec(const exec_options& options) {
     }
   }
   steps.phase("device count");
-  const std::string injection = find_injection_library();
+  const std::string injection = find_injection_library(self_executable());
   const recording_directory recording(options.save_counter_data);
   const std::string instructions_path = (recording.path() / exec_instructions_file).string();
   save_exec_instructions(instructions_path, exec_instructions{recording.path().string(), requests});
@@ -471,13 +200,16 @@ int run_exec(const exec_options& options) {
   evaluation = evaluate_exec_recording(processes, instances, options.extra_metrics, resources);
   steps.phase("evaluation");
   if (!options.reports.quiet)
-    print_summary(program, processes, instances);
+    std::fputs(exec_run_summary(program, processes, instances).c_str(), stderr);
   if (evaluation.environment)
     throw environment_error(*evaluation.environment, evaluation.environment_message);
 
   std::vector<case_instance> checked;
-  run_results results = assemble_results(evaluation, program, options.allow_program_failure,
-                                         host_metadata("exec", options.command_line), checked);
+  run_metadata metadata = host_metadata("exec", options.command_line);
+  if (evaluation.device)
+    adopt_device(metadata, *evaluation.device);
+  run_results results =
+      exec_run_results(evaluation, program, options.allow_program_failure, std::move(metadata), checked);
   if (recording.kept()) {
     save_recorded_resources(recording.path(), resources);
     exec_envelope envelope;
@@ -544,9 +276,11 @@ int run_exec_evaluate(const evaluate_options& options) {
   run_metadata metadata = envelope.results.metadata;
   metadata.mode = "evaluate";
   metadata.command_line = options.command_line;
+  if (evaluation.device)
+    adopt_device(metadata, *evaluation.device);
   std::vector<case_instance> checked;
   run_results results =
-      assemble_results(evaluation, envelope.program, envelope.allow_program_failure, metadata, checked);
+      exec_run_results(evaluation, envelope.program, envelope.allow_program_failure, metadata, checked);
   check_all_expectations(results, checked);
   print_selection_failures(results);
   return judge_and_report(results, options.reports);

@@ -85,7 +85,7 @@ void write_recording(const fs::path& directory, const std::vector<recorded_proce
       const counter_data_archive archive = load_counter_data_archive(path);
       const archived_case& data = archive.cases.front();
       for (const auto& launch : data.launches)
-        note_launch(record, launch.function, launch.mangled, data.name);
+        note_launch(record, launch.function, launch.mangled, nvtx_context{{{"", {data.name}}}, {}});
       const bool wrong_suite = !spec.only_suite.empty() && data.name.rfind(spec.only_suite + "/", 0) != 0;
       if (spec.leave_out.count(data.name) != 0 || wrong_suite)
         continue;
