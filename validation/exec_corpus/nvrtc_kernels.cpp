@@ -18,7 +18,7 @@ extern "C" __global__ void strided(const float* in, float* out, int n, int strid
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) out[i] = in[(static_cast<long long>(i) * stride) % n] * 2.0f;
 }
-extern "C" __global__ void __launch_bounds__(128) spilling(const float* in, float* out, int n) {
+extern "C" __global__ void spilling(const float* in, float* out, int n) {
   float v[48];
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   #pragma unroll
