@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Evidence for the noise model of noisy baseline checks (docs/baselines.md, "Noise model"), on a GPU host:
-#   1. refresh the baselines of tools/noise_stress/noise.yaml once (baseline update --repeat 5) into a scratch
+#   1. refresh the baselines of validation/noise/noise.yaml once (baseline update --repeat 5) into a scratch
 #      baseline directory;
 #   2. run the unchanged suite RUNS (50) times against them, one process per run, and count false alarms
 #      (exit status and the failing checks of each run's --json);
@@ -9,7 +9,7 @@
 # Writes OUT_DIR/summary.md and OUT_DIR/summary.json, the refreshed baseline file, the refresh's change list,
 # the log and runs.tar.gz (every results JSON).
 #
-# Usage: tools/noise_stress/run_false_alarm_check.sh BUILD_DIR OUT_DIR
+# Usage: validation/noise/run_false_alarm_check.sh BUILD_DIR OUT_DIR
 #   BUILD_DIR holds the counterguard binary (build/, or the .device/ folder of tools/stage_for_gpu.sh).
 #   RUNS=50 REPEAT=5 PLANT_RUNS=3 may be overridden from the environment.
 # GPU time: a run of this suite is about 8 profiled cases (tens of ms each with hardware counters) plus a

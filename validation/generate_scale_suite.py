@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Writes a suite with N case instances of built-in kernels (axes over the problem size), for measuring how
-counterguard's host memory and time grow with the number of cases (tools/measure_host_memory.py).
+counterguard's host memory and time grow with the number of cases (validation/measure_host_memory.py).
 
-    tools/generate_scale_suite.py 1000 /tmp/scale.yaml
+    validation/generate_scale_suite.py 1000 /tmp/scale.yaml
 """
 import argparse
 import pathlib
@@ -26,7 +26,7 @@ def main():
     parser.add_argument("--suite", default="scale", help="suite name (default: scale)")
     args = parser.parse_args()
     lines = [f"suite: {args.suite}",
-             f"description: {args.instances} generated instances of built-in kernels (tools/generate_scale_suite.py)",
+             f"description: {args.instances} generated instances of built-in kernels (validation/generate_scale_suite.py)",
              "cases:"]
     per_kernel = [args.instances // len(KERNELS) + (1 if i < args.instances % len(KERNELS) else 0)
                   for i in range(len(KERNELS))]

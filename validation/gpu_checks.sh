@@ -1,29 +1,45 @@
 #!/usr/bin/env bash
-# Runs on the GPU host (see evidence/h200/README.md): the evidence the issues ask for, written under $OUT.
-# The binary comes built from the CPU machine (tools/stage_for_gpu.sh -> .device/).
-# Usage: tools/h200_evidence.sh STAGE...
-#   stages: info run crosscheck baseline repeat planted faults sanitize benchmark timing (evidence/h200/README.md)
-#           configurations floor stages environment contexts switch windows api per_case per_case_cost sharing
-#           startup
-#           (issue 12)
-#           extras lock signals noise example (issues 9, 11, 15: evidence/h200/README.md)
-#           predication sass blame blame_planted run_blame ncu_lines (issue 14), history_pool (issue 11)
+# Runs on a GPU host: the checks behind validation/h200.md, each stage writing under $OUT (packed into
+# $OUT/checks.tar.gz at the end). The binaries come built from the CPU machine (tools/stage_for_gpu.sh ->
+# .device/); validation/README.md says how to carry them.
+# Usage: validation/gpu_checks.sh STAGE...
+#   info         the GPU, driver and counterguard version
+#   run          the built-in suite ungated, counter data kept (the CPU tests' recording is such a run)
+#   suite_time   the gated built-in suite three times with --device 0 and --devices all, one case alone
+#   same_values  a gated run against validation/reference/h200_builtin_gated.json.gz (exact and static values)
+#   crosscheck   ncu on the same launches (after `run`): every exact value equal
+#   benchmark    counterguard against ncu, whole suite and per generated case (after `run`)
+#   timing       where a case's time goes (COUNTERGUARD_TIMING)
+#   api          the range profiler against the session API: the same exact values
+#   baseline     baseline update --repeat 5 into baselines/
+#   repeat       ten gated runs of unchanged code: no failing check
+#   planted      one planted regression per suite: each caught
+#   faults       a faulting and a hanging kernel fail alone
+#   sanitize     compute-sanitizer memcheck over `launch cases/`
+#   floor        the GPU input fill equals the CPU's; host work timed on this host's cores
+#   extras       --metric extras recorded and evaluated offline: the same values
+#   lock signals two runs on one GPU; SIGTERM / SIGINT leave nothing behind
+#   noise        the noise model's false-alarm rate and its power (validation/noise)
+#   predication  predicated-off lanes against ncu
+#   example      the example project: its cases, baselines, GoogleTest tests, ncu, a planted regression
+#   history_pool bands pooled from the history; the no-churn rule
+#   blame blame_planted run_blame ncu_lines sass   source-line blame, against ncu's source page
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 OUT=${OUT:-/tmp/counterguard-out}
 mkdir -p "$OUT"
 CG=$PWD/.device/counterguard
 if [[ -z "${COUNTERGUARD_GIT_COMMIT:-}" && -s .device/commit ]]; then
-  COUNTERGUARD_GIT_COMMIT=$(cat .device/commit)  # what tools/stage_for_gpu.sh built from
+  COUNTERGUARD_GIT_COMMIT=$(cat .device/commit)  # what tools/stage_for_gpu.sh built from (the tree's .git may differ)
   export COUNTERGUARD_GIT_COMMIT
 fi
 timer=()
 [[ -x /usr/bin/time ]] && timer=(/usr/bin/time -v)
 export PATH=$PATH:/usr/local/cuda/bin
 
-# The device tool brings back at most 8 files: everything is packed into one archive at the end.
+# A GPU host's job may bring back only a few files: everything is packed into one archive at the end.
 pack() {
-  (cd "$OUT" && tar -czf /tmp/evidence.tar.gz --exclude evidence.tar.gz . && mv /tmp/evidence.tar.gz "$OUT/")
+  (cd "$OUT" && tar -czf /tmp/checks.tar.gz --exclude checks.tar.gz . && mv /tmp/checks.tar.gz "$OUT/")
 }
 trap pack EXIT
 trap "exit 124" TERM
@@ -65,7 +81,7 @@ for stage in "$@"; do
       ls -la "$OUT/counterdata.tar.gz"
       ;;
     crosscheck)
-      python3 tools/ncu_crosscheck.py --counterguard "$CG" --results "$OUT/results.json" \
+      python3 validation/ncu_crosscheck.py --counterguard "$CG" --results "$OUT/results.json" \
         --report "$OUT/ncu_crosscheck.md" | tail -30
       ;;
     faults)
@@ -74,122 +90,15 @@ for stage in "$@"; do
       ;;
     timing)
       # Where a case's profiling time goes (COUNTERGUARD_TIMING prints per-phase milliseconds).
-      python3 -c "import sys; sys.path.insert(0, 'tools'); import benchmark_vs_ncu as b; b.write_suite('/tmp/bench20.yaml', 20)"
+      python3 -c "import sys; sys.path.insert(0, 'validation'); import benchmark_vs_ncu as b; b.write_suite('/tmp/bench20.yaml', 20)"
       COUNTERGUARD_TIMING=1 "$CG" run /tmp/bench20.yaml --no-baselines --quiet 2>&1 | grep '^timing' | tee "$OUT/timing.txt" | tail -8
       COUNTERGUARD_TIMING=1 "$CG" run cases/ --no-baselines --quiet 2>&1 | grep '^timing' >"$OUT/timing_builtin.txt"
       python3 tools/timing_summary.py "$OUT/timing_builtin.txt"
       ;;
-    configurations)
-      # Issue 12: the profiler configurations a worker shares between cases (COUNTERGUARD_PROFILER_CONFIGURATIONS),
-      # the built-in suite gated against the committed baselines, alternating modes twice; values must agree.
-      C=$OUT/configurations; mkdir -p "$C"
-      gated_rounds "$C" per_case shared no_extra_passes
-      python3 tools/timing_summary.py "$C"/per_case1.timing "$C"/shared1.timing "$C"/no_extra_passes1.timing | tee "$C/summary.txt"
-      grep -hE '^timing (profiler configurations|configuration=)' "$C"/shared1.timing | tee -a "$C/summary.txt"
-      for mode in shared no_extra_passes; do
-        python3 tools/same_results.py "$C/per_case1.json" "$C/${mode}1.json" >"$C/same_$mode.txt" 2>&1
-        echo "same results per_case vs $mode: exit status $?"; tail -2 "$C/same_$mode.txt"
-      done
-      "$CG" run cases/ --no-baselines --quiet --save-counter-data /tmp/cfg_rec --json /tmp/cfg_rec.json
-      "$CG" evaluate /tmp/cfg_rec --no-baselines --quiet --json /tmp/cfg_eval.json
-      python3 tools/same_results.py /tmp/cfg_rec.json /tmp/cfg_eval.json >"$C/same_evaluate.txt" 2>&1
-      echo "recorded vs evaluated offline: exit status $?"; du -sh /tmp/cfg_rec | tee -a "$C/summary.txt"
-      ;;
-    stages)
-      # Issue 12: sharing configurations by hardware counter stage (the default) against no_extra_passes, the
-      # built-in suite gated twice each, alternating; the whole run's timeline (COUNTERGUARD_TIMING) and
-      # `launch` alone; exact values must agree between the modes and with an offline evaluation.
-      S=$OUT/stages; mkdir -p "$S"
-      "$CG" plan cases/ >"$S/plan.txt"; head -1 "$S/plan.txt"
-      gated_rounds "$S" no_extra_passes hardware_stages
-      start=$(date +%s.%N)
-      COUNTERGUARD_TIMING=1 "$CG" launch cases/ >/dev/null 2>"$S/launch.timing"
-      echo "launch only: exit status $?, $(python3 -c "import time; print(f'{time.time() - $start:.2f}')") s wall" | tee -a "$S/walls.txt"
-      python3 tools/timing_summary.py "$S"/no_extra_passes2.timing "$S"/hardware_stages2.timing "$S"/launch.timing | tee "$S/summary.txt"
-      python3 tools/same_results.py "$S/no_extra_passes1.json" "$S/hardware_stages1.json" >"$S/same_modes.txt" 2>&1
-      echo "same results no_extra_passes vs hardware_stages: exit status $?"; tail -2 "$S/same_modes.txt"
-      "$CG" run cases/ --no-baselines --quiet --save-counter-data /tmp/st_rec --json /tmp/st_rec.json
-      "$CG" evaluate /tmp/st_rec --no-baselines --quiet --json /tmp/st_eval.json
-      python3 tools/same_results.py /tmp/st_rec.json /tmp/st_eval.json >"$S/same_evaluate.txt" 2>&1
-      echo "recorded vs evaluated offline: exit status $?"
-      gzip -9 "$S"/*.timing
-      ;;
-    api)
-      # Issue 12: CUPTI's session API (one session across configurations, the default) against the range
-      # profiler (an Enable per configuration), the built-in suite gated twice each, alternating; exact values
-      # must agree between the two, with an offline evaluation of a session-API recording, and with the
-      # previous commit's results when given (PREVIOUS_RESULTS).
-      A=$OUT/api; mkdir -p "$A"
-      gated_rounds "$A" COUNTERGUARD_PROFILER_API range session
-      python3 tools/timing_summary.py "$A"/range2.timing "$A"/session2.timing | tee "$A/summary.txt"
-      python3 tools/same_results.py "$A/range1.json" "$A/session1.json" >"$A/same_apis.txt" 2>&1
-      echo "same results range vs session: exit status $?"; tail -2 "$A/same_apis.txt"
-      python3 tools/same_results.py "$A/session1.json" "$A/session2.json" >"$A/same_sessions.txt" 2>&1
-      echo "same results session round 1 vs 2: exit status $?"; tail -2 "$A/same_sessions.txt"
-      if [[ -n "${PREVIOUS_RESULTS:-}" ]]; then
-        python3 tools/same_results.py "$PREVIOUS_RESULTS" "$A/session1.json" >"$A/same_as_previous.txt" 2>&1
-        echo "same results as $PREVIOUS_RESULTS: exit status $?"; tail -2 "$A/same_as_previous.txt"
-      fi
-      "$CG" run cases/ --no-baselines --quiet --save-counter-data /tmp/api_rec --json /tmp/api_rec.json
-      "$CG" evaluate /tmp/api_rec --no-baselines --quiet --json /tmp/api_eval.json
-      python3 tools/same_results.py /tmp/api_rec.json /tmp/api_eval.json >"$A/same_evaluate.txt" 2>&1
-      echo "session-API recording vs evaluated offline: exit status $?"; du -sh /tmp/api_rec | tee -a "$A/summary.txt"
-      gzip -9 "$A"/*.timing
-      ;;
-    sharing)
-      # Issue 12: with one profiling session a configuration switch costs almost nothing, so is sharing
-      # configurations still worth its extra counters? The built-in suite gated twice in each sharing mode.
-      H=$OUT/sharing; mkdir -p "$H"
-      gated_rounds "$H" per_case hardware_stages no_extra_passes
-      python3 tools/timing_summary.py "$H"/per_case2.timing "$H"/hardware_stages2.timing "$H"/no_extra_passes2.timing | tee "$H/summary.txt"
-      python3 tools/same_results.py "$H/hardware_stages1.json" "$H/per_case1.json" >"$H/same_modes.txt" 2>&1
-      echo "same results hardware_stages vs per_case: exit status $?"; tail -2 "$H/same_modes.txt"
-      rm -f "$H"/*.json; gzip -9 "$H"/*.timing
-      ;;
-    per_case)
-      # Issue 12: where the per-case cost of the benchmark's generated cases goes (320 of them, as
-      # tools/benchmark_vs_ncu.py writes them): each API's run with COUNTERGUARD_TIMING, and `launch` alone.
-      P=$OUT/per_case; mkdir -p "$P"
-      python3 -c "import sys; sys.path.insert(0, 'tools'); from benchmark_vs_ncu import write_suite; write_suite('/tmp/generated320.yaml', 320)"
-      for api in session range; do
-        start=$(date +%s.%N)
-        COUNTERGUARD_PROFILER_API=$api COUNTERGUARD_TIMING=1 "$CG" run /tmp/generated320.yaml --no-baselines --quiet \
-          --json "$P/$api.json" 2>"$P/$api.timing"
-        echo "$api: exit status $?, $(python3 -c "import time; print(f'{time.time() - $start:.2f}')") s wall" | tee -a "$P/walls.txt"
-      done
-      start=$(date +%s.%N)
-      COUNTERGUARD_TIMING=1 "$CG" launch /tmp/generated320.yaml >/dev/null 2>"$P/launch.timing"
-      echo "launch: exit status $?, $(python3 -c "import time; print(f'{time.time() - $start:.2f}')") s wall" | tee -a "$P/walls.txt"
-      python3 tools/timing_summary.py "$P"/session.timing "$P"/range.timing "$P"/launch.timing | tee "$P/summary.txt"
-      rm -f "$P"/*.json; gzip -9 "$P"/*.timing
-      ;;
-    per_case_cost)
-      # Issue 12: one benchmark-like case step by step, without CUPTI and inside the profiling session, buffers
-      # allocated per case and reused (harness/test/device/per_case_cost_experiment.cu); then the generated
-      # suites of 5, 80 and 320 cases with COUNTERGUARD_TIMING (every phase of a case in the worker).
-      C=$OUT/per_case_cost; mkdir -p "$C"
-      # Under memcheck only the part without CUPTI runs (the profiler refuses a process under compute-sanitizer).
-      LD_LIBRARY_PATH=$PWD/.device/lib compute-sanitizer --tool memcheck --error-exitcode 9 \
-        .device/tests/per_case_cost_experiment 2 >"$C/memcheck.txt" 2>&1
-      echo "per_case_cost_experiment under memcheck: exit status $?"; tail -3 "$C/memcheck.txt"
-      LD_LIBRARY_PATH=$PWD/.device/lib .device/tests/per_case_cost_experiment >"$C/experiment.txt" 2>&1
-      echo "per_case_cost_experiment exit status $?"; cat "$C/experiment.txt"
-      for size in 5 80 320; do
-        python3 -c "import sys; sys.path.insert(0, 'tools'); from benchmark_vs_ncu import write_suite; write_suite('/tmp/generated$size.yaml', $size)"
-        start=$(date +%s.%N)
-        COUNTERGUARD_TIMING=1 "$CG" run "/tmp/generated$size.yaml" --no-baselines --quiet --json "$C/g$size.json" \
-          2>"$C/g$size.timing"
-        echo "g$size: exit status $?, $(python3 -c "import time; print(f'{time.time() - $start:.2f}')") s wall" | tee -a "$C/walls.txt"
-        python3 tools/timing_summary.py "$C/g$size.timing" | tee -a "$C/summary.txt"
-      done
-      rm -f "$C"/*.json; gzip -9 "$C"/*.timing
-      ;;
-    startup)
-      # Issue 12: what comes before the first case, step by step (COUNTERGUARD_TIMING marks in the parent and
-      # the worker): the gated built-in suite with --device 0 and with --devices all (the queue of
-      # multi_device_runner, one GPU here), three rounds alternating; then one case alone, where start-up is
-      # nearly all of the run.
-      S=$OUT/startup; mkdir -p "$S"
+    suite_time)
+      # The gated built-in suite with --device 0 and with --devices all (one worker per GPU), three rounds
+      # alternating, and one case alone (start-up is nearly all of it); COUNTERGUARD_TIMING marks every step.
+      S=$OUT/suite_time; mkdir -p "$S"
       for round in 1 2 3; do
         for mode in device devices; do
           flag=(--device 0); [[ $mode == devices ]] && flag=(--devices all)
@@ -204,79 +113,33 @@ for stage in "$@"; do
           --json "$S/one$round.json" 2>"$S/one$round.timing"
         echo "one case round $round: exit status $?, $(python3 -c "import time; print(f'{time.time() - $start:.2f}')") s wall" | tee -a "$S/walls.txt"
       done
-      # The worker's CUPTI start-up alone, one mode per process (harness/test/device/startup_experiment.cu):
-      # the counter-availability query as the worker makes it, left out, cuptiProfilerInitialize before the
-      # context, the query on a thread; the modes alternating within each round.
-      for round in 1 2 3; do
-        for mode in availability no_availability init_before_context availability_thread; do
-          echo "== $mode round $round" >>"$S/experiment.txt"
-          LD_LIBRARY_PATH=$PWD/.device/lib .device/tests/startup_experiment "$mode" >>"$S/experiment.txt" 2>&1
-        done
-      done
-      cat "$S/experiment.txt"
       for f in "$S"/*.timing; do grep '^timeline' "$f" >"${f%.timing}.timeline"; done
-      head -60 "$S/device1.timeline" "$S/devices1.timeline" "$S/one1.timeline"
+      python3 tools/timing_summary.py "$S/device2.timing" | head -20
       gzip -9 "$S"/*.json "$S"/*.timing
       ;;
-    environment)
-      # Issue 12: where the host work of a case goes, by the environment alone: the built-in suite (ungated) with
-      # glibc's allocator told never to return memory to the system (no fresh page faults for each case's
-      # host vectors), with transparent huge pages for it, and with every module loaded at context creation.
-      E=$OUT/environment; mkdir -p "$E"
-      keep="glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold=68719476736:glibc.malloc.top_pad=268435456"
-      for round in 1 2; do
-        for variant in default keep_memory keep_memory_hugetlb eager_modules; do
-          envs=()
-          case $variant in
-            keep_memory) envs=("GLIBC_TUNABLES=$keep") ;;
-            keep_memory_hugetlb) envs=("GLIBC_TUNABLES=$keep:glibc.malloc.hugetlb=1") ;;
-            eager_modules) envs=(CUDA_MODULE_LOADING=EAGER) ;;
-          esac
-          start=$(date +%s.%N)
-          env "${envs[@]}" COUNTERGUARD_TIMING=1 "$CG" run cases/ --quiet --no-baselines \
-            --json "$E/$variant$round.json" 2>"$E/$variant$round.timing"
-          status=$?
-          echo "$variant round $round: exit status $status, $(python3 -c "import time; print(f'{time.time() - $start:.2f}')") s wall" | tee -a "$E/walls.txt"
-        done
-      done
-      for variant in default keep_memory keep_memory_hugetlb eager_modules; do
-        python3 tools/timing_summary.py "$E/${variant}2.timing" | head -1 | tee -a "$E/summary.txt"
-        python3 tools/same_results.py "$E/default1.json" "$E/${variant}2.json" | tail -1
-      done
-      gzip -9 "$E"/*.timing; rm -f "$E"/*.json
+    same_values)
+      # Today's exact and static values against the reference gated run (validation/reference): the same
+      # instances, statuses, verification and values; noisy values only measured in both.
+      V=$OUT/same_values; mkdir -p "$V"
+      "$CG" run cases/ --quiet --json "$V/gated.json" >"$V/gated.log" 2>&1; echo "gated run exit status $?"
+      tail -1 "$V/gated.log"
+      python3 validation/same_results.py <(zcat validation/reference/h200_builtin_gated.json.gz) "$V/gated.json" \
+        | tail -5 | tee "$V/same_as_reference.txt"
+      gzip -9 "$V/gated.json"
       ;;
-    contexts)
-      # Issue 12: where the first capture after a range profiler's Enable spends its time, and a CUDA context
-      # per configuration (harness/test/device/profiler_contexts_experiment.cu).
-      mkdir -p "$OUT/contexts"
-      LD_LIBRARY_PATH=$PWD/.device/lib .device/tests/profiler_contexts_experiment >"$OUT/contexts/experiment.txt" 2>&1
-      echo "profiler_contexts_experiment exit status $?"; cat "$OUT/contexts/experiment.txt"
-      ;;
-    switch)
-      # Issue 12: the first capture after an Enable by replay mode and allocated memory, on the CPU or waiting,
-      # and the session API's configuration switches (harness/test/device/profiler_switch_experiment.cu).
-      mkdir -p "$OUT/switch"
-      LD_LIBRARY_PATH=$PWD/.device/lib .device/tests/profiler_switch_experiment >"$OUT/switch/experiment.txt" 2>&1
-      echo "profiler_switch_experiment exit status $?"; cat "$OUT/switch/experiment.txt"
-      # Which configuration switches inside one session survive (A, D: instrumented counters only; B, C:
-      # hardware counters only; E: both); exit status 139 is a crash inside CUPTI.
-      for order in AA AB AC EB CAC BA CA BC CB AD DA EA AE BE BCADEA; do
-        LD_LIBRARY_PATH=$PWD/.device/lib timeout 60 .device/tests/profiler_switch_experiment one "$order" \
-          >>"$OUT/switch/orders.txt" 2>&1
-        echo "one session, order $order: exit status $?" | tee -a "$OUT/switch/orders.txt"
-      done
-      ;;
-    windows)
-      # Issue 12: is a capture's cost per launch or per Start/Stop window (1, 4, 16 launches in one window), in
-      # kernel and user replay, for instrumented and hardware counters (profiler_switch_experiment windows).
-      mkdir -p "$OUT/switch"
-      LD_LIBRARY_PATH=$PWD/.device/lib timeout 300 .device/tests/profiler_switch_experiment windows \
-        >"$OUT/switch/windows.txt" 2>&1
-      echo "profiler_switch_experiment windows exit status $?"; cat "$OUT/switch/windows.txt"
+    api)
+      # The range profiler (COUNTERGUARD_PROFILER_API=range, an Enable per configuration) against CUPTI's
+      # session API (the default), the built-in suite gated twice each, alternating: the same exact values.
+      A=$OUT/api; mkdir -p "$A"
+      gated_rounds "$A" COUNTERGUARD_PROFILER_API range session
+      python3 tools/timing_summary.py "$A"/range2.timing "$A"/session2.timing | tee "$A/summary.txt"
+      python3 validation/same_results.py "$A/range1.json" "$A/session1.json" >"$A/same_apis.txt" 2>&1
+      echo "same results range vs session: exit status $?"; tail -2 "$A/same_apis.txt"
+      gzip -9 "$A"/*.timing "$A"/*.json
       ;;
     floor)
-      # Issue 12: inputs filled on the GPU equal the CPU's (every fill kind and element type), and the host
-      # work's parallel chunks on this host's cores (evidence/host_work).
+      # Inputs filled on the GPU equal the CPU's (every fill kind and element type), and the host work's
+      # parallel chunks timed on this host's cores (harness/test/registry/host_work_benchmark).
       F=$OUT/floor; mkdir -p "$F"
       LD_LIBRARY_PATH=$PWD/.device/lib .device/tests/device_fill_tests >"$F/device_fill_tests.log" 2>&1; echo "device_fill_tests exit status $?"
       tail -3 "$F/device_fill_tests.log"
@@ -288,7 +151,7 @@ for stage in "$@"; do
       echo "memcheck exit status $?"; tail -5 "$OUT/memcheck.log"
       ;;
     benchmark)
-      python3 tools/benchmark_vs_ncu.py --counterguard "$CG" --builtin-results "$OUT/results.json" \
+      python3 validation/benchmark_vs_ncu.py --counterguard "$CG" --builtin-results "$OUT/results.json" \
         --json "$OUT/benchmark.json" --markdown "$OUT/benchmark.md" | tail -25
       ;;
     baseline)
@@ -315,13 +178,13 @@ PY
       rm -f "$OUT"/repeat_*.json "$OUT/repeat.log"
       ;;
     planted)
-      # One planted regression per suite against the committed baselines (tools/planted_regressions.py).
-      python3 tools/planted_regressions.py --counterguard "$CG" --planted-binary .device/planted/counterguard \
+      # One planted regression per suite against the committed baselines (validation/planted_regressions.py).
+      python3 validation/planted_regressions.py --counterguard "$CG" --planted-binary .device/planted/counterguard \
         --report "$OUT/planted_regressions.md" | tail -16
       ;;
     extras)
       # One measurement path: a run asked for metrics beyond its expectations, recorded, then evaluated
-      # offline; every value the run reported must come back from the counter data (issue 15).
+      # offline; every value the run reported must come back from the counter data .
       "$CG" run cases/transpose.yaml cases/coalescing.yaml --metric dram_read_bytes \
         --metric l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum --no-baselines --quiet \
         --save-counter-data "$OUT/extras" --json "$OUT/extras_run.json" >"$OUT/extras.log" 2>&1
@@ -348,7 +211,7 @@ PY
       rm -rf "$OUT/extras_recording"
       ;;
     lock)
-      # Two runs on one GPU at the same time: the second waits for the first instead of failing (issue 15).
+      # Two runs on one GPU at the same time: the second waits for the first instead of failing .
       ("$CG" run cases/transpose.yaml --no-baselines --quiet >"$OUT/lock_first.log" 2>&1; echo "first exit $?" >>"$OUT/lock_first.log") &
       sleep 1
       "$CG" run cases/transpose.yaml --no-baselines --quiet >"$OUT/lock_second.log" 2>&1; echo "second exit $?" >>"$OUT/lock_second.log"
@@ -378,12 +241,12 @@ PY
       echo "a run right after: exit status $?" | tee -a "$OUT/signals.txt"
       ;;
     noise)
-      # The noise model's false-alarm rate and power on the H200 (issue 11).
-      tools/noise_stress/run_false_alarm_check.sh .device "$OUT/noise" | tail -30
+      # The noise model's false-alarm rate and power on the H200 .
+      validation/noise/run_false_alarm_check.sh .device "$OUT/noise" | tail -30
       (cd "$OUT" && tar -czf noise.tar.gz noise && rm -rf noise)
       ;;
     predication)
-      # Issue 14: predicated-off lanes. The divergence suite with counter data kept (a CPU fixture), its new
+      # predicated-off lanes. The divergence suite with counter data kept (a CPU fixture), its new
       # predicated case's baseline, and ncu's instrumented counters on the same kernels as the oracle.
       "$CG" run cases/divergence.yaml --no-baselines --json "$OUT/divergence.json" \
         --save-counter-data "$OUT/divergence_counterdata" >"$OUT/divergence.log" 2>&1
@@ -398,7 +261,7 @@ PY
       tar -C "$OUT" -czf "$OUT/divergence_counterdata.tar.gz" divergence_counterdata && rm -rf "$OUT/divergence_counterdata"
       ;;
     example)
-      # The example user project (issue 9): its cases, its baselines, its GoogleTest tests, ncu on its kernels,
+      # The example user project : its cases, its baselines, its GoogleTest tests, ncu on its kernels,
       # and a planted regression that must fail the right test.
       EX=$PWD/examples/reduction_stencil
       ER=$PWD/.device/example
@@ -412,14 +275,14 @@ PY
       tail -4 "$OUT/example_gtest.log"
       "$ER/planted/reduction_stencil_tests" >"$OUT/example_gtest_planted.log" 2>&1; echo "planted gtest exit status $?"
       grep -E "^\[  FAILED|Failure|measured" "$OUT/example_gtest_planted.log" | head -12
-      (cd "$EX" && python3 "$OLDPWD/tools/ncu_crosscheck.py" --counterguard "$ER/reduction_stencil_counterguard" \
+      (cd "$EX" && python3 "$OLDPWD/validation/ncu_crosscheck.py" --counterguard "$ER/reduction_stencil_counterguard" \
         --results "$OUT/example_run.json" --cases counterguard --kernel-regex '^reduction_stencil::' \
         --report "$OUT/example_ncu_crosscheck.md" | tail -8)
       tar -C "$OUT" -czf "$OUT/example_recording.tar.gz" example_recording example_baselines
       rm -rf "$OUT/example_recording" "$OUT/example_baselines"
       ;;
     history_pool)
-      # Issue 11: bands pooled from the run history, and the no-churn rule. A refresh recorded in a history, three
+      # bands pooled from the run history, and the no-churn rule. A refresh recorded in a history, three
       # gated runs recorded there, a second refresh: nothing changes (baseline diff). Then --replace-all
       # --from-history 20 rebuilds every noisy band from the history (entries say from_history: k).
       H=$OUT/history_pool; mkdir -p "$H"; rm -f /tmp/pool.db
@@ -444,7 +307,7 @@ PY
       cp /tmp/pool.db "$H/history.db"
       ;;
     blame)
-      # Issue 14: per-instruction counters (CUPTI SASS metrics) joined to source lines; before/after of the
+      # per-instruction counters (CUPTI SASS metrics) joined to source lines; before/after of the
       # padding and the stride regressions; ncu's source counters for the same kernels as the oracle.
       B=$OUT/blame; mkdir -p "$B"
       "$CG" blame --list-metrics --trace >"$B/list_metrics.log" 2>&1; echo "list-metrics exit status $?"
@@ -482,13 +345,13 @@ PY
       echo "ncu sass page exit status $?"; head -5 "$B/ncu_sass_unpadded.csv" | cut -c1-300
       ;;
     blame_planted)
-      # Issue 14: each planted regression of tools/planted_regressions.py, blamed per source line.
-      python3 tools/planted_blame.py --counterguard "$CG" --out "$OUT/blame_planted" \
+      # each planted regression of validation/planted_regressions.py, blamed per source line.
+      python3 validation/planted_blame.py --counterguard "$CG" --out "$OUT/blame_planted" \
         --report "$OUT/planted_blame.md" >"$OUT/planted_blame.log" 2>&1
       echo "planted blame exit status $?"; cat "$OUT/planted_blame.md"
       ;;
     run_blame)
-      # Issue 14: per-line baselines of the built-in suite (baseline update --with-lines, twice into copies of
+      # per-line baselines of the built-in suite (baseline update --with-lines, twice into copies of
       # baselines/: equal bytes is the determinism check), then every planted regression gated by `run` with
       # its automatic blame against them, and one blamed run with every report.
       B=$OUT/run_blame; mkdir -p "$B/lines"
@@ -511,7 +374,7 @@ PY
       du -b /tmp/lines1/*/*.lines.json | tee "$B/sizes.txt"
       cp /tmp/lines1/*/*.lines.json baselines/*/  # this copy of the tree: what the planted runs compare with
       planted=(); [[ -x .device/planted/counterguard ]] && planted=(--planted-binary .device/planted/counterguard)
-      python3 tools/planted_regressions.py --counterguard "$CG" "${planted[@]}" \
+      python3 validation/planted_regressions.py --counterguard "$CG" "${planted[@]}" \
         --report "$B/planted_regressions.md" | tail -16
       python3 - <<'PY'
 import yaml
@@ -528,15 +391,15 @@ PY
         >/dev/null 2>&1; echo "with --no-blame exit status $?"
       ;;
     ncu_lines)
-      # Issue 14: blame per instruction against ncu's source page (SourceCounters), for the unpadded transpose
+      # blame per instruction against ncu's source page (SourceCounters), for the unpadded transpose
       # and the predicated divergence case.
-      python3 tools/ncu_blame_crosscheck.py --counterguard "$CG" --suite cases/transpose.yaml \
+      python3 validation/ncu_blame_crosscheck.py --counterguard "$CG" --suite cases/transpose.yaml \
         --case 'transpose/smem_unpadded?n=2048' --kernel smem_tile --out "$OUT/ncu_lines/transpose" | tail -14
-      python3 tools/ncu_blame_crosscheck.py --counterguard "$CG" --suite cases/divergence.yaml \
+      python3 validation/ncu_blame_crosscheck.py --counterguard "$CG" --suite cases/divergence.yaml \
         --case 'divergence/predicated_odd_even' --kernel predicated_odd_even --out "$OUT/ncu_lines/predicated" | tail -14
       ;;
     sass)
-      # Issue 14: the instruction-to-line map with the real nvdisasm, on built-in kernels (the CPU machine has no
+      # the instruction-to-line map with the real nvdisasm, on built-in kernels (the CPU machine has no
       # nvdisasm): text, JSON (a CPU fixture), and the statics tests that need nvdisasm.
       S=$OUT/sass; mkdir -p "$S"
       "$CG" sass --binary "$CG" --kernel smem_tile >"$S/smem_tile.txt" 2>&1; echo "sass smem_tile exit status $?"

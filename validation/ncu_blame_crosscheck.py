@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Per-instruction cross-check of `counterguard blame` against Nsight Compute's source page (issue 14).
+"""Per-instruction cross-check of `counterguard blame` against Nsight Compute's source page.
 
 Runs, on the GPU host, for one case instance:
   counterguard blame SUITE --case CASE --json blame.json          (CUPTI SASS metrics, joined per PC)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Blame of each planted regression of tools/planted_regressions.py (issue 14): the case's first instance is
+"""Blame of each planted regression of validation/planted_regressions.py: the case's first instance is
 profiled per instruction (`counterguard blame --record`) as committed and as planted, and the planted profile is
 compared with the committed one (`blame --from planted --against committed`). The report gives, per plant, the
 kernels before and after and the largest per-line changes, excess wavefronts and sectors first.

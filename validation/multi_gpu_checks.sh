@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Runs on a host with two (or more) identical GPUs (device kind nvidia-h200-x2): the evidence for "past one
-# GPU" (docs/scaling.md), written under $OUT and packed into $OUT/evidence.tar.gz.
+# Runs on a host with two (or more) identical GPUs (device kind nvidia-h200-x2): the checks behind "past one
+# GPU" (docs/scaling.md), written under $OUT and packed into $OUT/checks.tar.gz.
 #   devices  the built-in suite on one GPU and with --devices all (with and without --cost-from), three runs
-#            each, alternating: wall times, their ratio (target <= 0.6), peak RSS, and tools/same_results.py on
+#            each, alternating: wall times, their ratio, peak RSS, and validation/same_results.py on
 #            every results file against the first single-GPU one (same cases, statuses and exact values)
 #   ctest    a throwaway CMake project that registers the built-in cases with counterguard_add_case_tests
 #            against the staged binary, then `ctest -j 2 --resource-spec-file` (tools/write_ctest_resource_spec.sh):
@@ -12,7 +12,7 @@
 #   interrupt  SIGINT to `run --devices all` mid-run: exit status 130, no worker process left, no results file
 #   queue1   (also on a one-GPU host) `--devices 0` (the queue, streamed worker) against `--device 0`
 # The binary comes built from the CPU machine (tools/stage_for_gpu.sh -> .device/).
-# Usage: OUT=/some/dir tools/multi_gpu_evidence.sh [STAGE...]
+# Usage: OUT=/some/dir validation/multi_gpu_checks.sh [STAGE...]
 #   (default: info devices interrupt ctest ctest_nospec, about 6 minutes on two H200s)
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
@@ -25,7 +25,7 @@ stages=("$@")
 [[ ${#stages[@]} -eq 0 ]] && stages=(info devices interrupt ctest ctest_nospec)
 
 pack() {
-  (cd "$OUT" && tar -czf /tmp/evidence.tar.gz --exclude evidence.tar.gz . && mv /tmp/evidence.tar.gz "$OUT/")
+  (cd "$OUT" && tar -czf /tmp/checks.tar.gz --exclude checks.tar.gz . && mv /tmp/checks.tar.gz "$OUT/")
 }
 trap pack EXIT
 trap "exit 124" TERM
@@ -64,7 +64,7 @@ for stage in "${stages[@]}"; do
       done
       for f in "$OUT"/single_[23].json "$OUT"/all_*.json; do
         echo "--- $(basename "$f") against single_1.json"
-        python3 tools/same_results.py "$OUT/single_1.json" "$f" | tail -5
+        python3 validation/same_results.py "$OUT/single_1.json" "$f" | tail -5
       done | tee "$OUT/same_results.txt"
       python3 - "$OUT/times.txt" <<'PY' | tee "$OUT/summary.txt"
 import statistics, sys
@@ -126,7 +126,7 @@ PY
     queue1)
       timed queue1_device "$CG" run cases/ --device 0 --json "$OUT/queue1_device.json"
       timed queue1_devices "$CG" run cases/ --devices 0 --json "$OUT/queue1_devices.json"
-      python3 tools/same_results.py "$OUT/queue1_device.json" "$OUT/queue1_devices.json" | tail -5 |
+      python3 validation/same_results.py "$OUT/queue1_device.json" "$OUT/queue1_devices.json" | tail -5 |
         tee "$OUT/queue1_same_results.txt"
       ;;
     *) echo "unknown stage $stage" ;;

@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
-# Runs on the GPU host: the evidence for `counterguard exec` (docs/exec.md), written under $OUT and packed into
-# $OUT/exec_evidence.tar.gz. Build and stage on the CPU machine first (tools/stage_for_gpu.sh -> .device/, which
-# holds counterguard, libcounterguard_injection.so and tools/exec_demo's exec_demo).
-# Usage: tools/exec_evidence.sh STAGE...   (stages below; `all` = info launch demo processes crosscheck benchmark)
+# Runs on a GPU host: the checks behind validation/h200.md's `counterguard exec` figures (docs/exec.md),
+# written under $OUT and packed into $OUT/exec_checks.tar.gz. Build and stage on the CPU machine first
+# (tools/stage_for_gpu.sh -> .device/, which holds counterguard, libcounterguard_injection.so and
+# tools/exec_demo's exec_demo).
+# Usage: validation/exec_checks.sh STAGE...   (stages below; `all` = info launch demo processes crosscheck benchmark)
 #   info        GPU, driver, versions
 #   launch      (a) exec over `counterguard launch cases/` against `counterguard run cases/`: every exact and
 #               static value identical (counterguard compare --fail-on-change), the recording re-evaluated offline
 #   demo        (c) the plain CUDA application with NVTX ranges under exec: its suite, static checks of its binary
 #   processes   ranks (fork + exec children), a crash, a hang, a failing exit status; the GPU is free afterwards
 #   crosscheck  (c) every exact value of the demo's cases against ncu on the same launches
-#   benchmark   wall time of exec and ncu with the same selection and metrics (target: ncu >= 5x); BENCH_LAUNCHES
+#   benchmark   wall time of exec and ncu with the same selection and metrics; BENCH_LAUNCHES
 #               (default "6 60"), BENCH_ITERATIONS (the demo's, default 20: 3 selected launches each), BENCH_REPEAT
 #   overhead    exec's per-launch trace (COUNTERGUARD_INJECTION_TRACE): where its time goes (OVERHEAD_LAUNCHES,
 #               default 30, of BENCH_ITERATIONS)
@@ -17,7 +18,7 @@
 #               on/off): every exact and static value identical to "full" without early set-up, and the time
 #               of each (wall, first launch, set-up per launch)
 #   gtest       (b) the example project's GoogleTest binary under exec: EXAMPLE_TESTS=<binary> and
-#               EXAMPLE_CASES=<exec suite> (tools/exec_demo/reduction_stencil_tests.yaml for examples/reduction_stencil)
+#               EXAMPLE_CASES=<exec suite> (validation/exec/reduction_stencil_tests.yaml for examples/reduction_stencil)
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 OUT=${OUT:-/tmp/counterguard-exec-out}
@@ -31,7 +32,7 @@ fi
 export COUNTERGUARD_GIT_COMMIT=${COUNTERGUARD_GIT_COMMIT:-$(git rev-parse HEAD 2>/dev/null || echo unknown)}
 
 pack() {
-  (cd "$OUT" && tar -czf /tmp/exec_evidence.tar.gz --exclude exec_evidence.tar.gz . && mv /tmp/exec_evidence.tar.gz "$OUT/")
+  (cd "$OUT" && tar -czf /tmp/exec_checks.tar.gz --exclude exec_checks.tar.gz . && mv /tmp/exec_checks.tar.gz "$OUT/")
 }
 trap pack EXIT
 trap "exit 124" TERM
@@ -128,14 +129,14 @@ PY
     crosscheck)
       [[ -f "$OUT/c_exec.json" ]] || record c_exec "$CG" exec --cases tools/exec_demo/demo.yaml --no-baselines \
         --json "$OUT/c_exec.json" -- "$DEMO"
-      python3 tools/exec_vs_ncu.py crosscheck --counterguard "$CG" --results "$OUT/c_exec.json" \
-        --selections tools/exec_demo/ncu_selections.json --report "$OUT/c_ncu_crosscheck.md" -- "$DEMO" \
+      python3 validation/exec_vs_ncu.py crosscheck --counterguard "$CG" --results "$OUT/c_exec.json" \
+        --selections validation/exec/ncu_selections.json --report "$OUT/c_ncu_crosscheck.md" -- "$DEMO" \
         >"$OUT/c_ncu_crosscheck.log" 2>&1
       echo "crosscheck exit status $?"; head -8 "$OUT/c_ncu_crosscheck.md"
       ;;
     benchmark)
       for launches in ${BENCH_LAUNCHES:-6 60}; do
-        python3 tools/exec_vs_ncu.py benchmark --counterguard "$CG" --kernel-regex '(vec_add|transpose_naive|histogram)\(' \
+        python3 validation/exec_vs_ncu.py benchmark --counterguard "$CG" --kernel-regex '(vec_add|transpose_naive|histogram)\(' \
           --nvtx-include step/ --launch-count "$launches" --metric global_load_sectors_per_request \
           --metric global_store_sectors_per_request --metric global_reduction_requests --repeat "${BENCH_REPEAT:-3}" \
           --json "$OUT/benchmark_$launches.json" --markdown "$OUT/benchmark_$launches.md" -- "$DEMO" \

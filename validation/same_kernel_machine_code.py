@@ -8,7 +8,7 @@ profiles and blame name kernel source lines) byte for byte. Needs nvcc and reade
 kernel's code or line table differs or a kernel appears or disappears. The old source is compiled from the same
 path (the file is swapped for the compile and restored).
 
-    tools/same_kernel_machine_code.py [BASE]
+    validation/same_kernel_machine_code.py [BASE]
 """
 import json
 import os

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Peak host memory (resident set, from wait4's rusage) and wall time of counterguard's host-side commands for
-suites of N generated case instances (tools/generate_scale_suite.py), to check that memory stays flat in the
+suites of N generated case instances (validation/generate_scale_suite.py), to check that memory stays flat in the
 number of cases: a fixed start-up cost plus a small amount per case (the results kept for the reports), with
 nothing quadratic.
 
@@ -9,7 +9,7 @@ reports that there is no GPU; the parent then runs the static checks and writes 
 after profiling. The peak of `run` is that of the parent or its worker, whichever is larger (wait4 folds in
 the children a process waited for); `worker` is the worker started alone with a request for all N instances.
 
-    tools/measure_host_memory.py build/counterguard [--sizes 10 100 1000] [--markdown evidence/cpu/host_memory.md]
+    validation/measure_host_memory.py build/counterguard [--sizes 10 100 1000] [--markdown table.md]
 """
 import argparse
 import fcntl

@@ -6,7 +6,7 @@
         --metric smsp__sass_l1tex_t_sectors_pipe_lsu_mem_local_op_st.sum \\
         --metric smsp__sass_l1tex_t_sectors_pipe_lsu_mem_local_op_ld.sum \\
         --metric local_store_bytes_hw --metric local_load_bytes_hw
-    tools/compare_local_bytes.py all.json [more.json]
+    validation/compare_local_bytes.py all.json [more.json]
 
 The hardware values are read from local_{load,store}_bytes_hw, or from local_{load,store}_bytes in results of
 commits up to cc54777 (when those aliases read the hardware counter). Prints every non-zero or

@@ -7,7 +7,7 @@ being measured. Exit status 0 when the same, 1 otherwise (each difference printe
 --ignore-baseline-checks, checks against stored baselines are left out of both files (to compare a gated run
 with an ungated one).
 
-    tools/same_results.py [--ignore-baseline-checks] single.json multi.json
+    validation/same_results.py [--ignore-baseline-checks] single.json multi.json
 """
 import json
 import sys
