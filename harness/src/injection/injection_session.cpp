@@ -328,9 +328,10 @@ void injection_session::context_created(CUcontext context) {
 }
 
 // Runs on a thread of its own while the program goes on; CUPTI's profiler calls for one context are not made
-// from two threads at once: a launch on this context waits in profiler_for() until this has finished. NOT
-// verified on a GPU until the integrator's H200 run: the CUPTI samples set the profiler up on the thread that
-// launches (concurrent_profiling.cu sets up one per device, each on its own thread).
+// from two threads at once: a launch on this context waits in profiler_for() until this has finished. The
+// CUPTI samples set the profiler up on the thread that launches (concurrent_profiling.cu sets up one per
+// device, each on its own thread); on the H200 this measures the same values (validation/exec_checks.sh
+// setups).
 void injection_session::set_up_early(CUcontext context, bool counters) {
   const auto started = std::chrono::steady_clock::now();
   std::unique_ptr<context_profiler> profiler;
