@@ -141,8 +141,8 @@ void report(const std::string& what, const noise_source& source, int n, tails sh
   (void)source;
 }
 
-// The noise the H200 showed (validation/h200.md, the committed baselines, the flaky gate of the problem
-// report).
+// The noise the H200 showed (validation/h200.md, the committed baselines, and a gate that flaked on it under
+// the version 1 rule).
 noise_source small_bank_conflicts(double relative_sd) {
   // A conflict-free kernel's hardware bank-conflict counter: ~1157 +- 5-8% run to run.
   return {"shared_store_bank_conflicts_hw", metric_direction::lower_is_better, 1157.0, relative_sd * 1157.0};
@@ -190,7 +190,7 @@ void expect_at_most_the_default_alpha(const noise_source& source, long gates, st
   }
 }
 
-// The problem report: a conflict-free kernel's hardware bank-conflict counter at ~1157 +- 8% (the upper end
+// The case that flaked: a conflict-free kernel's hardware bank-conflict counter at ~1157 +- 8% (the upper end
 // of the 5-8% the H200 showed), refreshed from 3 and from 5 samples, normal and heavier-tailed: 200,000
 // simulated gates each.
 TEST(noise_false_alarm_rate, stays_below_the_default_alpha_for_the_small_bank_conflict_count) {
@@ -226,7 +226,7 @@ TEST(noise_false_alarm_rate, the_removed_version_1_rule_failed_the_small_count_o
   }
   const double rate = static_cast<double>(alarms) / gates;
   std::printf("version 1 rule, small count sd 8%%, n=3: false-alarm rate %.4f\n", rate);
-  EXPECT_GT(rate, 0.01);  // one in tens of runs: the flake of the problem report
+  EXPECT_GT(rate, 0.01);  // one in tens of runs: the flake the version 1 rule gave
 }
 
 // Where the false-alarm rate is large enough to count directly, the band is a calibrated prediction band:
