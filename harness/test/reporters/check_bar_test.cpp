@@ -68,56 +68,56 @@ bar_geometry geometry(const std::string& svg) {
   if (std::regex_search(svg, m, std::regex(R"re(<rect x="([-0-9.]+)" y="2" width="([0-9.]+)")re"))) {
     g.from = std::stod(m[1]);
     g.to = g.from + std::stod(m[2]);
-}
+  }
   if (std::regex_search(svg, m, std::regex(R"re(<circle cx="([-0-9.]+)")re")))
     g.dot = std::stod(m[1]);
   return g;
-  }
+}
 
-  check_outcome check_of(const std::string& expected, std::optional<double> measured) {
-    check_outcome c;
-    c.metric = "m";
-    c.expected = expected;
-    c.measured = measured;
-    return c;
-  }
+check_outcome check_of(const std::string& expected, std::optional<double> measured) {
+  check_outcome c;
+  c.metric = "m";
+  c.expected = expected;
+  c.measured = measured;
+  return c;
+}
 
-  TEST(check_bar, places_a_passing_value_inside_the_band_and_a_failing_one_outside) {
-    const bar_geometry inside = geometry(render_check_bar_svg(check_of("1000 in [900, 1100]", 1050)));
-    EXPECT_GT(inside.dot, inside.from);
-    EXPECT_LT(inside.dot, inside.to);
-    const bar_geometry outside = geometry(render_check_bar_svg(check_of("1000 in [900, 1100]", 1500)));
-    EXPECT_GT(outside.dot, outside.to);
-    EXPECT_LE(outside.dot, 120);
-  }
+TEST(check_bar, places_a_passing_value_inside_the_band_and_a_failing_one_outside) {
+  const bar_geometry inside = geometry(render_check_bar_svg(check_of("1000 in [900, 1100]", 1050)));
+  EXPECT_GT(inside.dot, inside.from);
+  EXPECT_LT(inside.dot, inside.to);
+  const bar_geometry outside = geometry(render_check_bar_svg(check_of("1000 in [900, 1100]", 1500)));
+  EXPECT_GT(outside.dot, outside.to);
+  EXPECT_LE(outside.dot, 120);
+}
 
-  TEST(check_bar, an_open_side_reaches_the_edge) {
-    const bar_geometry at_least = geometry(render_check_bar_svg(check_of(">= 0", 4083790)));
-    EXPECT_NEAR(at_least.to, 120, 0.11);
-    EXPECT_LT(at_least.from, at_least.dot);
-    const bar_geometry at_most = geometry(render_check_bar_svg(check_of("<= 31", 12)));
-    EXPECT_EQ(at_most.from, 0);
-  }
+TEST(check_bar, an_open_side_reaches_the_edge) {
+  const bar_geometry at_least = geometry(render_check_bar_svg(check_of(">= 0", 4083790)));
+  EXPECT_NEAR(at_least.to, 120, 0.11);
+  EXPECT_LT(at_least.from, at_least.dot);
+  const bar_geometry at_most = geometry(render_check_bar_svg(check_of("<= 31", 12)));
+  EXPECT_EQ(at_most.from, 0);
+}
 
-  TEST(check_bar, a_single_accepted_value_is_a_thin_visible_bar_under_its_value) {
-    const std::string svg = render_check_bar_svg(check_of("== 0", 0));
-    const bar_geometry g = geometry(svg);
-    EXPECT_NEAR(g.to - g.from, 2.0, 0.11) << svg;
-    EXPECT_GE(g.dot, g.from);
-    EXPECT_LE(g.dot, g.to);
-    const bar_geometry off = geometry(render_check_bar_svg(check_of("== 0", 4063232)));
-    EXPECT_GT(off.dot, off.to);
-  }
+TEST(check_bar, a_single_accepted_value_is_a_thin_visible_bar_under_its_value) {
+  const std::string svg = render_check_bar_svg(check_of("== 0", 0));
+  const bar_geometry g = geometry(svg);
+  EXPECT_NEAR(g.to - g.from, 2.0, 0.11) << svg;
+  EXPECT_GE(g.dot, g.from);
+  EXPECT_LE(g.dot, g.to);
+  const bar_geometry off = geometry(render_check_bar_svg(check_of("== 0", 4063232)));
+  EXPECT_GT(off.dot, off.to);
+}
 
-  TEST(check_bar, marks_the_baseline_value_and_leaves_out_what_is_not_there) {
-    EXPECT_NE(render_check_bar_svg(check_of("1000 in [900, 1100]", 1000)).find("<path d=\"M"),
-              std::string::npos);
-    EXPECT_EQ(render_check_bar_svg(check_of("== 4", 4)).find("<path"), std::string::npos);
-    const std::string missing = render_check_bar_svg(check_of("== 4", std::nullopt));
-    EXPECT_NE(missing.find("<rect"), std::string::npos);
-    EXPECT_EQ(missing.find("<circle"), std::string::npos);
-    EXPECT_EQ(render_check_bar_svg(check_of("(no baseline)", std::nullopt)), "");
-  }
+TEST(check_bar, marks_the_baseline_value_and_leaves_out_what_is_not_there) {
+  EXPECT_NE(render_check_bar_svg(check_of("1000 in [900, 1100]", 1000)).find("<path d=\"M"),
+            std::string::npos);
+  EXPECT_EQ(render_check_bar_svg(check_of("== 4", 4)).find("<path"), std::string::npos);
+  const std::string missing = render_check_bar_svg(check_of("== 4", std::nullopt));
+  EXPECT_NE(missing.find("<rect"), std::string::npos);
+  EXPECT_EQ(missing.find("<circle"), std::string::npos);
+  EXPECT_EQ(render_check_bar_svg(check_of("(no baseline)", std::nullopt)), "");
+}
 
-  }  // namespace
-  }  // namespace counterguard
+}  // namespace
+}  // namespace counterguard
