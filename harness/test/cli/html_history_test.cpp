@@ -40,7 +40,8 @@ TEST(html_history, the_report_plots_a_metric_once_the_history_holds_two_runs_of_
   const auto number = page.rfind(' ', unchanged - 1);
   const std::size_t series = std::stoul(page.substr(number + 1, unchanged - number - 1));
   std::size_t totals = 0;
-  for (const auto& c : nlohmann::json::parse(read_text(dir.path() / "r.json"))["cases"])
+  const nlohmann::json second_results = nlohmann::json::parse(read_text(dir.path() / "r.json"));
+  for (const auto& c : second_results["cases"])
     totals += c["totals"].size();
   EXPECT_EQ(series, totals);
   EXPECT_NE(page.find("transpose/smem_unpadded?n=2048"), std::string::npos);
