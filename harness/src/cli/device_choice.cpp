@@ -76,7 +76,7 @@ isolated_run_outcome profile_instances(const std::vector<case_instance>& instanc
   // profiler configurations); --device as before.
   if (!devices.options().devices.empty() && !found.devices.empty()) {
     run.gpu_uuids = found.uuids;
-    // Planned while the workers start (about 0.2 s on the H200, evidence/h200/multi_gpu).
+    // Planned while the workers start (about 0.2 s on the H200, validation/multi_gpu_checks.sh).
     auto planned =
         std::async(std::launch::async, [&] { return planned_configurations(instances, run, chip); });
     return run_on_devices(instances, costs, found.devices, run, [&] { return planned.get(); });

@@ -215,7 +215,7 @@ void save_recorded_launch(const fs::path& folder, int index, const std::string& 
 namespace {
 
 // The archives' launches, in their order, read on several threads: on the H200 host reading 600 one-launch
-// archives one after another took 50 ms after the program (evidence/h200/exec/session_api_1ede421).
+// archives one after another took 50 ms after the program (validation/h200.md).
 std::vector<recorded_launch> load_recorded_launches(const std::vector<fs::path>& archives) {
   std::vector<recorded_launch> launches(archives.size());
   const std::size_t threads =

@@ -11,7 +11,8 @@ enum class setup_reuse {
   image,  // "image" (default): the image is sized and initialised once per configuration and profiler
           // object; each launch starts from a copy of those pristine bytes, then SetConfig and Start
   config  // "config": as image, and SetConfig only when the profiler object, configuration or image buffer
-          // changed; a launch only copies the pristine bytes back and calls Start (NOT verified on a GPU)
+          // changed; a launch only copies the pristine bytes back and calls Start (the same values as "full"
+          // on the H200: validation/exec_checks.sh setups)
 };
 
 // The injection library's tuning switch, read once per process from its environment: for measuring exec's

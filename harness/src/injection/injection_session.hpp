@@ -81,8 +81,8 @@ class injection_session {
   void save_record();
   // After a profiled launch: at most every record_interval, the hand-over thread and finish() writing what is
   // left. On the H200 writing it after every launch was 0.3 ms of exec's 2.4 ms per launch
-  // (evidence/h200/exec); a program killed by a signal loses at most the last interval's launch counts, never
-  // a recorded launch (each launch's counter data is written as it ends).
+  // (validation/exec_checks.sh overhead); a program killed by a signal loses at most the last interval's
+  // launch counts, never a recorded launch (each launch's counter data is written as it ends).
   void save_record_soon();
   static constexpr std::chrono::milliseconds record_interval{20};
 

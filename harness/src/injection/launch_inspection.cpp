@@ -2,7 +2,7 @@
 // generated_cuda_runtime_api_meta.h (runtime). CUDA 13's <<<>>> goes through __cudaLaunchKernel, for which
 // CUPTI publishes no struct (cupti/internal_launch_params.hpp). Both the runtime and the driver callbacks are
 // handled and the outermost claims the launch; on the H200, exec_demo's <<<>>> launches and the built-in
-// runner's launches were named and sized right this way (evidence/h200/exec).
+// runner's launches were named and sized right this way (validation/exec_checks.sh).
 #include "launch_inspection.hpp"
 
 #include <cuda_runtime_api.h>

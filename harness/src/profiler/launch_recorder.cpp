@@ -174,7 +174,7 @@ void launch_recorder::record(CUpti_CallbackId id, const CUpti_CallbackData& data
 
   profiled_launch launch;
   std::string problem;
-  const char* symbol = data.symbolName;  // valid at API entry for launch callbacks (gpu-facts §3)
+  const char* symbol = data.symbolName;  // valid at API entry for launch callbacks (checked on the H200)
   if (symbol == nullptr && geometry.func != nullptr &&
       cudaFuncGetName(&symbol, geometry.func) != cudaSuccess) {
     static_cast<void>(cudaGetLastError());

@@ -1,20 +1,20 @@
 // In-process CUPTI profiler, auto range + kernel replay: by default through CUPTI's session API
-// (cupti/profiler_session: one session across configurations, evidence/h200/switch), otherwise
+// (cupti/profiler_session: one session across configurations, validation/h200.md "Findings"), otherwise
 // (COUNTERGUARD_PROFILER_API=range) through the Range Profiler (cupti_range_profiler.h, CUPTI 13.0), whose
 // call sequence is below.
 //
-// Call sequence, and what gpu-facts.md (run on an H200, driver 580.159, CUDA 13.0) verified:
-//   cudaFree(0), cuCtxGetCurrent, cuptiProfilerInitialize                          verified (§2.1)
-//   cuptiProfilerDeviceSupported(api = RANGE_PROFILING)                            verified (§2.2)
-//   cuptiDeviceGetChipName, cuptiProfilerGetCounterAvailability (size, buffer)     verified (§2.3)
-//   host object: Initialize, ConfigAddMetrics, GetConfigImage, GetNumOfPasses     verified (§2.4, also here)
-//   cuptiRangeProfilerEnable, GetCounterDataSize, CounterDataImageInitialize       verified (§2.5)
-//   cuptiRangeProfilerSetConfig (AutoRange, KernelReplay, every field set)         verified (§2.6)
-//   Start / launches / Stop until isAllPassSubmitted                               verified (§2.7)
-//   DecodeData (numOfRangeDropped)                                                 verified (§2.8)
-//   runtime launch callbacks, symbolName at API entry                              verified for
-//   cudaLaunchKernel_v7000 (§3)
-// Not verified on a GPU (written from the headers):
+// Call sequence (each step run on an H200, driver 580.159, CUDA 13.0):
+//   cudaFree(0), cuCtxGetCurrent, cuptiProfilerInitialize
+//   cuptiProfilerDeviceSupported(api = RANGE_PROFILING)
+//   cuptiDeviceGetChipName, cuptiProfilerGetCounterAvailability (size, buffer)
+//   host object: Initialize, ConfigAddMetrics, GetConfigImage, GetNumOfPasses
+//   cuptiRangeProfilerEnable, GetCounterDataSize, CounterDataImageInitialize
+//   cuptiRangeProfilerSetConfig (AutoRange, KernelReplay, every field set)
+//   Start / launches / Stop until isAllPassSubmitted
+//   DecodeData (numOfRangeDropped)
+//   runtime launch callbacks, symbolName at API entry (cudaLaunchKernel_v7000)
+// First written from the headers, since run by every built-in case under this API with the session API's
+// exact values (validation/gpu_checks.sh api):
 //   - fetching cuCtxGetCurrent/cuDeviceGet through cudaGetDriverEntryPointByVersion (no libcuda link);
 //   - keeping one range profiler enabled across cases and calling SetConfig again with another config;
 //   - CUDA 13's __cudaLaunchKernel callbacks (what <<<>>> uses) and their parameter layout;
@@ -111,7 +111,8 @@ struct configuration {
   // Counter-data images as CounterDataImageInitialize left them, by the ranges they hold, for the Enable
   // numbered `pristine_enable` (Initialize takes the enabled profiler object): a case starts from a copy
   // instead of initialising its own (about 2.5 ms a case on the H200). The injection does the same per
-  // launch, measured on the H200 with the same values as initialising each time (evidence/h200/exec/setups).
+  // launch, measured on the H200 with the same values as initialising each time (validation/exec_checks.sh
+  // setups).
   std::map<int, std::vector<std::uint8_t>> pristine;
   std::uint64_t pristine_enable = 0;
 };

@@ -6,8 +6,9 @@
 
 #include "counterguard/checker/run_verdict.hpp"
 #include "counterguard/core/name_suggestions.hpp"
-#include "counterguard/core/value_format.hpp"
+#include "counterguard/reporters/display_number.hpp"
 #include "counterguard/reporters/run_summary.hpp"
+#include "counterguard/reporters/shown_checks.hpp"
 
 namespace counterguard {
 namespace {
@@ -55,7 +56,8 @@ std::string render_console_report(const run_results& results, const console_repo
     }
     if (result.unverified)
       rows.push_back({result.instance, "(output)", "-", "-", "-", "unverified: no verify registered"});
-    for (const auto& check : result.checks) {
+    for (const check_outcome* shown : shown_checks(result)) {
+      const check_outcome& check = *shown;
       if (!options.show_passing && check.verdict == check_verdict::pass)
         continue;
       std::string metric = check.metric;
@@ -64,10 +66,10 @@ std::string render_console_report(const run_results& results, const console_repo
       std::string delta = "-";
       if (check.measured && check.baseline) {
         const double d = *check.measured - *check.baseline;
-        delta = (d > 0 ? "+" : "") + format_value(d);
+        delta = (d > 0 ? "+" : "") + format_display_value(d);
       }
-      rows.push_back({result.instance, metric, check.expected,
-                      check.measured ? format_value(*check.measured) : "-", delta,
+      rows.push_back({result.instance, metric, round_numbers_in(check.expected),
+                      check.measured ? format_display_value(*check.measured) : "-", delta,
                       verdict_text(check, options.strict)});
     }
   }

@@ -2,7 +2,7 @@
 // GPU: the counter data recorded on an H200 (harness/test/fixtures/h200_builtin, one archive per built-in
 // case) laid out the way the injection library records `counterguard exec --cases cases -- counterguard
 // launch cases` (every case's launches selected by the NVTX range `launch` marks them with), then evaluated
-// with `counterguard evaluate DIR`. The GPU run of the same command is in tools/exec_evidence.sh.
+// with `counterguard evaluate DIR`. The GPU run of the same command is in validation/exec_checks.sh.
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
