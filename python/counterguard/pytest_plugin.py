@@ -32,7 +32,7 @@ import time
 import pytest
 
 from . import _profiling, results
-from .errors import ProfilingUnavailable
+from .errors import CounterguardError, ProfilingUnavailable
 
 MARKER = "counterguard"
 _SESSION = pytest.StashKey()
@@ -206,22 +206,32 @@ class _Session:
             self.metadata = metadata
         return self.metadata
 
-    def judge(self, item, label, measurement, expect):
-        """The block's case: its expectations, its baseline, its status (as run judges a case)."""
+    def judge(self, item, label, measurement, expect, failure=None):
+        """The block's case: its expectations, its baseline, its status (as run judges a case). A test that
+        raised is an error case with the exception as its reason, its checks recorded."""
         case = dict(measurement.result)
         parameters = _parameters(item)
+        # The test checks its own outputs (run's "verified" is for registered kernels).
         case.update({"instance": _instance_name(item, label), "suite": _suite_name(item), "case": _case_name(item),
                      "kernel": item.nodeid, "status": "passed", "status_reason": "", "checks": [],
                      "parameters": {key: _format_value(value) for key, value in parameters.items()},
-                     "source": _source(item)})
+                     "source": _source(item), "unverified": False, "verified": None})
+        if failure is not None:
+            case.update({"status": "error",
+                         "status_reason": f"the test raised {type(failure).__name__}: {failure}".splitlines()[0]})
         document = {"schema_version": 1, "metadata": self.run_metadata(measurement.metadata), "cases": [case]}
-        if expect:
-            document = results.check_expectations(
-                document, expect, parameters={key: _formula_value(value) for key, value in parameters.items()},
-                source=_source(item))
-        if self.baselines and not self.update:
-            document = results.compare_baselines(document, self.baselines, strict=self.strict,
-                                                 false_alarm_rate=self.false_alarm_rate)
+        try:
+            if expect:
+                document = results.check_expectations(
+                    document, expect, parameters={key: _formula_value(value) for key, value in parameters.items()},
+                    source=_source(item))
+            if self.baselines and not self.update:
+                document = results.compare_baselines(document, self.baselines, strict=self.strict,
+                                                     false_alarm_rate=self.false_alarm_rate)
+        except CounterguardError as error:  # reported as an error case, and raised for the test to fail
+            case.update({"status": "error", "status_reason": str(error)})
+            self.cases.append(case)
+            raise
         document, _ = results.settle(document, strict=self.strict)
         judged = document["cases"][0]
         self.cases.append(judged)
@@ -279,8 +289,8 @@ def _failure_message(case, measurement):
         line = (f"  {check['metric']}: expected {check['expected']}, measured {_number(check['measured'])} "
                 f"({check['verdict']}, {check['origin']}) in {where}")
         lines.append(line)
-        if check.get("message"):
-            lines.append(f"    {check['message']}")
+        if check["origin"] == "baseline" and check.get("message"):
+            lines.append(f"    {check['message']}")  # the band and the change
     return "\n".join(lines)
 
 
@@ -305,7 +315,7 @@ class _Block:
     def __exit__(self, kind, value, traceback):
         if self.inner is None:
             if kind is None:
-                pytest.skip(f"counterguard: {self.unprofiled}")
+                _skip(f"counterguard: {self.unprofiled}")
             return False
         self.inner.__exit__(kind, value, traceback)
         if kind is None:
@@ -353,6 +363,15 @@ def counters(request):
 
 # Hooks ---------------------------------------------------------------------------------------------------------------
 
+def _skip(reason):
+    """Skips the running test, reported at the test's own location (pytest 7+), not the plugin's."""
+    try:
+        exception = pytest.skip.Exception(reason, _use_item_location=True)
+    except TypeError:
+        exception = pytest.skip.Exception(reason)
+    raise exception
+
+
 def _profiles(item):
     return item.get_closest_marker(MARKER) is not None or "counters" in getattr(item, "fixturenames", ())
 
@@ -368,54 +387,69 @@ def pytest_runtest_setup(item):
     if why is not None and why.problem != "under_exec":
         reason = f"counterguard: {why.reason}"
         session.record_skip(item, reason)
-        pytest.skip(reason)
+        _skip(reason)
 
 
-def _replace_outcome(outcome, exception):
-    if hasattr(outcome, "force_exception"):
-        outcome.force_exception(exception)
-    else:  # pluggy < 1.1: an exception raised here becomes the call's outcome
-        raise exception
-
-
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_call(item):
+def _run_and_judge(item, runtest):
+    """The test's call with counterguard around it: the marker's block (a marked test without `counters`),
+    then every block judged; a failing check fails the test, as any assertion does."""
     session = item.config.stash[_SESSION]
     settings = _marker_settings(item) if _profiles(item) else None
     counters_fixture = getattr(item, "funcargs", {}).get("counters")
     whole = None
     if settings is not None and counters_fixture is None and not session.unprofiled():
-        # The marker without the fixture: the test's call is the block.
         whole = _profiling.profile(settings["metrics"], max_launches=settings["max_launches"])
-        whole.__enter__()
-    outcome = yield
-    failure = outcome.excinfo[1] if outcome.excinfo else None
-    if whole is not None:
-        if failure is not None:
-            whole.__exit__(type(failure), failure, None)
+    try:
+        if whole is not None:
+            with whole:
+                runtest()
         else:
-            try:
-                whole.__exit__(None, None, None)
-            except Exception as error:  # pylint: disable=broad-except
-                _replace_outcome(outcome, error)
-                return
-    if isinstance(failure, ProfilingUnavailable):
-        # counterguard.profile used directly in the test: no GPU here is a skip, as for the fixture.
-        reason = f"counterguard: {failure.reason}"
+            runtest()
+    except ProfilingUnavailable as why:
+        # counterguard.profile in the test (or the profiler gone since setup): a skip with the reason.
+        reason = f"counterguard: {why.reason}"
         session.record_skip(item, reason)
-        _replace_outcome(outcome, pytest.skip.Exception(reason))
-        return
+        _skip(reason)
+    except BaseException as failure:
+        # A test that failed still reports what its blocks measured, as an error case (not when it was
+        # skipped or interrupted).
+        ended = (KeyboardInterrupt, SystemExit, pytest.skip.Exception, pytest.xfail.Exception)
+        if counters_fixture is not None and not isinstance(failure, ended):
+            _judge_blocks(session, item, settings, counters_fixture.blocks, failure)
+        raise
     if settings is None and counters_fixture is None:
         return
     blocks = counters_fixture.blocks if counters_fixture is not None else [(None, whole.measurement)] if whole else []
+    messages = _judge_blocks(session, item, settings, blocks, None)
+    if messages:
+        pytest.fail("\n".join(messages), pytrace=False)
+
+
+def _judge_blocks(session, item, settings, blocks, failure):
+    """Judges and records every block of the test; the messages of those that fail."""
     expect = settings["expect"] if settings else {}
     messages = []
     for label, measurement in blocks:
-        case = session.judge(item, label, measurement, expect)
-        if case["status"] == "failed" and failure is None:
+        try:
+            case = session.judge(item, label, measurement, expect, failure)
+        except CounterguardError as error:  # a malformed expectation, a baseline file of another GPU key
+            messages.append(f"counterguard: {_instance_name(item, label)}: {error}")
+            continue
+        if case["status"] == "failed":
             messages.append(_failure_message(case, measurement))
-    if messages:
-        _replace_outcome(outcome, pytest.fail.Exception("\n".join(messages), pytrace=False))
+    return messages
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item):
+    # pytest's own pytest_runtest_call calls item.runtest(): the test runs inside _run_and_judge, so whatever
+    # counterguard decides is the test's own outcome (and pytest's capture and reports stay as they are).
+    runtest = item.runtest
+    item.runtest = lambda: _run_and_judge(item, runtest)
+    try:
+        yield
+    finally:
+        del item.runtest
 
 
 def pytest_sessionfinish(session):
@@ -429,8 +463,15 @@ def pytest_terminal_summary(terminalreporter, config):
     if state is None or not state.cases:
         return
     terminalreporter.write_sep("-", "counterguard")
-    console = results.render_console(state.document(), strict=state.strict,
-                                     show_passing=config.getoption("verbose") > 0)
-    terminalreporter.write(console if console.endswith("\n") else console + "\n")
+    if all(case["status"] == "skipped" for case in state.cases):
+        reasons = {}
+        for case in state.cases:
+            reasons[case["status_reason"]] = reasons.get(case["status_reason"], 0) + 1
+        for reason, count in reasons.items():
+            terminalreporter.write_line(f"{count} test(s) skipped: {reason}")
+    else:
+        console = results.render_console(state.document(), strict=state.strict,
+                                         show_passing=config.getoption("verbose") > 0)
+        terminalreporter.write(console if console.endswith("\n") else console + "\n")
     for line in state.summary_lines:
         terminalreporter.write_line(line)

@@ -83,7 +83,7 @@ def test_a_measurement_gives_totals_classes_and_launches_of_the_recording():
     assert m["global_load_requests"] == 262144
     assert m.cls("global_load_sectors_per_request") == "exact"
     assert m.classes["global_load_requests"] == "exact"
-    assert m.kernel_names == ["counterguard::kernels::coalescing::contiguous"]
+    assert m.kernel_names == ["counterguard::kernels::coalescing::vec_add"]
     assert m.kernels[0].metrics["global_load_requests"] == 262144
     assert m.metadata["gpu_key"] == "GH100-132sm-cuda13"
     assert "launch_registers_per_thread" in m and m["launch_registers_per_thread"] > 0
@@ -94,15 +94,15 @@ def test_a_metric_that_was_not_measured_is_a_key_error_naming_it_and_the_kernels
     # The compiler's metrics come from the modules of the kernels; this process has none of the recording's.
     assert "spill_store_bytes" not in m
     assert m.get("spill_store_bytes") is None
-    with pytest.raises(KeyError, match="spill_store_bytes.*coalescing::contiguous"):
+    with pytest.raises(KeyError, match="spill_store_bytes.*coalescing::vec_add"):
         m["spill_store_bytes"]
 
 
 def test_for_kernel_narrows_by_full_or_last_name_part():
     m = measure(STRIDED)
-    assert m.for_kernel("strided")["global_load_sectors_per_request"] == 32
-    assert m.for_kernel("counterguard::kernels::coalescing::strided")["global_load_requests"] == 8192
-    other = m.for_kernel("contiguous")
+    assert m.for_kernel("strided_add")["global_load_sectors_per_request"] == 32
+    assert m.for_kernel("counterguard::kernels::coalescing::strided_add")["global_load_requests"] == 8192
+    other = m.for_kernel("vec_add")
     assert other.kernels == [] and "global_load_requests" not in other
 
 
@@ -163,7 +163,7 @@ def test_baselines_are_recorded_and_gate_with_the_files_and_rules_of_run(tmp_pat
     # The strided kernel's real counters under the same name: 32 sectors per request, a regression.
     planted = as_case(measure(STRIDED), "copy")
     compared = results.compare_baselines(planted, tmp_path)
-    verdicts = {c["metric"]: c for c in compared["cases"][0]["checks"] if c["kernel"] == "total"}
+    verdicts = {c["metric"]: c for c in compared["cases"][0]["checks"] if c["kernel"] == ""}  # the totals
     regression = verdicts["global_load_sectors_per_request"]
     assert (regression["verdict"], regression["measured"], regression["baseline"]) == ("regression", 32, 4)
     settled, exit_status = results.settle(compared)

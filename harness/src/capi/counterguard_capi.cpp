@@ -1,12 +1,11 @@
 // The C ABI (counterguard/capi/counterguard_c.h): JSON in, JSON out, exceptions turned into status codes at
 // this one boundary. Every function is a thin call of the area that does the work.
-#include "counterguard/capi/counterguard_c.h"
-
 #include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -16,10 +15,13 @@
 #include "counterguard/baselines/baseline_file.hpp"
 #include "counterguard/baselines/baseline_update.hpp"
 #include "counterguard/build_info.hpp"
+#include "counterguard/capi/counterguard_c.h"
 #include "counterguard/checker/expectation_checker.hpp"
 #include "counterguard/checker/run_verdict.hpp"
 #include "counterguard/core/error.hpp"
+#include "counterguard/core/markdown_budget.hpp"
 #include "counterguard/in_process/process_profiler.hpp"
+#include "counterguard/measurement/metric_plan.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"
 #include "counterguard/model/suite_loader.hpp"
 #include "counterguard/reporters/console_reporter.hpp"
@@ -231,8 +233,9 @@ int counterguard_profiling_unavailable(const char* options_json) {
   return guarded([&] {
     const profile_options options = read_profile_options(options_json);
     if (const auto why = profiling_unavailable(options)) {
-      throw environment_error(profiling_unavailable_problem(options).value_or(environment_problem::under_external_profiler),
-                              *why);
+      throw environment_error(
+          profiling_unavailable_problem(options).value_or(environment_problem::under_external_profiler),
+          *why);
     }
   });
 }
@@ -246,7 +249,8 @@ int counterguard_profile_end(counterguard_measurement** measurement) {
     require_out(measurement, "measurement");
     *measurement = nullptr;
     if (!profile_open())
-      throw input_error({}, "counterguard_profile_end", "no profiled block is open", "call counterguard_profile_begin first");
+      throw input_error({}, "counterguard_profile_end", "no profiled block is open",
+                        "call counterguard_profile_begin first");
     auto result = std::make_unique<counterguard_measurement>();
     result->result = end_profile();
     result->device = profiled_device_metadata();
@@ -264,8 +268,8 @@ int counterguard_measure_recording(const char* archive_dir, int case_index, cons
     if (case_index < 0)
       throw input_error({}, "case_index", "is negative", "give a case's index in the archive's manifest");
     auto result = std::make_unique<counterguard_measurement>();
-    result->result =
-        measure_recorded_block(archive_dir, static_cast<std::size_t>(case_index), read_metric_names(metrics_json));
+    result->result = measure_recorded_block(archive_dir, static_cast<std::size_t>(case_index),
+                                            read_metric_names(metrics_json));
     if (metadata_json != nullptr && *metadata_json != '\0') {
       json document = {{"schema_version", results_schema_version},
                        {"metadata", parse_json(metadata_json, "metadata_json")},
@@ -343,17 +347,27 @@ int counterguard_check_expectations(const char* results_json, const char* reques
                                                                     : expect->dump(1);
     const json source = request.value("source", json::object());
     const std::string file = source.value("file", std::string("<expectations>"));
+    // Messages name where the expectations are stated (a test's file and line), not a line of the text.
+    const std::optional<source_location> stated =
+        source.contains("line") ? std::optional<source_location>(source_location{
+                                      file, source.value("line", 0), source.value("column", 0)})
+                                : std::nullopt;
+    const auto restated = [&](const input_error& failure) {
+      return stated ? input_error(*stated, failure.field(), failure.problem(), failure.valid()) : failure;
+    };
     const metric_catalog& catalog = metric_catalog::builtin();
-    std::vector<expectation> expectations = parse_expectations(text, file, catalog);
-    if (source.contains("line")) {
-      // Messages name the test that states the expectations, not a line of the text they came as.
-      for (auto& e : expectations)
-        e.where = source_location{file, source.value("line", 0), source.value("column", 0)};
-    }
     const parameter_list parameters = read_parameters(request.value("parameters", json::object()));
     std::vector<resolved_expectation> resolved;
-    for (const auto& e : expectations)
-      resolved.push_back(resolve_expectation(e, parameters, catalog));
+    try {
+      std::vector<expectation> expectations = parse_expectations(text, file, catalog);
+      for (auto& e : expectations) {
+        if (stated)
+          e.where = *stated;
+        resolved.push_back(resolve_expectation(e, parameters, catalog));
+      }
+    } catch (const input_error& failure) {
+      throw restated(failure);
+    }
     for (auto& c : results.cases) {
       if (c.status == case_status::skipped || c.status == case_status::error)
         continue;
@@ -364,12 +378,13 @@ int counterguard_check_expectations(const char* results_json, const char* reques
   });
 }
 
-int counterguard_compare_baselines(const char* results_json, const char* baseline_dir, const char* options_json,
-                                   char** results_out_json) {
+int counterguard_compare_baselines(const char* results_json, const char* baseline_dir,
+                                   const char* options_json, char** results_out_json) {
   return guarded([&] {
     require_out(results_out_json, "results_out_json");
     if (baseline_dir == nullptr || *baseline_dir == '\0')
-      throw input_error({}, "baseline_dir", "is empty", "give the directory that holds <gpu_key>/<suite>.yaml");
+      throw input_error({}, "baseline_dir", "is empty",
+                        "give the directory that holds <gpu_key>/<suite>.yaml");
     run_results results = parse_results(results_json);
     const json options = parse_json(options_json, "options_json");
     // The suites' files for the results' GPU key, as `run` loads them (a missing file: every metric is new).
@@ -411,7 +426,8 @@ int counterguard_update_baselines(const char* results_json, const char* baseline
   return guarded([&] {
     require_out(summary_json, "summary_json");
     if (baseline_dir == nullptr || *baseline_dir == '\0')
-      throw input_error({}, "baseline_dir", "is empty", "give the directory to write <gpu_key>/<suite>.yaml in");
+      throw input_error({}, "baseline_dir", "is empty",
+                        "give the directory to write <gpu_key>/<suite>.yaml in");
     const run_results results = parse_results(results_json);
     if (results.metadata.gpu_key.empty()) {
       throw input_error({}, "metadata.gpu_key", "is empty: the results were not measured on a GPU",
@@ -426,8 +442,8 @@ int counterguard_update_baselines(const char* results_json, const char* baseline
     for (const auto& suite : suites) {
       const std::string path = baseline_path(baseline_dir, results.metadata.gpu_key, suite);
       const std::optional<baseline_file> existing = load_baseline_file(path);
-      baseline_update_result update =
-          update_baseline(existing, suite, repetitions, catalog_metric_traits, baseline_refresh_options{}, path);
+      baseline_update_result update = update_baseline(existing, suite, repetitions, catalog_metric_traits,
+                                                      baseline_refresh_options{}, path);
       const bool write = !update.measured.empty() && (!existing || !update.changes.empty());
       updates.emplace_back(write ? path : std::string(), std::move(update));
     }

@@ -82,9 +82,10 @@ void open(const profile_options& options) {
 
 // Launch metrics of launches whose attributes could not be read are unknown, not 0 (as under exec).
 void drop_launch_metrics(metric_plan& plan) {
-  plan.metrics.erase(std::remove_if(plan.metrics.begin(), plan.metrics.end(),
-                                    [](const metric_definition& m) { return m.source == metric_source::launch; }),
-                     plan.metrics.end());
+  plan.metrics.erase(
+      std::remove_if(plan.metrics.begin(), plan.metrics.end(),
+                     [](const metric_definition& m) { return m.source == metric_source::launch; }),
+      plan.metrics.end());
 }
 
 // Observed launches and counters turned into a result by the one measurement path (measure_case), the
@@ -175,7 +176,8 @@ profile_result end_profile() {
   if (!capture.launch_attributes_known)
     drop_launch_metrics(plan);
   std::vector<std::string> raw_metrics = plan.raw_cupti;
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - block.started).count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - block.started).count();
   return measure_work(std::move(plan), std::move(capture.launches), std::move(capture.image),
                       std::move(raw_metrics), capture.passes, seconds);
 }

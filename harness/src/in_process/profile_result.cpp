@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <optional>
 
 #include "counterguard/checker/expectation_checker.hpp"
@@ -15,8 +16,8 @@ namespace {
 
 // A plain counter (not a ratio or other formula of several): its total over launches is their sum.
 bool is_plain_summable_counter(const metric_definition& definition) {
-  return definition.source == metric_source::cupti && definition.summable && definition.raw_inputs.size() == 1 &&
-         definition.formula == definition.raw_inputs.front();
+  return definition.source == metric_source::cupti && definition.summable &&
+         definition.raw_inputs.size() == 1 && definition.formula == definition.raw_inputs.front();
 }
 
 // A result read back without its observation (no counters to re-total): one launch gives its own values;
@@ -39,9 +40,8 @@ void total_without_observation(case_result& narrowed) {
   }
   for (const auto& [metric, count] : seen) {
     const std::optional<metric_definition> definition = metric_catalog::builtin().try_resolve(metric);
-    const bool totalled =
-        count == 1 || (definition && (is_plain_summable_counter(*definition) ||
-                                      definition->source != metric_source::cupti));
+    const bool totalled = count == 1 || (definition && (is_plain_summable_counter(*definition) ||
+                                                        definition->source != metric_source::cupti));
     if (!totalled)
       narrowed.totals.erase(metric);
   }

@@ -608,7 +608,7 @@ std::vector<suite> load_suites(const std::vector<std::string>& paths, const kern
 }
 
 std::vector<expectation> parse_expectations(const std::string& text, const std::string& origin,
-                                           const metric_catalog& metrics) {
+                                            const metric_catalog& metrics) {
   const std::vector<YAML::Node> documents = parse_documents(origin, text);
   const no_kernels kernels;
   const load_context context{yaml_reader(origin), kernels, metrics};

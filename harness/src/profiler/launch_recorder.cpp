@@ -19,7 +19,7 @@ namespace {
 // The launch being recorded, as read from the callback's parameters.
 struct launch_geometry {
   const void* func = nullptr;  // runtime: a host stub address or a cudaKernel_t cast to void* (both accepted)
-  bool func_is_handle = false;   // func is a cudaKernel_t (__cudaLaunchKernel), i.e. a CUkernel
+  bool func_is_handle = false;    // func is a cudaKernel_t (__cudaLaunchKernel), i.e. a CUkernel
   CUfunction function = nullptr;  // driver: the function (or a CUkernel cast to it)
   dim3 grid;
   dim3 block;
@@ -263,8 +263,8 @@ bool runtime_attributes(const void* func, unsigned threads, std::size_t dynamic_
 }
 
 // Through the driver: any function or CUkernel, whichever runtime or library loaded it.
-bool driver_attributes(CUfunction function, CUkernel kernel, unsigned threads, std::size_t dynamic_shared_bytes,
-                       launch_attributes& out) {
+bool driver_attributes(CUfunction function, CUkernel kernel, unsigned threads,
+                       std::size_t dynamic_shared_bytes, launch_attributes& out) {
   const driver_functions& d = driver();
   if (function == nullptr && kernel != nullptr && d.kernel_get_function != nullptr) {
     CUfunction loaded = nullptr;
@@ -378,7 +378,8 @@ void CUPTIAPI launch_recorder::on_callback(void* user_data, CUpti_CallbackDomain
   }
 }
 
-void launch_recorder::entered(CUpti_CallbackDomain domain, CUpti_CallbackId id, const CUpti_CallbackData& data) {
+void launch_recorder::entered(CUpti_CallbackDomain domain, CUpti_CallbackId id,
+                              const CUpti_CallbackData& data) {
   launch_geometry geometry;
   if (data.functionParams == nullptr || !read_geometry(domain, id, data.functionParams, &geometry))
     return;
@@ -389,7 +390,8 @@ void launch_recorder::entered(CUpti_CallbackDomain domain, CUpti_CallbackId id, 
   }
   profiled_launch launch;
   const char* symbol = data.symbolName;  // valid at API entry for launch callbacks (gpu-facts §3)
-  if (symbol == nullptr && geometry.func != nullptr && cudaFuncGetName(&symbol, geometry.func) != cudaSuccess) {
+  if (symbol == nullptr && geometry.func != nullptr &&
+      cudaFuncGetName(&symbol, geometry.func) != cudaSuccess) {
     static_cast<void>(cudaGetLastError());
     symbol = nullptr;
   }
@@ -427,9 +429,8 @@ void launch_recorder::exited() {
   if (!known) {
     // A driver launch, or a runtime launch through another runtime's host stub (PyTorch's own libcudart):
     // the driver knows the function whichever runtime loaded it.
-    const auto kernel = geometry.func_is_handle
-                            ? reinterpret_cast<CUkernel>(const_cast<void*>(geometry.func))
-                            : reinterpret_cast<CUkernel>(geometry.function);
+    const auto kernel = geometry.func_is_handle ? reinterpret_cast<CUkernel>(const_cast<void*>(geometry.func))
+                                                : reinterpret_cast<CUkernel>(geometry.function);
     attributes = launch_attributes{};
     known = driver_attributes(geometry.function, kernel, threads, geometry.dynamic_shared_bytes, attributes);
   }
@@ -451,7 +452,8 @@ void launch_recorder::exited() {
     launch.cluster = attributes.required_cluster;
   if (m_max_threads_per_sm >= 32) {
     // Whole warps: a partial warp occupies a full warp slot.
-    const double warps_per_block = static_cast<double>((threads + 31) / 32);  // NOLINT(bugprone-integer-division)
+    const double warps_per_block =
+        static_cast<double>((threads + 31) / 32);  // NOLINT(bugprone-integer-division)
     const double max_warps_per_sm =
         static_cast<double>(m_max_threads_per_sm / 32);  // NOLINT(bugprone-integer-division)
     launch.theoretical_occupancy_pct = attributes.blocks_per_sm * warps_per_block / max_warps_per_sm * 100.0;

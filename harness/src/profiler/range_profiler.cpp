@@ -184,19 +184,19 @@ struct range_profiler::state {
       mark = now;
     }
   };
-  std::unique_ptr<open_capture> open;
+  std::unique_ptr<open_capture> current;
 
   // Arms the recorder and opens the NVTX range that marks the work for ncu/nsys timelines (in auto-range
   // mode it does not shape ranges).
   void start_recording(const std::string& range_name) {
     recorder->arm();
-    open->marked = std::make_unique<nvtx_range>(range_name);
+    current->marked = std::make_unique<nvtx_range>(range_name);
   }
 
   // Closes the NVTX range and synchronises the device, so launch failures surface here, with the work still
   // identifiable, rather than in DecodeData.
   void finish_work() {
-    open->marked.reset();
+    current->marked.reset();
     COUNTERGUARD_CUDA_CHECK(cudaDeviceSynchronize());
   }
 
@@ -378,22 +378,22 @@ profile_capture range_profiler::profile(const std::vector<std::string>& raw_metr
 }
 
 bool range_profiler::capturing() const {
-  return m_state->open != nullptr;
+  return m_state->current != nullptr;
 }
 
 void range_profiler::begin_capture(const std::vector<std::string>& raw_metrics, const std::string& range_name,
                                    int max_launches) {
   state& s = *m_state;
-  if (s.open != nullptr)
+  if (s.current != nullptr)
     throw internal_error("range_profiler::begin_capture: a capture is already open");
   if (!raw_metrics.empty() && max_launches < 1) {
     throw input_error({}, "max_launches", "is " + std::to_string(max_launches),
                       "at least 1 range per capture");
   }
-  s.open = std::make_unique<state::open_capture>();
-  state::open_capture& open = *s.open;
-  open.mark = std::chrono::steady_clock::now();
-  open.capture.image.chip = s.device.chip;
+  s.current = std::make_unique<state::open_capture>();
+  state::open_capture& current = *s.current;
+  current.mark = std::chrono::steady_clock::now();
+  current.capture.image.chip = s.device.chip;
   try {
     if (raw_metrics.empty()) {
       // Only launch attributes are wanted (registers, occupancy): record the launches, collect no counters.
@@ -401,18 +401,18 @@ void range_profiler::begin_capture(const std::vector<std::string>& raw_metrics, 
       return;
     }
     configuration& config = s.configuration_for(raw_metrics);
-    open.config = &config;
-    open.capture.passes = config.passes;
+    current.config = &config;
+    current.capture.passes = config.passes;
     if (s.session != nullptr) {
-      open.phase("configure");
+      current.phase("configure");
       bool restarted = false;
       s.session->begin_capture(config.image, raw_metrics, max_launches, restarted);
-      open.phase(restarted ? "session_begin" : "enable");
+      current.phase(restarted ? "session_begin" : "enable");
       s.start_recording(range_name);
       return;
     }
     s.apply(&config);
-    open.phase("configure");
+    current.phase("configure");
     if (config.pristine_enable != s.enables) {
       config.pristine.clear();
       config.pristine_enable = s.enables;
@@ -420,8 +420,8 @@ void range_profiler::begin_capture(const std::vector<std::string>& raw_metrics, 
     std::vector<std::uint8_t>& pristine = config.pristine[max_launches];
     if (pristine.empty())  // the counter-data image for up to max_launches ranges (§2.5)
       pristine = detail::initialized_counter_data_image(s.profiler, raw_metrics, max_launches);
-    open.capture.image.bytes = pristine;
-    open.phase("image_initialize");
+    current.capture.image.bytes = pristine;
+    current.phase("image_initialize");
 
     // Every field set (§2.6). Kernel replay works only with auto range (§3); CUPTI restores device memory
     // between passes, so non-idempotent kernels measure exactly.
@@ -430,8 +430,8 @@ void range_profiler::begin_capture(const std::vector<std::string>& raw_metrics, 
     set_config.pRangeProfilerObject = s.profiler;
     set_config.configSize = config.image.size();
     set_config.pConfig = config.image.data();
-    set_config.counterDataImageSize = open.capture.image.bytes.size();
-    set_config.pCounterDataImage = open.capture.image.bytes.data();
+    set_config.counterDataImageSize = current.capture.image.bytes.size();
+    set_config.pCounterDataImage = current.capture.image.bytes.data();
     set_config.range = CUPTI_AutoRange;
     set_config.replayMode = CUPTI_KernelReplay;
     set_config.maxRangesPerPass = static_cast<std::size_t>(max_launches);
@@ -440,7 +440,7 @@ void range_profiler::begin_capture(const std::vector<std::string>& raw_metrics, 
     set_config.passIndex = 0;
     set_config.targetNestingLevel = 1;
     COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerSetConfig(&set_config));
-    open.phase("set_config");
+    current.phase("set_config");
 
     auto start =
         detail::cupti_params<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
@@ -448,29 +448,29 @@ void range_profiler::begin_capture(const std::vector<std::string>& raw_metrics, 
     COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerStart(&start));
     s.start_recording(range_name);
   } catch (...) {
-    s.open.reset();
+    s.current.reset();
     throw;
   }
 }
 
 void range_profiler::abandon_capture() noexcept {
   state& s = *m_state;
-  if (s.open == nullptr)
+  if (s.current == nullptr)
     return;
-  s.open->marked.reset();
-  if (s.open->config != nullptr) {
+  s.current->marked.reset();
+  if (s.current->config != nullptr) {
     if (s.session != nullptr)
       s.session->abandon_capture();
     else
       s.range_profiler_stop_quietly();
   }
   s.stop_recording_quietly();
-  s.open.reset();
+  s.current.reset();
 }
 
 profile_capture range_profiler::end_capture() {
   state& s = *m_state;
-  if (s.open == nullptr)
+  if (s.current == nullptr)
     throw internal_error("range_profiler::end_capture: no capture is open");
   try {
     s.finish_work();
@@ -478,15 +478,15 @@ profile_capture range_profiler::end_capture() {
     abandon_capture();
     throw;
   }
-  const std::unique_ptr<state::open_capture> open = std::move(s.open);
-  profile_capture& capture = open->capture;
-  if (open->config == nullptr) {
+  const std::unique_ptr<state::open_capture> current = std::move(s.current);
+  profile_capture& capture = current->capture;
+  if (current->config == nullptr) {
     capture.launches = s.recorder->disarm();
     capture.launch_attributes_known = s.recorder->attributes_known();
     return std::move(capture);
   }
   if (s.session != nullptr) {
-    open->phase("launch");
+    current->phase("launch");
     try {
       capture.launches = s.recorder->disarm();
     } catch (...) {
@@ -495,12 +495,12 @@ profile_capture range_profiler::end_capture() {
     }
     capture.launch_attributes_known = s.recorder->attributes_known();
     capture.image.bytes = s.session->end_capture();
-    open->phase("collect");
+    current->phase("collect");
     const std::size_t ranges = name_ranges(capture);
     capture.dropped_ranges =
         capture.launches.size() > ranges ? static_cast<int>(capture.launches.size() - ranges) : 0;
-    open->phase("range_names");
-    capture.phase_seconds = std::move(open->phases);
+    current->phase("range_names");
+    capture.phase_seconds = std::move(current->phases);
     return std::move(capture);
   }
 
@@ -515,7 +515,7 @@ profile_capture range_profiler::end_capture() {
   }
   capture.launch_attributes_known = s.recorder->attributes_known();
   COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerStop(&stop));
-  open->phase("replay");
+  current->phase("replay");
   if (stop.isAllPassSubmitted == 0) {
     // With kernel replay CUPTI replays each launch itself, so one Start/Stop round submits every pass; work
     // that launched nothing has nothing to decode.
@@ -533,12 +533,12 @@ profile_capture range_profiler::end_capture() {
       CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
   decode.pRangeProfilerObject = s.profiler;
   COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerDecodeData(&decode));
-  open->phase("decode");
+  current->phase("decode");
   capture.dropped_ranges = static_cast<int>(decode.numOfRangeDropped);
 
   static_cast<void>(name_ranges(capture));
-  open->phase("range_names");
-  capture.phase_seconds = std::move(open->phases);
+  current->phase("range_names");
+  capture.phase_seconds = std::move(current->phases);
   return std::move(capture);
 }
 

@@ -29,6 +29,13 @@
 extern "C" {
 #endif
 
+/* Every function is exported from libcounterguard_capi.so, whose other symbols stay private. */
+#if defined(__GNUC__)
+#define COUNTERGUARD_C_API __attribute__((visibility("default")))
+#else
+#define COUNTERGUARD_C_API
+#endif
+
 /* The version of this interface; it changes when a function's meaning or signature does. */
 #define COUNTERGUARD_C_API_VERSION 1
 
@@ -52,77 +59,83 @@ typedef enum counterguard_status {
 /* What one profiled block measured (opaque). */
 typedef struct counterguard_measurement counterguard_measurement;
 
-int counterguard_api_version(void);
+COUNTERGUARD_C_API int counterguard_api_version(void);
 /* counterguard's version, "0.2.0". */
-const char* counterguard_version(void);
+COUNTERGUARD_C_API const char* counterguard_version(void);
 /* The last failure's message in this thread ("" after a success). */
-const char* counterguard_last_error(void);
+COUNTERGUARD_C_API const char* counterguard_last_error(void);
 /* After COUNTERGUARD_ERROR_UNAVAILABLE: "no_gpu", "insufficient_privileges", "profiler_busy",
  * "under_external_profiler", "unsupported_device", "gpu_wait_expired" or "under_exec" (counterguard exec
  * profiles this process; run the work unprofiled). "" otherwise. */
-const char* counterguard_last_error_problem(void);
+COUNTERGUARD_C_API const char* counterguard_last_error_problem(void);
 /* Releases text this library returned through an out-parameter; NULL is ignored. */
-void counterguard_free(char* text);
+COUNTERGUARD_C_API void counterguard_free(char* text);
 
 /* COUNTERGUARD_OK when this process can profile, else COUNTERGUARD_ERROR_UNAVAILABLE with the reason.
  * options_json (NULL or "{}" for defaults): {"device": int, "max_launches": int, "wait_for_gpu_seconds": n};
- * the first call of the process opens the profiler on its device (-1 or absent: $COUNTERGUARD_DEVICE, else 0). */
-int counterguard_profiling_unavailable(const char* options_json);
+ * the first call of the process opens the profiler on its device (-1 or absent: $COUNTERGUARD_DEVICE, else
+ * 0). */
+COUNTERGUARD_C_API int counterguard_profiling_unavailable(const char* options_json);
 
 /* Profiles the kernels every thread launches (CUDA runtime or driver: Triton, CuPy, Numba, PyTorch) until
  * counterguard_profile_end. metrics_json: a JSON array of aliases (docs/metrics.md) or raw CUPTI names. */
-int counterguard_profile_begin(const char* metrics_json, const char* options_json);
+COUNTERGUARD_C_API int counterguard_profile_begin(const char* metrics_json, const char* options_json);
 /* Synchronises the device and measures the block; *measurement is released with
  * counterguard_measurement_free. */
-int counterguard_profile_end(counterguard_measurement** measurement);
+COUNTERGUARD_C_API int counterguard_profile_end(counterguard_measurement** measurement);
 /* Ends an open block keeping nothing (the work raised); does nothing when none is open. */
-void counterguard_profile_abandon(void);
+COUNTERGUARD_C_API void counterguard_profile_abandon(void);
 /* A results document with one case, "counterguard::profile": per-launch values ("kernels"), totals with
  * their classes ("totals": the same totals over several launches as a case of `counterguard run`) and the
  * device's metadata. kernel: NULL for every launch, or a kernel's demangled name or last "::" part for
  * its launches only (totalled the same way). */
-int counterguard_measurement_json(const counterguard_measurement* measurement, const char* kernel,
-                                  char** results_json);
-void counterguard_measurement_free(counterguard_measurement* measurement);
+COUNTERGUARD_C_API int counterguard_measurement_json(const counterguard_measurement* measurement,
+                                                     const char* kernel, char** results_json);
+COUNTERGUARD_C_API void counterguard_measurement_free(counterguard_measurement* measurement);
 /* Measures a block recorded earlier, offline (no GPU): case `case_index` of a counter-data archive
  * (`counterguard run --save-counter-data DIR` writes DIR/manifest.json and one image per case), the same
  * measurement as counterguard_profile_end gives for those launches and counters. metadata_json (NULL: none)
  * is the results metadata the measurement reports (the recording's device). */
-int counterguard_measure_recording(const char* archive_dir, int case_index, const char* metrics_json,
-                                   const char* metadata_json, counterguard_measurement** measurement);
+COUNTERGUARD_C_API int counterguard_measure_recording(const char* archive_dir, int case_index,
+                                                      const char* metrics_json, const char* metadata_json,
+                                                      counterguard_measurement** measurement);
 /* The profiled device as results metadata: gpu_name, chip, sm_count, versions and gpu_key. */
-int counterguard_device_metadata(char** metadata_json);
+COUNTERGUARD_C_API int counterguard_device_metadata(char** metadata_json);
 
 /* The metric catalog: [{"name", "class", "direction", "source", "unit", "description", "summable",
  * "raw_inputs"}...] for every alias. */
-int counterguard_metric_catalog(char** catalog_json);
+COUNTERGUARD_C_API int counterguard_metric_catalog(char** catalog_json);
 /* One alias or raw CUPTI name, as the catalog resolves it (the same object); an unknown name is
  * COUNTERGUARD_ERROR_INPUT naming the closest aliases. */
-int counterguard_resolve_metric(const char* name, char** metric_json);
+COUNTERGUARD_C_API int counterguard_resolve_metric(const char* name, char** metric_json);
 
 /* Checks expectations against every case of a results document that was not skipped, appending the checks
  * (as `run` does). request_json: {"expect": {...} or "<YAML text>", "parameters": {"n": 1024, ...},
  * "source": {"file": "...", "line": n}}: "expect" in the forms of a suite's `expect:` block (docs/schema.md:
  * a number or formula, {"equals"|"min"|"max": v}, {"between": [a, b]}, "tolerance", "class", "kernel"),
  * formulas evaluated with the numeric parameters; "source" is where messages say the expectation is. */
-int counterguard_check_expectations(const char* results_json, const char* request_json, char** results_out_json);
+COUNTERGUARD_C_API int counterguard_check_expectations(const char* results_json, const char* request_json,
+                                                       char** results_out_json);
 /* Compares every case with its suite's baseline file <baseline_dir>/<gpu_key>/<suite>.yaml, the files and
  * the noise model of `counterguard run` (docs/baselines.md); a missing file means every metric is new.
  * options_json: {"strict": bool, "false_alarm_rate": p}. */
-int counterguard_compare_baselines(const char* results_json, const char* baseline_dir, const char* options_json,
-                                   char** results_out_json);
+COUNTERGUARD_C_API int counterguard_compare_baselines(const char* results_json, const char* baseline_dir,
+                                                      const char* options_json, char** results_out_json);
 /* Settles every case's status from its checks (as `run` does) and gives the exit status `run` would
  * (0 passed, 1 a failing check). options_json: {"strict": bool}. */
-int counterguard_settle(const char* results_json, const char* options_json, char** results_out_json,
-                        int* exit_status);
+COUNTERGUARD_C_API int counterguard_settle(const char* results_json, const char* options_json,
+                                           char** results_out_json, int* exit_status);
 /* Records the measured cases into the baseline files of their suites (as `counterguard baseline update`
- * does with one repetition); summary_json: {"written": [paths], "not_recorded": [...], "summary": Markdown}. */
-int counterguard_update_baselines(const char* results_json, const char* baseline_dir, char** summary_json);
+ * does with one repetition); summary_json: {"written": [paths], "not_recorded": [...], "summary": Markdown}.
+ */
+COUNTERGUARD_C_API int counterguard_update_baselines(const char* results_json, const char* baseline_dir,
+                                                     char** summary_json);
 /* Writes the reports of `run`: options_json {"json": path, "markdown": path, "html": path, "junit": path,
  * "strict": bool, "markdown_limit": characters}; absent or empty paths are not written. */
-int counterguard_write_reports(const char* results_json, const char* options_json);
+COUNTERGUARD_C_API int counterguard_write_reports(const char* results_json, const char* options_json);
 /* The console table of `run` as text. options_json: {"strict": bool, "show_passing": bool}. */
-int counterguard_render_console(const char* results_json, const char* options_json, char** text);
+COUNTERGUARD_C_API int counterguard_render_console(const char* results_json, const char* options_json,
+                                                   char** text);
 
 #ifdef __cplusplus
 }

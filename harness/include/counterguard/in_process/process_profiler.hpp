@@ -17,9 +17,10 @@ namespace counterguard {
 // Why profiling is not possible in this process, or nothing when it is (opens the profiler once; the options
 // of the first call choose the device).
 [[nodiscard]] std::optional<std::string> profiling_unavailable(const profile_options& options = {});
-// The reason's kind (no GPU, no permission, another profiler, ...); nothing when profiling is possible or when
-// `counterguard exec` profiles this process.
-[[nodiscard]] std::optional<environment_problem> profiling_unavailable_problem(const profile_options& options = {});
+// The reason's kind (no GPU, no permission, another profiler, ...); nothing when profiling is possible or
+// when `counterguard exec` profiles this process.
+[[nodiscard]] std::optional<environment_problem> profiling_unavailable_problem(
+    const profile_options& options = {});
 
 // Whether `counterguard exec` runs this process: its injection library is then the process's profiler, and
 // in-process profiling is unavailable (the work runs unprofiled; exec's cases select its launches).
@@ -40,7 +41,8 @@ void abandon_profile() noexcept;
 // A block recorded earlier (one case of a counter-data archive: `counterguard run --save-counter-data`),
 // measured offline as end_profile measures a block, for `metrics`: the archive's counters evaluated on any
 // machine, no GPU needed. A metric whose counters the recording lacks is unmeasured.
-[[nodiscard]] profile_result measure_recorded_block(const std::string& archive_directory, std::size_t case_index,
+[[nodiscard]] profile_result measure_recorded_block(const std::string& archive_directory,
+                                                    std::size_t case_index,
                                                     const std::vector<std::string>& metrics);
 
 // The profiled device as a results file describes it (name, chip, SM count, versions, gpu_key); throws

@@ -29,7 +29,8 @@ class launch_recorder {
   // Stops recording and returns the launches seen since arm(), in launch order.
   [[nodiscard]] std::vector<profiled_launch> disarm();
   // Whether the attributes of every launch disarm() returned could be read (not when a runtime launch used
-  // a host stub of another CUDA runtime, such as PyTorch's, and no driver launch under it named the function).
+  // a host stub of another CUDA runtime, such as PyTorch's, and no driver launch under it named the
+  // function).
   [[nodiscard]] bool attributes_known() const { return m_attributes_known; }
 
  private:
