@@ -26,9 +26,9 @@ add_test(NAME python.package_imports
                  "import counterguard, counterguard.pytest_plugin as p; assert counterguard.__version__ == '${PROJECT_VERSION}', counterguard.__version__; print(counterguard.__file__)")
 add_test(NAME python.plugin_tests
          COMMAND "${COUNTERGUARD_PYTHON}" -m pytest -p pytester -q -rs "${CMAKE_CURRENT_SOURCE_DIR}/tests"
-                 -o cache_dir=${CMAKE_CURRENT_BINARY_DIR}/pytest-cache)
+                 -o cache_dir=${PROJECT_BINARY_DIR}/python-tests/pytest-cache)
 add_test(NAME python.installs_with_pip_and_cmake
          COMMAND "${CMAKE_CURRENT_SOURCE_DIR}/tests/test_installs.sh" "${COUNTERGUARD_PYTHON}" "${PROJECT_BINARY_DIR}"
-                 "${CMAKE_CURRENT_BINARY_DIR}/install-test" "${COUNTERGUARD_PYTHON_INSTALL_DIR}")
+                 "${PROJECT_BINARY_DIR}/python-tests/installs" "${COUNTERGUARD_PYTHON_INSTALL_DIR}")
 set_tests_properties(python.package_imports python.plugin_tests python.installs_with_pip_and_cmake PROPERTIES
   ENVIRONMENT "${python_environment}" LABELS "cpu;python" TIMEOUT 600)
