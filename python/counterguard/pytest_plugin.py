@@ -171,6 +171,14 @@ class _Session:
         self.false_alarm_rate = option("--counterguard-false-alarm-rate")
         self.reports = {"json_path": option("--counterguard-json"), "markdown": option("--counterguard-markdown"),
                         "html": option("--counterguard-html")}
+        # pytest-xdist: each worker has its own cases; it writes its own reports (`counterguard merge` joins
+        # the results files), and one worker at a time cannot be ensured for baseline files.
+        worker = getattr(config, "workerinput", {}).get("workerid")
+        if worker:
+            self.reports = {key: f"{path}.{worker}" if path else path for key, path in self.reports.items()}
+            if self.update:
+                raise pytest.UsageError("--counterguard-update-baselines records one session's blocks: run it "
+                                        "without pytest-xdist's -n")
         self.metadata = None
         self.cases = []
         self.unavailable = None
@@ -445,11 +453,15 @@ def pytest_runtest_call(item):
     # pytest's own pytest_runtest_call calls item.runtest(): the test runs inside _run_and_judge, so whatever
     # counterguard decides is the test's own outcome (and pytest's capture and reports stay as they are).
     runtest = item.runtest
+    own = item.__dict__.get("runtest")  # another plugin's wrapper, kept
     item.runtest = lambda: _run_and_judge(item, runtest)
     try:
         yield
     finally:
-        del item.runtest
+        if own is None:
+            del item.runtest
+        else:
+            item.runtest = own
 
 
 def pytest_sessionfinish(session):
