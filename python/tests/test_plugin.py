@@ -191,3 +191,22 @@ def test_typo():
     result = run(pytester)
     assert result.ret != 0
     result.stdout.fnmatch_lines(["*has no keyword expects; valid: expect, metrics, max_launches*"])
+
+
+def test_the_ini_option_names_the_baseline_directory_relative_to_the_ini_file(recorded_session):
+    pytester = recorded_session({"test_copy": COALESCED})
+    pytester.makeini("[pytest]\ncounterguard_baselines = gpu-baselines\n")
+    pytester.makepyfile(test_ini="""
+def test_copy(counters):
+    with counters.profile("global_load_requests"):
+        pass
+""")
+    run(pytester, "--counterguard-update-baselines").assert_outcomes(passed=1)
+    assert (pytester.path / "gpu-baselines" / "GH100-132sm-cuda13" / "test_ini.yaml").is_file()
+
+
+def test_recording_baselines_without_a_directory_is_a_usage_error(pytester):
+    pytester.makepyfile(test_nothing="def test_nothing():\n    pass\n")
+    result = run(pytester, "--counterguard-update-baselines")
+    assert result.ret != 0
+    result.stderr.fnmatch_lines(["*--counterguard-update-baselines needs --counterguard-baselines DIR*"])
