@@ -91,12 +91,20 @@ void drop_launch_metrics(metric_plan& plan) {
 // Observed launches and counters turned into a result by the one measurement path (measure_case), the
 // observation kept for for_kernel.
 profile_result measure_work(metric_plan plan, std::vector<profiled_launch> launches, counter_data_image image,
-                            std::vector<std::string> raw_metrics, int passes, double seconds) {
+                            std::vector<std::string> raw_metrics, int passes, double seconds,
+                            std::vector<kernel_resources> loaded_kernels = {}) {
   auto work = std::make_shared<profiled_work>();
   work->plan = std::move(plan);
-  // The program's kernels; a non-owning pointer to the process-wide list.
-  work->resources = std::shared_ptr<const std::vector<kernel_resources>>(std::shared_ptr<void>{},
-                                                                         &program_kernel_resources());
+  if (loaded_kernels.empty()) {
+    // The program's kernels; a non-owning pointer to the process-wide list.
+    work->resources = std::shared_ptr<const std::vector<kernel_resources>>(std::shared_ptr<void>{},
+                                                                           &program_kernel_resources());
+  } else {
+    // What the driver loaded (a JIT-compiled kernel's only resources, and what ran) ahead of the program's.
+    const std::vector<kernel_resources>& program = program_kernel_resources();
+    loaded_kernels.insert(loaded_kernels.end(), program.begin(), program.end());
+    work->resources = std::make_shared<const std::vector<kernel_resources>>(std::move(loaded_kernels));
+  }
   case_observation observation;
   observation.launches = std::move(launches);
   observation.image = std::move(image);
@@ -179,7 +187,7 @@ profile_result end_profile() {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - block.started).count();
   return measure_work(std::move(plan), std::move(capture.launches), std::move(capture.image),
-                      std::move(raw_metrics), capture.passes, seconds);
+                      std::move(raw_metrics), capture.passes, seconds, std::move(capture.loaded_kernels));
 }
 
 profile_result measure_recorded_block(const std::string& archive_directory, std::size_t case_index,

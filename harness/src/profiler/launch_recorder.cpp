@@ -6,12 +6,14 @@
 #include <cupti_runtime_cbid.h>
 #include <generated_cuda_runtime_api_meta.h>
 
+#include <algorithm>
 #include <array>
 
 #include "counterguard/core/error.hpp"
 #include "counterguard/core/symbol_names.hpp"
 #include "counterguard/cupti/cupti_check.hpp"
 #include "counterguard/cupti/internal_launch_params.hpp"
+#include "counterguard/statics/module_image_resources.hpp"
 
 namespace counterguard::detail {
 namespace {
@@ -315,7 +317,8 @@ thread_local thread_launch t_launch;
 
 }  // namespace
 
-launch_recorder::launch_recorder(int max_threads_per_sm) : m_max_threads_per_sm(max_threads_per_sm) {
+launch_recorder::launch_recorder(int max_threads_per_sm, int architecture)
+    : m_max_threads_per_sm(max_threads_per_sm), m_architecture(architecture) {
   static_cast<void>(driver());  // the driver's entry points, before any callback needs them
   COUNTERGUARD_CUPTI_CHECK(cuptiSubscribe(&m_subscriber, &launch_recorder::on_callback, this));
   auto enable = [&](CUpti_CallbackDomain domain, CUpti_CallbackId id, const char* what) {
@@ -329,10 +332,41 @@ launch_recorder::launch_recorder(int max_threads_per_sm) : m_max_threads_per_sm(
     enable(CUPTI_CB_DOMAIN_RUNTIME_API, id, "cuptiEnableCallback(CUPTI_CB_DOMAIN_RUNTIME_API, launch)");
   for (const CUpti_CallbackId id : k_driver_launch_callbacks)
     enable(CUPTI_CB_DOMAIN_DRIVER_API, id, "cuptiEnableCallback(CUPTI_CB_DOMAIN_DRIVER_API, launch)");
+  enable(CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED,
+         "cuptiEnableCallback(CUPTI_CB_DOMAIN_RESOURCE, module loaded)");
 }
 
 launch_recorder::~launch_recorder() {
   COUNTERGUARD_CUPTI_NOTHROW(cuptiUnsubscribe(m_subscriber));
+}
+
+void launch_recorder::module_loaded(std::uint32_t module_id, const std::uint8_t* image, std::size_t size) {
+  module_image_kernels read;
+  try {
+    // A fat binary holds a cubin per architecture: the one the driver runs is the device's.
+    read = read_module_image_resources(image, size, m_architecture, "module " + std::to_string(module_id));
+  } catch (const std::exception&) {
+    return;  // a module we cannot read leaves its kernels' static metrics unmeasured
+  }
+  const std::lock_guard<std::mutex> lock(m_mutex);
+  for (auto& kernel : read.kernels) {
+    std::string mangled = kernel.mangled;
+    m_module_kernels.insert_or_assign(std::move(mangled), std::move(kernel));
+  }
+}
+
+std::vector<kernel_resources> launch_recorder::loaded_resources(
+    const std::vector<profiled_launch>& launches) {
+  const std::lock_guard<std::mutex> lock(m_mutex);
+  std::vector<kernel_resources> resources;
+  for (const auto& launch : launches) {
+    const auto found = m_module_kernels.find(launch.mangled);
+    const bool listed = std::any_of(resources.begin(), resources.end(),
+                                    [&](const kernel_resources& r) { return r.mangled == launch.mangled; });
+    if (found != m_module_kernels.end() && !listed)
+      resources.push_back(found->second);
+  }
+  return resources;
 }
 
 void launch_recorder::arm() {
@@ -351,6 +385,17 @@ std::vector<profiled_launch> launch_recorder::disarm() {
 
 void CUPTIAPI launch_recorder::on_callback(void* user_data, CUpti_CallbackDomain domain, CUpti_CallbackId id,
                                            const void* data) {
+  if (domain == CUPTI_CB_DOMAIN_RESOURCE && id == CUPTI_CBID_RESOURCE_MODULE_LOADED && data != nullptr) {
+    const auto& resource = *static_cast<const CUpti_ResourceData*>(data);
+    if (const auto* module = static_cast<const CUpti_ModuleResourceData*>(resource.resourceDescriptor)) {
+      try {
+        static_cast<launch_recorder*>(user_data)->module_loaded(
+            module->moduleId, reinterpret_cast<const std::uint8_t*>(module->pCubin), module->cubinSize);
+      } catch (...) {
+      }
+    }
+    return;
+  }
   if ((domain != CUPTI_CB_DOMAIN_RUNTIME_API && domain != CUPTI_CB_DOMAIN_DRIVER_API) || data == nullptr)
     return;
   const auto& callback = *static_cast<const CUpti_CallbackData*>(data);

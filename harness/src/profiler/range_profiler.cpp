@@ -328,7 +328,8 @@ range_profiler::range_profiler(int device_ordinal) : m_state(std::make_unique<st
   timeline_mark("device described");
 
   // The process's one CUPTI subscriber (§3: kernel names from runtime launch callbacks).
-  s.recorder = std::make_unique<detail::launch_recorder>(properties.maxThreadsPerMultiProcessor);
+  s.recorder = std::make_unique<detail::launch_recorder>(properties.maxThreadsPerMultiProcessor,
+                                                         properties.major * 10 + properties.minor);
   timeline_mark("launch callbacks subscribed");
 
   if (detail::session_api_chosen()) {
@@ -484,6 +485,7 @@ profile_capture range_profiler::end_capture() {
   if (current->config == nullptr) {
     capture.launches = s.recorder->disarm();
     capture.launch_attributes_known = s.recorder->attributes_known();
+    capture.loaded_kernels = s.recorder->loaded_resources(capture.launches);
     return std::move(capture);
   }
   if (s.session != nullptr) {
@@ -495,6 +497,7 @@ profile_capture range_profiler::end_capture() {
       throw;
     }
     capture.launch_attributes_known = s.recorder->attributes_known();
+    capture.loaded_kernels = s.recorder->loaded_resources(capture.launches);
     capture.image.bytes = s.session->end_capture();
     current->phase("collect");
     const std::size_t ranges = name_ranges(capture);
@@ -515,6 +518,7 @@ profile_capture range_profiler::end_capture() {
     throw;
   }
   capture.launch_attributes_known = s.recorder->attributes_known();
+  capture.loaded_kernels = s.recorder->loaded_resources(capture.launches);
   COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerStop(&stop));
   current->phase("replay");
   if (stop.isAllPassSubmitted == 0) {

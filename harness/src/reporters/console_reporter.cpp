@@ -39,6 +39,24 @@ std::string render_blame_lines(const std::string& instance, const case_blame& bl
   return text;
 }
 
+// A case measured without checks (exec's command-line selection, as ncu prints its metrics): every value,
+// per launch when there are several.
+void add_measured_rows(const case_result& result, std::vector<row>& rows) {
+  if (!result.checks.empty() || result.totals.empty())
+    return;
+  if (result.kernels.size() > 1) {
+    for (const auto& kernel : result.kernels) {
+      for (const auto& [metric, value] : kernel.metrics) {
+        rows.push_back({result.instance,
+                        metric + " [" + kernel.function + " #" + std::to_string(kernel.launch_index) + "]",
+                        "-", format_display_value(value), "-", "measured"});
+      }
+    }
+  }
+  for (const auto& [metric, value] : result.totals)
+    rows.push_back({result.instance, metric, "-", format_display_value(value.value), "-", "measured"});
+}
+
 }  // namespace
 
 std::string render_console_report(const run_results& results, const console_report_options& options) {
@@ -72,6 +90,7 @@ std::string render_console_report(const run_results& results, const console_repo
                       check.measured ? format_display_value(*check.measured) : "-", delta,
                       verdict_text(check, options.strict)});
     }
+    add_measured_rows(result, rows);
   }
 
   std::array<std::size_t, 6> width{};

@@ -8,6 +8,7 @@
 
 #include "counterguard/cupti/counter_data_image.hpp"
 #include "counterguard/profiler/profiled_launch.hpp"
+#include "counterguard/statics/kernel_resources.hpp"
 
 namespace counterguard {
 
@@ -21,6 +22,9 @@ struct profile_capture {
   // through another CUDA runtime's host stub (PyTorch's) with no driver launch under it. Its launch metrics
   // are then unknown, not 0.
   bool launch_attributes_known = true;
+  // The static resources of the launched kernels whose modules the driver loaded while the profiler was open
+  // (what a JIT-compiled kernel has instead of a file): read from the loaded image.
+  std::vector<kernel_resources> loaded_kernels;
   // Where the profiling time went ("set_config", "replay", "decode", ...), for COUNTERGUARD_TIMING.
   std::map<std::string, double> phase_seconds;
 };
