@@ -1,6 +1,7 @@
 #include "detail/launch_recorder.hpp"
 
 #include <cuda.h>
+#include <cudaTypedefs.h>
 #include <cuda_runtime_api.h>
 #include <cupti_driver_cbid.h>
 #include <cupti_runtime_cbid.h>
@@ -194,20 +195,23 @@ bool read_geometry(CUpti_CallbackDomain domain, CUpti_CallbackId id, const void*
 // does not link libcuda, so it starts, and reports "no GPU", on machines without a driver). A missing one is
 // null: the launches it would describe keep their attributes unknown.
 struct driver_functions {
-  CUresult (*func_get_name)(const char**, CUfunction) = nullptr;
-  CUresult (*func_get_attribute)(int*, CUfunction_attribute, CUfunction) = nullptr;
-  CUresult (*kernel_get_attribute)(int*, CUfunction_attribute, CUkernel, CUdevice) = nullptr;
-  CUresult (*kernel_get_function)(CUfunction*, CUkernel) = nullptr;
-  CUresult (*occupancy)(int*, CUfunction, int, std::size_t) = nullptr;
-  CUresult (*ctx_get_device)(CUdevice*) = nullptr;
+  PFN_cuFuncGetName_v12030 func_get_name = nullptr;
+  PFN_cuFuncGetAttribute_v2020 func_get_attribute = nullptr;
+  PFN_cuKernelGetAttribute_v12000 kernel_get_attribute = nullptr;
+  PFN_cuKernelGetFunction_v12000 kernel_get_function = nullptr;
+  PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050 occupancy = nullptr;
+  // CUDA 13's cuCtxGetDevice takes the context (null: the current one); the one-argument form of earlier
+  // toolkits, called through this entry point, read a stray second argument and crashed the process.
+  PFN_cuCtxGetDevice_v13000 ctx_get_device = nullptr;
 };
 
+// Each entry point at the version whose signature the pointer declares (the typedef's suffix).
 template <typename Function>
-void entry_point(const char* symbol, Function& function) {
+void entry_point(const char* symbol, int version, Function& function) {
   void* found = nullptr;
   cudaDriverEntryPointQueryResult result = cudaDriverEntryPointSymbolNotFound;
-  if (cudaGetDriverEntryPointByVersion(symbol, &found, CUDART_VERSION, cudaEnableDefault, &result) !=
-          cudaSuccess ||
+  if (cudaGetDriverEntryPointByVersion(symbol, &found, static_cast<unsigned>(version), cudaEnableDefault,
+                                       &result) != cudaSuccess ||
       result != cudaDriverEntryPointSuccess) {
     static_cast<void>(cudaGetLastError());
     found = nullptr;
@@ -218,12 +222,12 @@ void entry_point(const char* symbol, Function& function) {
 const driver_functions& driver() {
   static const driver_functions functions = [] {
     driver_functions f;
-    entry_point("cuFuncGetName", f.func_get_name);
-    entry_point("cuFuncGetAttribute", f.func_get_attribute);
-    entry_point("cuKernelGetAttribute", f.kernel_get_attribute);
-    entry_point("cuKernelGetFunction", f.kernel_get_function);
-    entry_point("cuOccupancyMaxActiveBlocksPerMultiprocessor", f.occupancy);
-    entry_point("cuCtxGetDevice", f.ctx_get_device);
+    entry_point("cuFuncGetName", 12030, f.func_get_name);
+    entry_point("cuFuncGetAttribute", 2020, f.func_get_attribute);
+    entry_point("cuKernelGetAttribute", 12000, f.kernel_get_attribute);
+    entry_point("cuKernelGetFunction", 12000, f.kernel_get_function);
+    entry_point("cuOccupancyMaxActiveBlocksPerMultiprocessor", 6050, f.occupancy);
+    entry_point("cuCtxGetDevice", 13000, f.ctx_get_device);
     return f;
   }();
   return functions;
@@ -274,7 +278,7 @@ bool driver_attributes(CUfunction function, CUkernel kernel, unsigned threads,
       function = loaded;
   }
   CUdevice device = 0;
-  const bool have_device = d.ctx_get_device != nullptr && d.ctx_get_device(&device) == CUDA_SUCCESS;
+  const bool have_device = d.ctx_get_device != nullptr && d.ctx_get_device(&device, nullptr) == CUDA_SUCCESS;
   bool ok = true;
   auto attribute = [&](CUfunction_attribute which) {
     int value = 0;
