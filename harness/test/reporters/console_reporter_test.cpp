@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <sstream>
 #include <vector>
 
@@ -71,34 +72,6 @@ TEST(console_report, can_hide_passing_rows) {
   EXPECT_FALSE(row_of(text, "transpose/naive?n=2048", "shared_store_bank_conflicts").empty()) << text;
 }
 
-TEST(console_report, a_case_measured_without_checks_prints_every_value_per_launch_and_in_total) {
-  // exec -k K --metric M: measured values and no expectation, shown as ncu shows them.
-  run_results results;
-  case_result selection;
-  selection.instance = "exec/selection";
-  for (int launch = 0; launch < 2; ++launch) {
-    kernel_measurement kernel;
-    kernel.function = "add_kernel";
-    kernel.launch_index = launch;
-    kernel.metrics["global_load_sectors"] = 262144;
-    selection.kernels.push_back(kernel);
-  }
-  selection.totals["global_load_sectors"] = metric_value{524288, metric_class::exact};
-  results.cases.push_back(selection);
-  const std::string text = render_console_report(results);
-  EXPECT_NE(row_of(text, "exec/selection", "global_load_sectors [add_kernel #1]").find("262144"),
-            std::string::npos)
-      << text;
-  const std::string total = row_of(text, "exec/selection", "global_load_sectors");
-  EXPECT_NE(total.find("524288"), std::string::npos) << text;
-  EXPECT_NE(total.find("measured"), std::string::npos) << text;
-}
-
-TEST(console_report, a_case_with_checks_shows_its_checks_not_every_value) {
-  const std::string text = render_console_report(one_kernel_case_with_baseline_checks());
-  EXPECT_EQ(text.find("measured\n"), std::string::npos) << text;
-}
-
 }  // namespace
 }  // namespace counterguard
 
@@ -114,34 +87,6 @@ TEST(console_report, prints_a_blamed_cases_source_lines_under_the_table) {
             std::string::npos)
       << text;
   EXPECT_EQ(render_console_report(test::sample_run()).find("source lines of"), std::string::npos);
-}
-
-TEST(console_report, a_case_measured_without_checks_prints_every_value_per_launch_and_in_total) {
-  // exec -k K --metric M: measured values and no expectation, shown as ncu shows them.
-  run_results results;
-  case_result selection;
-  selection.instance = "exec/selection";
-  for (int launch = 0; launch < 2; ++launch) {
-    kernel_measurement kernel;
-    kernel.function = "add_kernel";
-    kernel.launch_index = launch;
-    kernel.metrics["global_load_sectors"] = 262144;
-    selection.kernels.push_back(kernel);
-  }
-  selection.totals["global_load_sectors"] = metric_value{524288, metric_class::exact};
-  results.cases.push_back(selection);
-  const std::string text = render_console_report(results);
-  EXPECT_NE(row_of(text, "exec/selection", "global_load_sectors [add_kernel #1]").find("262144"),
-            std::string::npos)
-      << text;
-  const std::string total = row_of(text, "exec/selection", "global_load_sectors");
-  EXPECT_NE(total.find("524288"), std::string::npos) << text;
-  EXPECT_NE(total.find("measured"), std::string::npos) << text;
-}
-
-TEST(console_report, a_case_with_checks_shows_its_checks_not_every_value) {
-  const std::string text = render_console_report(one_kernel_case_with_baseline_checks());
-  EXPECT_EQ(text.find("measured\n"), std::string::npos) << text;
 }
 
 }  // namespace
@@ -243,9 +188,12 @@ TEST(console_report, a_case_measured_without_checks_prints_every_value_per_launc
   EXPECT_NE(row_of(text, "exec/selection", "global_load_sectors [add_kernel #1]").find("262144"),
             std::string::npos)
       << text;
-  const std::string total = row_of(text, "exec/selection", "global_load_sectors");
-  EXPECT_NE(total.find("524288"), std::string::npos) << text;
-  EXPECT_NE(total.find("measured"), std::string::npos) << text;
+  const auto lines = lines_of(text);
+  const bool total_row = std::any_of(lines.begin(), lines.end(), [](const std::string& line) {
+    return line.find("global_load_sectors  ") != std::string::npos &&
+           line.find(" 524288 ") != std::string::npos && line.find("measured") != std::string::npos;
+  });
+  EXPECT_TRUE(total_row) << text;
 }
 
 TEST(console_report, a_case_with_checks_shows_its_checks_not_every_value) {
