@@ -1,9 +1,8 @@
 // The plant kernels as counterguard variants (blame_inline.yaml measures them). The same registrations in
 // both builds; each checks the answer its build computes.
+#include <algorithm>
 #include <counterguard/registry/array_kernel.hpp>
 #include <counterguard/registry/verify.hpp>
-
-#include <algorithm>
 #include <numeric>
 
 #include "blame_inline/plants.hpp"
@@ -73,7 +72,8 @@ COUNTERGUARD_KERNEL("blame_inline/group_sum")
     .verify(check_tile_sums);
 
 COUNTERGUARD_KERNEL("blame_inline/count_events")
-    .describe("plant (c): every thread counts itself with atomicAdd (result unused: RED; planted: kept, ATOM)")
+    .describe(
+        "plant (c): every thread counts itself with atomicAdd (result unused: RED; planted: kept, ATOM)")
     .launches("blame_inline::kernels::count_events")
     .parameter("n", std::int64_t{1} << 20, "threads", counterguard::range(256, 1 << 26).multiple_of(256))
     .inout<unsigned long long>("counter", "1", counterguard::constant(0))

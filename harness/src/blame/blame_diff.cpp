@@ -110,14 +110,16 @@ std::vector<blame_change> diff_blame(const std::vector<kernel_blame>& before,
       }
       const blamed_instruction* top = nullptr;
       const auto change_of = [&](const std::string& metric, std::uint64_t here, std::uint64_t there) {
-        top = changed_instruction(now, line, metric, then, now_is_after ? gained : std::vector<std::string>{});
+        top =
+            changed_instruction(now, line, metric, then, now_is_after ? gained : std::vector<std::string>{});
         blame_change change;
         change.function = now.function;
         if (top != nullptr)
           change.chain = inline_chain(*top);
         else if (!line.recorded_chains.empty())  // a per-line baseline's line: no instructions
           change.chain = split_chain(line.recorded_chains.front());
-        change.place = top != nullptr && !change.chain.empty() ? change.chain.front() : line_place(line.position);
+        change.place =
+            top != nullptr && !change.chain.empty() ? change.chain.front() : line_place(line.position);
         if (top != nullptr)
           change.sass = top->sass.empty() ? fmt::format("PC {:04x}", top->pc_offset) : top->sass;
         change.metric = metric;

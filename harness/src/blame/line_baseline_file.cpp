@@ -47,7 +47,8 @@ line_baseline_file parse_line_baseline(const std::string& text, const std::strin
   file.chip = in.string(document, "", "chip");
   const nlohmann::json& cases = in.object(document, "", "cases");
   for (const auto& [instance, profile] : cases.items())
-    file.cases[instance] = line_profile_from_json(in, profile, field_at("cases", instance), file.schema_version == 1);
+    file.cases[instance] =
+        line_profile_from_json(in, profile, field_at("cases", instance), file.schema_version == 1);
   return file;
 }
 

@@ -9,8 +9,8 @@
 namespace counterguard {
 namespace {
 
-// A profile whose lines are the instructions' own lines (per-line baselines of schema 1, and their cases that a
-// later refresh did not measure again).
+// A profile whose lines are the instructions' own lines (per-line baselines of schema 1, and their cases that
+// a later refresh did not measure again).
 constexpr const char* innermost_key = "innermost_line";
 
 bool kept(const std::vector<std::string>& metrics, const std::string& metric) {
@@ -56,9 +56,9 @@ line_profile make_line_profile(const std::vector<kernel_blame>& blames,
       for (const std::size_t i : line.instructions) {
         const blamed_instruction& instruction = blame.instructions[i];
         const std::vector<std::string> chain = inline_chain(instruction);
-        const bool carries = std::any_of(instruction.values.begin(), instruction.values.end(), [&](const auto& v) {
-          return v.second != 0 && kept(metrics, v.first);
-        });
+        const bool carries =
+            std::any_of(instruction.values.begin(), instruction.values.end(),
+                        [&](const auto& v) { return v.second != 0 && kept(metrics, v.first); });
         if (carries && chain.size() > 1)
           chains.insert(chain_text(chain));
       }

@@ -90,7 +90,8 @@ void attribute_lines(kernel_blame& blame, const line_attribution& attribution) {
     if (line->memory_opcodes && classify_opcode(instruction.opcode) != memory_access::none) {
       std::vector<std::string>& opcodes = *line->memory_opcodes;
       if (std::find(opcodes.begin(), opcodes.end(), instruction.opcode) == opcodes.end())
-        opcodes.insert(std::upper_bound(opcodes.begin(), opcodes.end(), instruction.opcode), instruction.opcode);
+        opcodes.insert(std::upper_bound(opcodes.begin(), opcodes.end(), instruction.opcode),
+                       instruction.opcode);
     }
   }
   std::stable_sort(blame.lines.begin(), blame.lines.end(), [](const blamed_line& a, const blamed_line& b) {

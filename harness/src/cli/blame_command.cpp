@@ -113,8 +113,8 @@ nlohmann::json blame_json(const std::vector<kernel_blame>& blames) {
                        {"file", line.position ? line.position->file : ""},
                        {"line", line.position ? line.position->line : 0},
                        {"values", line.values},
-                       {"memory_opcodes", line.memory_opcodes ? nlohmann::json(*line.memory_opcodes)
-                                                              : nlohmann::json(nullptr)},
+                       {"memory_opcodes",
+                        line.memory_opcodes ? nlohmann::json(*line.memory_opcodes) : nlohmann::json(nullptr)},
                        {"instructions", instructions}});
     }
     out.push_back({{"function", blame.function},

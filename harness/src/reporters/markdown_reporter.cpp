@@ -160,8 +160,8 @@ std::string render_markdown_report(const run_results& results, bool strict, cons
         const std::string kinds = describe_kind_change(line);
         items.push_back({3, blame_verdict, result.instance, line.metric,
                          line.before ? std::to_string(*line.before) : "-", std::to_string(line.after),
-                         describe_blamed_place(line) + "  " + line.sass + (kinds.empty() ? "" : "  " + kinds) +
-                             "  (" + line.function + ")"});
+                         describe_blamed_place(line) + "  " + line.sass +
+                             (kinds.empty() ? "" : "  " + kinds) + "  (" + line.function + ")"});
       }
     }
   }

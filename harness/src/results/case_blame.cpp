@@ -91,11 +91,13 @@ std::string describe_blamed_line(const blamed_source_line& line) {
   const std::string place = describe_blamed_place(line);
   const std::string kinds = describe_kind_change(line);
   if (!kinds.empty() && line.before && *line.before == line.after) {
-    return metric.empty() ? fmt::format("{}  {}  {}", place, line.sass, kinds)
-                          : fmt::format("{}  {}  {}, {} {} (unchanged)", place, line.sass, kinds, metric, line.after);
+    return metric.empty()
+               ? fmt::format("{}  {}  {}", place, line.sass, kinds)
+               : fmt::format("{}  {}  {}, {} {} (unchanged)", place, line.sass, kinds, metric, line.after);
   }
-  std::string text = line.before ? fmt::format("{}  {}  {} {} -> {}", place, line.sass, metric, *line.before, line.after)
-                                 : fmt::format("{}  {}  {} {}", place, line.sass, metric, line.after);
+  std::string text =
+      line.before ? fmt::format("{}  {}  {} {} -> {}", place, line.sass, metric, *line.before, line.after)
+                  : fmt::format("{}  {}  {} {}", place, line.sass, metric, line.after);
   return kinds.empty() ? text : text + ", " + kinds;
 }
 

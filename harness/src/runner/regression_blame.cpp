@@ -202,8 +202,9 @@ case_blame blame_case(const std::vector<std::string>& regressed, const sass_prof
     }
     if (!out.lines.empty())
       return out;
-    out.note += (out.note.empty() ? "" : " ") +
-                std::string("no source line changed against the per-line baseline; the lines carrying them now:");
+    out.note +=
+        (out.note.empty() ? "" : " ") +
+        std::string("no source line changed against the per-line baseline; the lines carrying them now:");
     if (keyed != attribution) {
       for (auto& blame : blames)
         attribute_lines(blame, attribution);
@@ -258,8 +259,8 @@ std::size_t blame_regressions(run_results& results, const regression_blame_optio
           before = &found->second;
       }
     }
-    result.blame = blame_case(wanted->second, profile->second, before, options.top, options.attribution,
-                              before_path);
+    result.blame =
+        blame_case(wanted->second, profile->second, before, options.top, options.attribution, before_path);
   }
   return instances.size();
 }

@@ -21,12 +21,12 @@
 //   by DW_LNE_NVIDIA_set_function_name, 0x91). Like the file register, the call site stays set for the
 //   rows that follow until the next 0x90 (`00 00` goes back to the function's own code).
 // - A call site row may itself be inlined, so the rows form the chain: __reduce_add_sync (crt/sm_80_rt.hpp)
-//   inlined in cooperative_groups' reduce.h, ..., inlined at the user's `cg::reduce(...)` line. Call site rows
-//   usually share the address of the inlined rows that follow them (a "view" of the same instruction).
+//   inlined in cooperative_groups' reduce.h, ..., inlined at the user's `cg::reduce(...)` line. Call site
+//   rows usually share the address of the inlined rows that follow them (a "view" of the same instruction).
 //
-// elfutils' libdw reads the extension (dwarf_linecontext) as an index into all rows of the unit after they are
-// sorted by address, which holds only for a unit with one sequence; CUDA 13's nvcc emits one unit per cubin
-// with one sequence per function. DWARF versions 2 to 4 are read (nvcc writes 2).
+// elfutils' libdw reads the extension (dwarf_linecontext) as an index into all rows of the unit after they
+// are sorted by address, which holds only for a unit with one sequence; CUDA 13's nvcc emits one unit per
+// cubin with one sequence per function. DWARF versions 2 to 4 are read (nvcc writes 2).
 namespace counterguard {
 namespace {
 
@@ -158,7 +158,7 @@ struct emitted_row {
 struct unit_reader {
   const binary_view& table;
   const std::unordered_map<std::uint64_t, relocated_address>& relocations;
-  const binary_view* strings;          // .debug_str, or null
+  const binary_view* strings;         // .debug_str, or null
   std::size_t only_function_section;  // the function of a table without relocations (0: several or none)
   cubin_line_tables& out;
 
@@ -188,7 +188,7 @@ struct unit_reader {
     const std::uint8_t minimum_instruction_length = in.u8();
     if (version >= 4)
       static_cast<void>(in.u8());  // maximum_operations_per_instruction: 1 for every GPU
-    static_cast<void>(in.u8());  // default_is_stmt
+    static_cast<void>(in.u8());    // default_is_stmt
     const auto line_base = static_cast<std::int8_t>(in.u8());
     const std::uint8_t line_range = in.u8();
     const std::uint8_t opcode_base = in.u8();
@@ -207,7 +207,8 @@ struct unit_reader {
       static_cast<void>(in.uleb());  // modification time
       static_cast<void>(in.uleb());  // length
       if (directory >= directories.size())
-        in.fail(fmt::format("file '{}' names include directory {} of {}", name, directory, directories.size()));
+        in.fail(
+            fmt::format("file '{}' names include directory {} of {}", name, directory, directories.size()));
       std::string path = (!name.empty() && name.front() == '/') || directories[directory].empty()
                              ? std::move(name)
                              : directories[directory] + "/" + name;

@@ -1,6 +1,6 @@
 // Inlined code blamed on the user's line (the outermost frame outside the toolkit and --blame-external
-// directories), on kernels compiled with -lineinfo into this test's build (statics' inline_chains.cu fixture);
-// and a change of instruction kind on a line as a change of that line.
+// directories), on kernels compiled with -lineinfo into this test's build (statics' inline_chains.cu
+// fixture); and a change of instruction kind on a line as a change of that line.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -34,7 +34,8 @@ std::string place_of(const std::string& marker) {
 }
 
 bool ends_with(const std::string& text, const std::string& suffix) {
-  return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return text.size() >= suffix.size() &&
+         text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 kernel_sass sass_of(const std::string& kernel) {
@@ -66,7 +67,8 @@ std::vector<std::string> places_with(const kernel_blame& blame, const std::strin
 TEST(inline_blame, an_atomic_add_is_blamed_on_the_line_that_calls_it) {
   const kernel_sass sass = sass_of("count_unused");
   const kernel_blame blame = join_blame(counted_in(sass, "device_atomic_functions.hpp"), sass);
-  EXPECT_EQ(places_with(blame, "global_sectors"), std::vector<std::string>{place_of("marker: atomic unused")});
+  EXPECT_EQ(places_with(blame, "global_sectors"),
+            std::vector<std::string>{place_of("marker: atomic unused")});
 }
 
 TEST(inline_blame, the_blamed_line_shows_the_chain_down_to_the_toolkits_line) {
@@ -219,8 +221,8 @@ TEST(kind_change, a_per_line_baseline_keeps_the_opcodes_and_chains_of_its_lines)
   EXPECT_EQ(line.chains, std::vector<std::string>{"kernels.cu:111 -> device_atomic_functions.hpp:226"});
   ASSERT_TRUE(line.memory_opcodes.has_value());
   EXPECT_EQ(*line.memory_opcodes, std::vector<std::string>{"RED.E.ADD.64.STRONG.GPU"});
-  const auto changes =
-      diff_blame(to_kernel_blames(profile), {one_line_of({"ATOMG.E.ADD.64.STRONG.GPU"}, 7)}, {"global_sectors"});
+  const auto changes = diff_blame(to_kernel_blames(profile), {one_line_of({"ATOMG.E.ADD.64.STRONG.GPU"}, 7)},
+                                  {"global_sectors"});
   ASSERT_EQ(changes.size(), 1U);
   EXPECT_EQ(changes[0].opcodes_after, std::vector<std::string>{"ATOMG.E.ADD.64.STRONG.GPU"});
 }

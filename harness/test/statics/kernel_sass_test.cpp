@@ -161,7 +161,8 @@ TEST(kernel_sass, an_atomic_add_is_the_toolkits_code_inlined_at_the_call) {
     ++in_header;
     ASSERT_EQ(instruction.inlined_at.size(), 1U) << "offset " << instruction.offset;
     EXPECT_EQ(instruction.inlined_at.front().line, call);
-    EXPECT_NE(instruction.inlined_function.find("atomicAdd"), std::string::npos) << instruction.inlined_function;
+    EXPECT_NE(instruction.inlined_function.find("atomicAdd"), std::string::npos)
+        << instruction.inlined_function;
   }
   EXPECT_GT(in_header, 0U);
 }

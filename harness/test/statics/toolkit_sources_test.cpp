@@ -13,9 +13,10 @@ namespace {
 using paths = std::vector<std::string>;
 
 TEST(toolkit_sources, the_include_directory_of_a_toolkit_header_is_the_toolkits) {
-  EXPECT_EQ(toolkit_include_dirs(
-                {"/usr/local/cuda/bin/../targets/x86_64-linux/include/device_atomic_functions.hpp", "/src/app/k.cu"}),
-            paths{"/usr/local/cuda/targets/x86_64-linux/include"});
+  EXPECT_EQ(
+      toolkit_include_dirs({"/usr/local/cuda/bin/../targets/x86_64-linux/include/device_atomic_functions.hpp",
+                            "/src/app/k.cu"}),
+      paths{"/usr/local/cuda/targets/x86_64-linux/include"});
 }
 
 TEST(toolkit_sources, a_crt_header_names_the_directory_above_crt) {
@@ -47,7 +48,8 @@ TEST(toolkit_sources, an_absolute_directory_holds_the_files_below_it) {
 }
 
 TEST(toolkit_sources, a_relative_directory_matches_a_checkout_anywhere) {
-  EXPECT_TRUE(source_in_directory("/ci/build-7/app/third_party/cutlass/include/gemm.h", "third_party/cutlass"));
+  EXPECT_TRUE(
+      source_in_directory("/ci/build-7/app/third_party/cutlass/include/gemm.h", "third_party/cutlass"));
   EXPECT_TRUE(source_in_directory("/home/me/app/third_party/cutlass/gemm.h", "third_party/cutlass/"));
   EXPECT_FALSE(source_in_directory("/home/me/app/third_party/cutlass_tests/gemm.h", "third_party/cutlass"));
   EXPECT_FALSE(source_in_directory("/home/me/app/third_party.h", "third_party"));  // a file, not a directory

@@ -17,8 +17,10 @@ struct blame_change {
   std::string metric;
   std::uint64_t before = 0;
   std::uint64_t after = 0;
-  // Memory instruction opcodes only the line before had, and only the line after has ("RED.E.ADD.64.STRONG.GPU"
-  // -> "ATOMG.E.ADD.64.STRONG.GPU"): a change of instruction kind. Empty when the kinds are the same or unknown.
+  // Memory instruction opcodes only the line before had, and only the line after has
+  // ("RED.E.ADD.64.STRONG.GPU"
+  // -> "ATOMG.E.ADD.64.STRONG.GPU"): a change of instruction kind. Empty when the kinds are the same or
+  // unknown.
   std::vector<std::string> opcodes_before;
   std::vector<std::string> opcodes_after;
 
@@ -34,8 +36,8 @@ struct blame_change {
                                                    const std::vector<kernel_blame>& after,
                                                    const std::vector<std::string>& metric_order = {});
 
-// "kernels.cu:111 -> device_atomic_functions.hpp:226  ATOMG.E.ADD.64.STRONG.GPU PT, R2, ...  instruction kinds
-// RED.E.ADD.64.STRONG.GPU -> ATOMG.E.ADD.64.STRONG.GPU, global sectors 32768 (unchanged)"
+// "kernels.cu:111 -> device_atomic_functions.hpp:226  ATOMG.E.ADD.64.STRONG.GPU PT, R2, ...  instruction
+// kinds RED.E.ADD.64.STRONG.GPU -> ATOMG.E.ADD.64.STRONG.GPU, global sectors 32768 (unchanged)"
 [[nodiscard]] std::string format_change(const blame_change& change);
 
 }  // namespace counterguard

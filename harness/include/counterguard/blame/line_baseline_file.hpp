@@ -9,8 +9,8 @@
 namespace counterguard {
 
 // Version of the per-line baseline format (docs/blame.md). Bump on any incompatible change. 2: lines are the
-// user's lines (inlined code blamed on its caller, source_line_blame.hpp), with their inline chains and memory
-// opcodes; schema 1 files still read, their lines keyed by the instructions' own lines.
+// user's lines (inlined code blamed on its caller, source_line_blame.hpp), with their inline chains and
+// memory opcodes; schema 1 files still read, their lines keyed by the instructions' own lines.
 inline constexpr int line_baseline_schema_version = 2;
 
 // baselines/<gpu_key>/<suite>.lines.json, written by `baseline update --with-lines`: the per-line profile of

@@ -92,7 +92,8 @@ void attribute_lines(kernel_blame& blame, const line_attribution& attribution);
 // Functions the binary lacks go to `missing` (each with the reason); when `missing` is null, or no function
 // could be joined, the first one is an input_error.
 [[nodiscard]] std::vector<kernel_blame> join_profile(const sass_profile& profile, const std::string& binary,
-                                                     bool lines_only, std::vector<std::string>* missing = nullptr,
+                                                     bool lines_only,
+                                                     std::vector<std::string>* missing = nullptr,
                                                      const line_attribution& attribution = {});
 
 // The metrics a profile's blame shows, in order: the derived excess counts its metrics allow (first: they are

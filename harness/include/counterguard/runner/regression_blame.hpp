@@ -37,9 +37,9 @@ struct recorded_sass_profiles {
 
 // Which cases to blame and how much to show.
 struct regression_blame_options {
-  bool every_failure = false;  // --blame: every failing check; else only exact metrics that regressed
-  std::size_t top = 5;         // lines per case
-  std::string baseline_dir;    // where the per-line baselines are (empty: none)
+  bool every_failure = false;    // --blame: every failing check; else only exact metrics that regressed
+  std::size_t top = 5;           // lines per case
+  std::string baseline_dir;      // where the per-line baselines are (empty: none)
   line_attribution attribution;  // which frame of inlined code is the line (--blame-external)
 };
 

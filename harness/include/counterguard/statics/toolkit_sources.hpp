@@ -16,8 +16,8 @@ namespace counterguard {
 [[nodiscard]] std::vector<std::string> toolkit_include_dirs(const std::vector<std::string>& files);
 
 // Whether `file` lies in `directory`. An absolute directory must be a prefix of the file's directories (both
-// lexically normalised); a relative one (`third_party/cutlass`) matches where its components appear, in order,
-// among the file's directories, so that one option matches a checkout in any place.
+// lexically normalised); a relative one (`third_party/cutlass`) matches where its components appear, in
+// order, among the file's directories, so that one option matches a checkout in any place.
 [[nodiscard]] bool source_in_directory(const std::string& file, const std::string& directory);
 
 }  // namespace counterguard
