@@ -6,8 +6,6 @@
 #include <iterator>
 #include <set>
 
-#include "counterguard/results/case_blame.hpp"
-
 namespace counterguard {
 namespace {
 
@@ -168,20 +166,6 @@ std::vector<blame_change> diff_blame(const std::vector<kernel_blame>& before,
                    [](const blame_change& a, const blame_change& b) { return delta(a) > delta(b); });
   changes.insert(changes.end(), kind_changes.begin(), kind_changes.end());
   return changes;
-}
-
-std::string format_change(const blame_change& change) {
-  blamed_source_line line;
-  line.function = change.function;
-  line.place = change.place;
-  line.chain = change.chain;
-  line.sass = change.sass;
-  line.metric = change.metric;
-  line.before = change.before;
-  line.after = change.after;
-  line.opcodes_before = change.opcodes_before;
-  line.opcodes_after = change.opcodes_after;
-  return describe_blamed_line(line);
 }
 
 }  // namespace counterguard

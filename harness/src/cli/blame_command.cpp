@@ -23,6 +23,7 @@
 #include "counterguard/profiler/sass_metrics_collector.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
 #include "counterguard/runner/program_supervisor.hpp"
+#include "counterguard/runner/regression_blame.hpp"
 #include "counterguard/statics/sass_disassembler.hpp"
 
 namespace counterguard::detail {
@@ -156,7 +157,7 @@ int report(const sass_profile& profile, const blame_options& options) {
     nlohmann::json diff = nlohmann::json::array();
     for (std::size_t i = 0; i < changes.size(); ++i) {
       if (options.top == 0 || i < options.top)
-        std::fputs(("  " + format_change(changes[i]) + "\n").c_str(), stdout);
+        std::fputs(("  " + describe_blamed_line(blamed_line_of(changes[i])) + "\n").c_str(), stdout);
       diff.push_back({{"function", changes[i].function},
                       {"place", changes[i].place},
                       {"chain", changes[i].chain},

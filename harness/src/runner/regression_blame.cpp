@@ -56,14 +56,14 @@ std::vector<blamed_source_line> current_lines(const std::vector<kernel_blame>& b
       if (!shown.emplace(blame->function, line_place(line->position)).second)
         continue;
       const blamed_instruction& top_one = top_instruction(*blame, *line, metric);
-      blamed_source_line shown;
-      shown.function = blame->function;
-      shown.place = line_place(line->position);
-      shown.chain = inline_chain(top_one);
-      shown.sass = instruction_text(top_one);
-      shown.metric = metric;
-      shown.after = line->values.at(metric);
-      out.push_back(std::move(shown));
+      blamed_source_line entry;
+      entry.function = blame->function;
+      entry.place = line_place(line->position);
+      entry.chain = inline_chain(top_one);
+      entry.sass = instruction_text(top_one);
+      entry.metric = metric;
+      entry.after = line->values.at(metric);
+      out.push_back(std::move(entry));
     }
   }
   return out;
@@ -119,6 +119,20 @@ recorded_sass_profiles record_sass_profiles(const std::vector<std::string>& inst
                                  read_sass_profile(directory.path() + "/" + file.get<std::string>()));
   }
   return recorded;
+}
+
+blamed_source_line blamed_line_of(const blame_change& change) {
+  blamed_source_line line;
+  line.function = change.function;
+  line.place = change.place;
+  line.chain = change.chain;
+  line.sass = change.sass;
+  line.metric = change.metric;
+  line.before = change.before;
+  line.after = change.after;
+  line.opcodes_before = change.opcodes_before;
+  line.opcodes_after = change.opcodes_after;
+  return line;
 }
 
 std::vector<std::string> metrics_to_blame(const case_result& result, bool every_failure) {
@@ -187,17 +201,10 @@ case_blame blame_case(const std::vector<std::string>& regressed, const sass_prof
         break;
       if (std::find(out.metrics.begin(), out.metrics.end(), change.metric) == out.metrics.end())
         continue;
+      blamed_source_line line = blamed_line_of(change);
       // A line only the baseline has (its code was removed or replaced) has no instruction to show now.
-      blamed_source_line line;
-      line.function = change.function;
-      line.place = change.place;
-      line.chain = change.chain;
-      line.sass = change.sass.empty() ? "(no instruction now)" : change.sass;
-      line.metric = change.metric;
-      line.before = change.before;
-      line.after = change.after;
-      line.opcodes_before = change.opcodes_before;
-      line.opcodes_after = change.opcodes_after;
+      if (line.sass.empty())
+        line.sass = "(no instruction now)";
       out.lines.push_back(std::move(line));
     }
     if (!out.lines.empty())

@@ -12,6 +12,7 @@
 #include "counterguard/blame/line_profile.hpp"
 #include "counterguard/blame/source_line_blame.hpp"
 #include "counterguard/results/case_blame.hpp"
+#include "counterguard/runner/regression_blame.hpp"
 
 namespace counterguard {
 namespace {
@@ -55,6 +56,10 @@ sass_function_profile counted_in(const kernel_sass& sass, const std::string& fil
       values["global_sectors"] = 1;
   }
   return profile;
+}
+
+std::string describe(const blame_change& change) {
+  return describe_blamed_line(blamed_line_of(change));
 }
 
 std::vector<std::string> places_with(const kernel_blame& blame, const std::string& metric) {
@@ -176,7 +181,7 @@ TEST(kind_change, a_reduction_that_became_an_atomic_is_a_change_of_its_line_with
   EXPECT_EQ(change.opcodes_before, std::vector<std::string>{"RED.E.ADD.64.STRONG.GPU"});
   EXPECT_EQ(change.opcodes_after, std::vector<std::string>{"ATOMG.E.ADD.64.STRONG.GPU"});
   EXPECT_EQ(change.sass, "ATOMG.E.ADD.64.STRONG.GPU [R2.64], R4");
-  EXPECT_EQ(format_change(change),
+  EXPECT_EQ(describe(change),
             "kernels.cu:111 -> device_atomic_functions.hpp:226  ATOMG.E.ADD.64.STRONG.GPU [R2.64], R4  "
             "instruction kinds RED.E.ADD.64.STRONG.GPU -> ATOMG.E.ADD.64.STRONG.GPU, global sectors 32768 "
             "(unchanged)");
@@ -189,9 +194,9 @@ TEST(kind_change, a_wider_load_carries_its_change_of_kind_on_the_changed_counter
   EXPECT_EQ(changes[0].after, 4U);
   EXPECT_EQ(changes[0].opcodes_before, std::vector<std::string>{"LDG.E"});
   EXPECT_EQ(changes[0].opcodes_after, std::vector<std::string>{"LDG.E.128"});
-  EXPECT_NE(format_change(changes[0]).find("global sectors 8 -> 4, instruction kinds LDG.E -> LDG.E.128"),
+  EXPECT_NE(describe(changes[0]).find("global sectors 8 -> 4, instruction kinds LDG.E -> LDG.E.128"),
             std::string::npos)
-      << format_change(changes[0]);
+      << describe(changes[0]);
 }
 
 TEST(kind_change, a_new_local_store_on_a_line_is_a_new_kind) {
@@ -200,7 +205,7 @@ TEST(kind_change, a_new_local_store_on_a_line_is_a_new_kind) {
   ASSERT_EQ(changes.size(), 1U);
   EXPECT_TRUE(changes[0].opcodes_before.empty());
   EXPECT_EQ(changes[0].opcodes_after, std::vector<std::string>{"STL"});
-  EXPECT_NE(format_change(changes[0]).find("new instruction kinds STL"), std::string::npos);
+  EXPECT_NE(describe(changes[0]).find("new instruction kinds STL"), std::string::npos);
 }
 
 TEST(kind_change, the_same_kinds_or_kinds_unknown_on_one_side_are_no_change) {

@@ -36,8 +36,4 @@ struct blame_change {
                                                    const std::vector<kernel_blame>& after,
                                                    const std::vector<std::string>& metric_order = {});
 
-// "kernels.cu:111 -> device_atomic_functions.hpp:226  ATOMG.E.ADD.64.STRONG.GPU PT, R2, ...  instruction
-// kinds RED.E.ADD.64.STRONG.GPU -> ATOMG.E.ADD.64.STRONG.GPU, global sectors 32768 (unchanged)"
-[[nodiscard]] std::string format_change(const blame_change& change);
-
 }  // namespace counterguard

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "counterguard/blame/blame_diff.hpp"
 #include "counterguard/blame/line_profile.hpp"
 #include "counterguard/blame/sass_profile.hpp"
 #include "counterguard/results/run_results.hpp"
@@ -34,6 +35,9 @@ struct recorded_sass_profiles {
 // The blame metrics for `metrics` (alias or raw names) that `profile` collected, most telling first.
 [[nodiscard]] std::vector<std::string> blame_metrics_of(const std::vector<std::string>& metrics,
                                                         const sass_profile& profile);
+
+// A change of a line as the reports show it (describe_blamed_line renders it).
+[[nodiscard]] blamed_source_line blamed_line_of(const blame_change& change);
 
 // Which cases to blame and how much to show.
 struct regression_blame_options {
