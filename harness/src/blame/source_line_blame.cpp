@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <tuple>
 
 #include "counterguard/core/error.hpp"
@@ -24,6 +25,21 @@ bool line_before(const std::optional<source_position>& a, const std::optional<so
   return std::tie(a->file, a->line) < std::tie(b->file, b->line);
 }
 
+bool in_any(const std::string& file, const std::vector<std::string>& dirs) {
+  return std::any_of(dirs.begin(), dirs.end(),
+                     [&](const std::string& dir) { return source_in_directory(file, dir); });
+}
+
+// The outermost of `frames` whose file `is_users`, else the innermost.
+template <typename predicate>
+std::size_t first_user_frame(const std::vector<source_position>& frames, predicate is_users) {
+  for (std::size_t i = 0; i < frames.size(); ++i) {
+    if (is_users(frames[i].file))
+      return i;
+  }
+  return frames.empty() ? 0 : frames.size() - 1;
+}
+
 std::uint64_t value_of(const metric_values& values, const std::string& metric) {
   const auto found = values.find(metric);
   return found == values.end() ? 0 : found->second;
@@ -34,15 +50,9 @@ std::uint64_t value_of(const metric_values& values, const std::string& metric) {
 std::size_t blamed_frame_of(const std::vector<source_position>& frames,
                             const std::vector<std::string>& toolkit_dirs,
                             const std::vector<std::string>& external_dirs) {
-  const auto in_any = [](const std::string& file, const std::vector<std::string>& dirs) {
-    return std::any_of(dirs.begin(), dirs.end(),
-                       [&](const std::string& dir) { return source_in_directory(file, dir); });
-  };
-  for (std::size_t i = 0; i < frames.size(); ++i) {
-    if (!in_any(frames[i].file, toolkit_dirs) && !in_any(frames[i].file, external_dirs))
-      return i;
-  }
-  return frames.empty() ? 0 : frames.size() - 1;
+  return first_user_frame(frames, [&](const std::string& file) {
+    return !in_any(file, toolkit_dirs) && !in_any(file, external_dirs);
+  });
 }
 
 std::vector<std::string> inline_chain(const blamed_instruction& instruction) {
@@ -64,10 +74,19 @@ void attribute_lines(kernel_blame& blame, const line_attribution& attribution) {
   blame.lines.clear();
   const bool opcodes_known = std::all_of(blame.instructions.begin(), blame.instructions.end(),
                                          [](const blamed_instruction& i) { return !i.sass.empty(); });
+  std::map<std::string, bool> users;  // by file: a kernel has few files and many instructions
+  const auto is_users = [&](const std::string& file) {
+    auto found = users.find(file);
+    if (found == users.end()) {
+      const bool outside =
+          !in_any(file, blame.toolkit_include_dirs) && !in_any(file, attribution.external_dirs);
+      found = users.emplace(file, outside).first;
+    }
+    return found->second;
+  };
   for (std::size_t i = 0; i < blame.instructions.size(); ++i) {
     blamed_instruction& instruction = blame.instructions[i];
-    instruction.blamed_frame =
-        blamed_frame_of(instruction.frames, blame.toolkit_include_dirs, attribution.external_dirs);
+    instruction.blamed_frame = first_user_frame(instruction.frames, is_users);
     std::optional<source_position> place;
     if (!instruction.frames.empty()) {
       const source_position& frame =

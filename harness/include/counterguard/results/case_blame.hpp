@@ -15,17 +15,18 @@ class json_reader;
 struct blamed_source_line {
   std::string function;  // demangled, without parameters
   std::string place;     // "kernels.cu:111": the user's line (docs/blame.md)
-  // Its inline chain, the user's line first: {"kernels.cu:111", "device_atomic_functions.hpp:226"} for an
-  // instruction of an inlined atomicAdd; one place when nothing is inlined; empty in results written before.
-  std::vector<std::string> chain;
-  std::string sass;    // the line's instruction that carries (or changed) most: "STS [R7], R8", "PC 01f0"
-  std::string metric;  // a blame metric: "shared_excess_wavefronts"
+  std::string sass;      // the line's instruction that carries (or changed) most: "STS [R7], R8", "PC 01f0"
+  std::string metric;    // a blame metric: "shared_excess_wavefronts"
   std::optional<std::uint64_t> before;
   std::uint64_t after = 0;
+  // The fields below are initialised, so that a line brace-initialised with the ones above stays complete.
+  // Its inline chain, the user's line first: {"kernels.cu:111", "device_atomic_functions.hpp:226"} for an
+  // instruction of an inlined atomicAdd; one place when nothing is inlined; empty in results written before.
+  std::vector<std::string> chain = {};
   // Memory instruction opcodes the line lost and gained against the per-line baseline ("RED.E.ADD.64..." ->
   // "ATOMG.E.ADD.64..."): a change of instruction kind, also when the counters are the same. Empty: none.
-  std::vector<std::string> opcodes_before;
-  std::vector<std::string> opcodes_after;
+  std::vector<std::string> opcodes_before = {};
+  std::vector<std::string> opcodes_after = {};
 };
 
 // Source-line blame of a case (`run --blame`, and automatically for a regressed exact metric): which lines
