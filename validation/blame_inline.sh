@@ -80,11 +80,12 @@ gpu() {
     # The inline chains counterguard reads for every instruction of the planted kernel.
     "$planted" sass --binary "$planted" --kernel "$kernel" --json "$work/sass_$kernel.json" \
       >"$work/sass_$kernel.txt" 2>&1
-    # ncu's source page of the same launch: per instruction (SASS) and per CUDA source line.
-    for view in sass cuda; do
+    # ncu's source page of the same launch: per instruction (SASS), per CUDA source line, and both together
+    # (the view that shows the CUDA lines with their SASS, inlined code included).
+    for view in sass cuda cuda,sass; do
       ncu --section SourceCounters --page source --print-source "$view" --csv --clock-control none \
         --kernel-name "regex:$kernel" --launch-count 1 \
-        "$planted" launch "$SUITE" --filter "blame_inline/$case" >"$work/ncu_${case}_$view.csv" 2>&1
+        "$planted" launch "$SUITE" --filter "blame_inline/$case" >"$work/ncu_${case}_${view/,/_}.csv" 2>&1
       echo "ncu source page ($view) of $case exit status $?"
     done
   done

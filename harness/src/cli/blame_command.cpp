@@ -57,12 +57,7 @@ std::string self_path() {
 }
 
 bool nvdisasm_available() {
-  try {
-    static_cast<void>(find_nvdisasm());
-    return true;
-  } catch (const environment_error&) {
-    return false;
-  }
+  return !find_nvdisasm().empty();  // empty when there is none
 }
 
 void print_blame(const std::vector<kernel_blame>& blames, const sass_profile& profile, std::size_t top) {
