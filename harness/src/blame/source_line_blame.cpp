@@ -98,7 +98,7 @@ void attribute_lines(kernel_blame& blame, const line_attribution& attribution) {
     if (line == blame.lines.end()) {
       blamed_line added;
       added.position = place;
-      if (opcodes_known && !blame.instructions.empty())
+      if (opcodes_known)
         added.memory_opcodes = std::vector<std::string>{};
       blame.lines.push_back(std::move(added));
       line = blame.lines.end() - 1;
