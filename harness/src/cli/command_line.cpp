@@ -128,6 +128,9 @@ int run_command_line(int argc, char** argv) {
   run_command->add_option("--blame-top", run.blame_top, "source lines shown per blamed case")
       ->capture_default_str()
       ->check(CLI::Range(1, 1000));
+  run_command->add_option("--blame-external", run.blame_external,
+                          "blame inlined code of this include directory (a library's) on the line that "
+                          "calls it, like the CUDA toolkit's (repeatable)");
 
   detail::selection_options static_selection;
   detail::report_options static_reports;
@@ -205,6 +208,9 @@ int run_command_line(int argc, char** argv) {
   update_command->add_flag("--with-lines", update.with_lines,
                            "also record each case's per-source-line counters of exact metrics "
                            "(<suite>.lines.json, for run's blame)");
+  update_command->add_option("--blame-external", update.blame_external,
+                             "with --with-lines: blame inlined code of this include directory on the line "
+                             "that calls it, as `run --blame-external` (repeatable)");
   const detail::command_action baseline_diff_action = detail::add_baseline_diff_command(*baseline_command);
 
   std::string chip = COUNTERGUARD_DEFAULT_CHIP;

@@ -66,9 +66,10 @@ struct run_options {
   std::vector<std::string> cost_from;  // results files whose per-case seconds estimate each case's cost
   std::string shard;                   // --shard I/N; empty: every selected instance
   std::string command_line;
-  bool blame_every_failure = false;  // --blame: every failing case, not only regressed exact metrics
-  bool no_blame = false;             // --no-blame
-  std::size_t blame_top = 5;         // source lines per blamed case
+  bool blame_every_failure = false;         // --blame: every failing case, not only regressed exact metrics
+  bool no_blame = false;                    // --no-blame
+  std::size_t blame_top = 5;                // source lines per blamed case
+  std::vector<std::string> blame_external;  // --blame-external: third-party include directories
 };
 
 struct evaluate_options {
@@ -98,6 +99,7 @@ struct baseline_update_options {
   std::size_t from_history = 0;
   bool replace_all = false;  // replace entries the refresh agrees with too (docs/baselines.md)
   bool with_lines = false;   // also write the per-line profiles of exact metrics (docs/blame.md)
+  std::vector<std::string> blame_external;  // --blame-external: third-party include directories
 };
 
 // `static --binary`: the kernels' resources read from compiled programs, libraries, cubins or fat binaries.

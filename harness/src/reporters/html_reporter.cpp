@@ -373,10 +373,12 @@ std::string render_blame(const case_blame& blame) {
       "<table class=\"blame\"><tr><th>line</th><th>instruction</th><th>counter</th><th>before</th>"
       "<th>now</th><th>function</th></tr>\n";
   for (const auto& line : blame.lines) {
-    html += "<tr><td><code>" + esc(line.place) + "</code></td><td><code>" + esc(line.sass) +
-            "</code></td><td>" + esc(line.metric) + "</td><td class=\"n\">" +
-            (line.before ? std::to_string(*line.before) : "-") + "</td><td class=\"n\">" +
-            std::to_string(line.after) + "</td><td><code>" + esc(line.function) + "</code></td></tr>\n";
+    const std::string kinds = describe_kind_change(line);
+    html += "<tr><td><code>" + esc(describe_blamed_place(line)) + "</code></td><td><code>" + esc(line.sass) +
+            "</code>" + (kinds.empty() ? "" : "<br>" + esc(kinds)) + "</td><td>" + esc(line.metric) +
+            "</td><td class=\"n\">" + (line.before ? std::to_string(*line.before) : "-") +
+            "</td><td class=\"n\">" + std::to_string(line.after) + "</td><td><code>" + esc(line.function) +
+            "</code></td></tr>\n";
   }
   return html + "</table>\n";
 }
