@@ -31,9 +31,5 @@ endif()
 if(NOT TARGET PkgConfig::ZSTD)
   pkg_check_modules(ZSTD REQUIRED IMPORTED_TARGET GLOBAL libzstd)
 endif()
-# The SASS-to-source line tables of cubins (.debug_line) are read with elfutils' libdw (static --sass).
-if(NOT TARGET PkgConfig::LIBDW)
-  pkg_check_modules(LIBDW REQUIRED IMPORTED_TARGET GLOBAL libdw)
-endif()
 # The GoogleTest API (counterguard::gtest) is built when GoogleTest is there.
 find_package(GTest QUIET)

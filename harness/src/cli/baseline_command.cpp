@@ -47,6 +47,9 @@ command_action add_update_command(CLI::App& baseline, const command_context& con
   command->add_flag("--with-lines", options->with_lines,
                     "also record each case's per-source-line counters of exact metrics "
                     "(<suite>.lines.json, for run's blame)");
+  command->add_option("--blame-external", options->blame_external,
+                      "with --with-lines: blame inlined code of this include directory on the line "
+                      "that calls it, as `run --blame-external` (repeatable)");
   return when_chosen(command, [options, command] {
     options->devices.device_given = device_given_on(*command);
     const interruption_guard interruptions;

@@ -41,6 +41,9 @@ command_action add_blame_command(CLI::App& app, const command_context& /*context
   command->add_option("--json", options->json, "write the joined blame (and changes) as JSON here");
   command->add_option("--device", options->device, "CUDA device ordinal")->capture_default_str();
   command->add_flag("--lines-only", options->lines_only, "no nvdisasm: PC offsets and source lines only");
+  command->add_option("--blame-external", options->blame_external,
+                      "blame inlined code of this include directory (a library's) on the line that calls it, "
+                      "like the CUDA toolkit's (repeatable)");
   command->add_flag("--list-metrics", options->list_metrics, "list the device's SASS metrics and exit");
   command->add_flag("--trace", options->trace, "print every CUPTI call and what it returned (stderr)");
   command

@@ -39,6 +39,9 @@ command_action add_run_command(CLI::App& app, const command_context& context) {
   command->add_option("--blame-top", options->blame_top, "source lines shown per blamed case")
       ->capture_default_str()
       ->check(CLI::Range(1, 1000));
+  command->add_option("--blame-external", options->blame_external,
+                      "blame inlined code of this include directory (a library's) on the line that "
+                      "calls it, like the CUDA toolkit's (repeatable)");
   return when_chosen(command, [options, command] {
     options->devices.device_given = device_given_on(*command);
     const interruption_guard interruptions;

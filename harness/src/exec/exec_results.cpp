@@ -6,6 +6,7 @@
 #include <set>
 
 #include "counterguard/core/error.hpp"
+#include "counterguard/exec/replay_cost.hpp"
 #include "counterguard/statics/binary_resources.hpp"
 
 namespace counterguard {
@@ -90,6 +91,8 @@ std::string exec_run_summary(const program_outcome& program, const std::vector<r
       }
     }
   }
+  if (const std::optional<std::string> note = describe_replay_cost(processes))
+    text += "counterguard: " + *note + "\n";
   return text;
 }
 

@@ -117,12 +117,21 @@ int update_baselines(const baseline_update_options& options) {
     const std::vector<int>& chosen = devices.get().devices;
     recording.device = chosen.empty() ? 0 : chosen.front();
     recording.timeout_seconds = options.case_timeout_seconds * 4;
+    line_attribution attribution;
+    attribution.external_dirs = options.blame_external;
     const line_baseline_refresh lines =
-        refresh_line_baselines(repetitions.front(), options.baseline_dir, recording);
+        refresh_line_baselines(repetitions.front(), options.baseline_dir, recording, attribution);
     for (const auto& why : lines.not_recorded)
       std::fputs(fmt::format("counterguard: no per-line profile: {}\n", why).c_str(), stderr);
     for (const auto& path : lines.written)
       std::fputs(fmt::format("counterguard: wrote per-line profiles {}\n", path).c_str(), stderr);
+    for (const auto& stale : lines.keyed_otherwise) {
+      std::fputs(fmt::format("counterguard: per-line profile keyed the old way (not measured this time; run "
+                             "compares with it that way until it is): {}\n",
+                             stale)
+                     .c_str(),
+                 stderr);
+    }
   }
   // The console gets everything; the --summary file (a pull-request body) stays within its limit.
   const std::string summary = render_change_summaries_markdown(results, markdown_budget{0, {}});

@@ -64,7 +64,7 @@ isolated_run_outcome profile_instances(const std::vector<case_instance>& instanc
                                        const std::vector<double>& costs, const device_lookup& devices,
                                        isolated_run_options run, const std::string& chip) {
   // The run's profiler configurations, planned once for its --chip while the workers start (about 0.2 s on
-  // the H200, evidence/h200/multi_gpu); each worker gets them once it reports its device.
+  // the H200, validation/multi_gpu_checks.sh); each worker gets them once it reports its device.
   run.chip = chip;
   run.plan = std::async(std::launch::async, [&instances, extra_metrics = run.extra_metrics, chip] {
                worker_plan plan = plan_for_run(instances, extra_metrics, chip);

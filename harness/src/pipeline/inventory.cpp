@@ -62,7 +62,7 @@ int list_metrics(const std::string& chip, bool raw, bool json) {
   }
   const metric_catalog& catalog = metric_catalog::builtin();
   if (json) {
-    // Machine-readable, for tools (tools/ncu_crosscheck.py recomputes aliases from ncu's raw counters).
+    // Machine-readable, for tools (validation/ncu_crosscheck.py recomputes aliases from ncu's raw counters).
     nlohmann::json list = nlohmann::json::array();
     for (const auto& name : catalog.alias_names()) {
       const metric_definition& m = *catalog.find_alias(name);

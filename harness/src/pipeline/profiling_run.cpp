@@ -49,6 +49,7 @@ void blame_failed_cases(run_results& results, const run_options& options, const 
   regression_blame_options blame;
   blame.every_failure = options.blame_every_failure;
   blame.top = options.blame_top;
+  blame.attribution.external_dirs = options.blame_external;
   if (!options.reports.no_baselines)
     blame.baseline_dir = options.reports.baseline_dir;
   sass_recording_options recording;

@@ -24,6 +24,7 @@
 #include "counterguard/profiler/sass_metrics_collector.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
 #include "counterguard/runner/program_supervisor.hpp"
+#include "counterguard/runner/regression_blame.hpp"
 #include "counterguard/statics/sass_disassembler.hpp"
 
 namespace counterguard {
@@ -36,12 +37,7 @@ std::string self_path() {
 }
 
 bool nvdisasm_available() {
-  try {
-    static_cast<void>(find_nvdisasm());
-    return true;
-  } catch (const environment_error&) {
-    return false;
-  }
+  return !find_nvdisasm().empty();  // empty when there is none
 }
 
 void print_blame(const std::vector<kernel_blame>& blames, const sass_profile& profile, std::size_t top) {
@@ -63,7 +59,9 @@ void print_blame(const std::vector<kernel_blame>& blames, const sass_profile& pr
       std::fputs(fmt::format("  {}:\n", sass_metric_display_name(metric)).c_str(), stdout);
       for (const blamed_line* line : ranked) {
         const blamed_instruction& instruction = top_instruction(blame, *line, metric);
-        std::fputs(fmt::format("    {:<22} {:>14}  {}\n", line_place(line->position), line->values.at(metric),
+        const std::vector<std::string> chain = inline_chain(instruction);
+        const std::string place = chain.size() > 1 ? chain_text(chain) : line_place(line->position);
+        std::fputs(fmt::format("    {:<22} {:>14}  {}\n", place, line->values.at(metric),
                                instruction.sass.empty()
                                    ? fmt::format("PC {:04x}", instruction.pc_offset)
                                    : fmt::format("{:04x} {}", instruction.pc_offset, instruction.sass))
@@ -84,12 +82,15 @@ nlohmann::json blame_json(const std::vector<kernel_blame>& blames) {
         const auto& instruction = blame.instructions[i];
         instructions.push_back({{"pc_offset", instruction.pc_offset},
                                 {"sass", instruction.sass},
+                                {"chain", inline_chain(instruction)},
                                 {"values", instruction.values}});
       }
       lines.push_back({{"place", line_place(line.position)},
                        {"file", line.position ? line.position->file : ""},
                        {"line", line.position ? line.position->line : 0},
                        {"values", line.values},
+                       {"memory_opcodes",
+                        line.memory_opcodes ? nlohmann::json(*line.memory_opcodes) : nlohmann::json(nullptr)},
                        {"instructions", instructions}});
     }
     out.push_back({{"function", blame.function},
@@ -105,7 +106,9 @@ std::vector<kernel_blame> join(const sass_profile& profile, const blame_options&
   const std::string binary = !options.binary.empty() ? options.binary : profile.binary;
   const bool lines_only = options.lines_only || !nvdisasm_available();
   std::vector<std::string> missing;
-  std::vector<kernel_blame> blames = join_profile(profile, binary, lines_only, &missing);
+  line_attribution attribution;
+  attribution.external_dirs = options.blame_external;
+  std::vector<kernel_blame> blames = join_profile(profile, binary, lines_only, &missing, attribution);
   for (const auto& problem : missing)
     std::fputs(fmt::format("warning: not joined: {}\n", problem).c_str(), stderr);
   return blames;
@@ -129,13 +132,16 @@ int report(const sass_profile& profile, const blame_options& options) {
     nlohmann::json diff = nlohmann::json::array();
     for (std::size_t i = 0; i < changes.size(); ++i) {
       if (options.top == 0 || i < options.top)
-        std::fputs(("  " + format_change(changes[i]) + "\n").c_str(), stdout);
+        std::fputs(("  " + describe_blamed_line(blamed_line_of(changes[i])) + "\n").c_str(), stdout);
       diff.push_back({{"function", changes[i].function},
                       {"place", changes[i].place},
+                      {"chain", changes[i].chain},
                       {"sass", changes[i].sass},
                       {"metric", changes[i].metric},
                       {"before", changes[i].before},
-                      {"after", changes[i].after}});
+                      {"after", changes[i].after},
+                      {"opcodes_before", changes[i].opcodes_before},
+                      {"opcodes_after", changes[i].opcodes_after}});
     }
     json["changes"] = diff;
   }
@@ -195,6 +201,8 @@ int blame_one_process_each(const std::vector<case_instance>& instances, const bl
                         "--wait-for-gpu", fmt::format("{}", options.wait_for_gpu_seconds)});
     for (const auto& metric : options.metrics)
       launch.argv.insert(launch.argv.end(), {"--metric", metric});
+    for (const auto& directory : options.blame_external)
+      launch.argv.insert(launch.argv.end(), {"--blame-external", directory});
     for (const auto& [flag, on] : {std::pair<const char*, bool>{"--lines-only", options.lines_only},
                                    {"--trace", options.trace},
                                    {"--quiet", options.quiet}}) {

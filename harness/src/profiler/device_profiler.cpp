@@ -1,20 +1,20 @@
 // In-process CUPTI profiler, auto range + kernel replay: by default through CUPTI's session API
-// (cupti/profiler_session: one session across configurations, evidence/h200/switch), otherwise
+// (cupti/profiler_session: one session across configurations, validation/h200.md "Findings"), otherwise
 // (COUNTERGUARD_PROFILER_API=range) through the Range Profiler (cupti_range_profiler.h, CUPTI 13.0), whose
 // call sequence is below.
 //
-// Call sequence, and what gpu-facts.md (run on an H200, driver 580.159, CUDA 13.0) verified:
-//   cudaFree(0), cuCtxGetCurrent, cuptiProfilerInitialize                          verified (§2.1)
-//   cuptiProfilerDeviceSupported(api = RANGE_PROFILING)                            verified (§2.2)
-//   cuptiDeviceGetChipName, cuptiProfilerGetCounterAvailability (size, buffer)     verified (§2.3)
-//   host object: Initialize, ConfigAddMetrics, GetConfigImage, GetNumOfPasses     verified (§2.4, also here)
-//   cuptiRangeProfilerEnable, GetCounterDataSize, CounterDataImageInitialize       verified (§2.5)
-//   cuptiRangeProfilerSetConfig (AutoRange, KernelReplay, every field set)         verified (§2.6)
-//   Start / launches / Stop until isAllPassSubmitted                               verified (§2.7)
-//   DecodeData (numOfRangeDropped)                                                 verified (§2.8)
-//   runtime launch callbacks, symbolName at API entry                              verified for
-//   cudaLaunchKernel_v7000 (§3)
-// Not verified on a GPU (written from the headers):
+// Call sequence (each step run on an H200, driver 580.159, CUDA 13.0):
+//   cudaFree(0), cuCtxGetCurrent, cuptiProfilerInitialize
+//   cuptiProfilerDeviceSupported(api = RANGE_PROFILING)
+//   cuptiDeviceGetChipName, cuptiProfilerGetCounterAvailability (size, buffer)
+//   host object: Initialize, ConfigAddMetrics, GetConfigImage, GetNumOfPasses
+//   cuptiRangeProfilerEnable, GetCounterDataSize, CounterDataImageInitialize
+//   cuptiRangeProfilerSetConfig (AutoRange, KernelReplay, every field set)
+//   Start / launches / Stop until isAllPassSubmitted
+//   DecodeData (numOfRangeDropped)
+//   runtime launch callbacks, symbolName at API entry (cudaLaunchKernel_v7000)
+// First written from the headers, since run by every built-in case under this API with the session API's
+// exact values (validation/gpu_checks.sh api):
 //   - fetching cuCtxGetCurrent/cuDeviceGet through cudaGetDriverEntryPointByVersion (no libcuda link);
 //   - keeping one range profiler enabled across cases and calling SetConfig again with another config;
 //   - CUDA 13's __cudaLaunchKernel callbacks (what <<<>>> uses) and their parameter layout;
@@ -111,7 +111,8 @@ struct configuration {
   // Counter-data images as CounterDataImageInitialize left them, by the ranges they hold, for the Enable
   // numbered `pristine_enable` (Initialize takes the enabled profiler object): a case starts from a copy
   // instead of initialising its own (about 2.5 ms a case on the H200). The injection does the same per
-  // launch, measured on the H200 with the same values as initialising each time (evidence/h200/exec/setups).
+  // launch, measured on the H200 with the same values as initialising each time (validation/exec_checks.sh
+  // setups).
   std::map<int, std::vector<std::uint8_t>> pristine;
   std::uint64_t pristine_enable = 0;
 };
@@ -170,25 +171,48 @@ struct device_profiler::state {
     profiler = nullptr;
   }
 
-  // The launches `work` makes inside an NVTX range named `range_name`, recorded, the device synchronised
-  // after them (launch failures surface here, with the case still identifiable).
-  std::vector<profiled_launch> recorded_launches(const std::string& range_name,
-                                                 const std::function<void()>& work) {
-    recorder->arm();
-    try {
-      {
-        const nvtx_range marked(range_name);
-        work();
-      }
-      COUNTERGUARD_CUDA_CHECK(cudaDeviceSynchronize());
-    } catch (...) {
-      try {
-        static_cast<void>(recorder->disarm());
-      } catch (...) {
-      }
-      throw;
+  // The capture begun by begin_capture, until end_capture or abandon_capture.
+  struct open_capture {
+    profile_capture capture;
+    configuration* config = nullptr;  // nullptr: launch attributes only, no counters
+    std::unique_ptr<nvtx_range> marked;
+    std::chrono::steady_clock::time_point mark;
+    std::map<std::string, double> phases;
+
+    void phase(const char* name) {
+      const auto now = std::chrono::steady_clock::now();
+      phases[name] += std::chrono::duration<double>(now - mark).count();
+      mark = now;
     }
-    return recorder->disarm();
+  };
+  std::unique_ptr<open_capture> current;
+
+  // Arms the recorder and opens the NVTX range that marks the work for ncu/nsys timelines (in auto-range
+  // mode it does not shape ranges).
+  void start_recording(const std::string& range_name) {
+    recorder->arm();
+    current->marked = std::make_unique<nvtx_range>(range_name);
+  }
+
+  // Closes the NVTX range and synchronises the device, so launch failures surface here, with the work still
+  // identifiable, rather than in DecodeData.
+  void finish_work() {
+    current->marked.reset();
+    COUNTERGUARD_CUDA_CHECK(cudaDeviceSynchronize());
+  }
+
+  void stop_recording_quietly() noexcept {
+    try {
+      static_cast<void>(recorder->disarm());
+    } catch (...) {
+    }
+  }
+
+  void range_profiler_stop_quietly() noexcept {
+    auto stop =
+        detail::cupti_params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
+    stop.pRangeProfilerObject = profiler;
+    COUNTERGUARD_CUPTI_NOTHROW(cuptiRangeProfilerStop(&stop));
   }
 
   // Re-enables the range profiler when `config` is not the one it was last set up with.
@@ -303,7 +327,8 @@ device_profiler::device_profiler(int device_ordinal) : m_state(std::make_unique<
   timeline_mark("device described");
 
   // The process's one CUPTI subscriber (§3: kernel names from runtime launch callbacks).
-  s.recorder = std::make_unique<detail::launch_recorder>(properties.maxThreadsPerMultiProcessor);
+  s.recorder = std::make_unique<detail::launch_recorder>(properties.maxThreadsPerMultiProcessor,
+                                                         properties.major * 10 + properties.minor);
   timeline_mark("launch callbacks subscribed");
 
   if (detail::session_api_chosen()) {
@@ -337,137 +362,188 @@ const device_description& device_profiler::device() const {
 profile_capture device_profiler::profile(const std::vector<std::string>& raw_metrics,
                                          const std::string& range_name, const std::function<void()>& work,
                                          int max_launches) {
-  state& s = *m_state;
-  if (raw_metrics.empty()) {
-    // Only launch attributes are wanted (registers, occupancy): record the launches, collect no counters.
-    profile_capture capture;
-    capture.image.chip = s.device.chip;
-    capture.launches = s.recorded_launches(range_name, work);
-    return capture;
+  begin_capture(raw_metrics, range_name, max_launches);
+  try {
+    work();
+  } catch (...) {
+    abandon_capture();
+    throw;
   }
-  if (max_launches < 1) {
+  profile_capture capture = end_capture();
+  if (!capture.launch_attributes_known) {
+    throw api_error("a kernel launch of '" + range_name +
+                        "' could not be inspected (cudaFuncGetAttributes and the driver both refused it)",
+                    0);
+  }
+  return capture;
+}
+
+bool device_profiler::capturing() const {
+  return m_state->current != nullptr;
+}
+
+void device_profiler::begin_capture(const std::vector<std::string>& raw_metrics, const std::string& range_name,
+                                    int max_launches) {
+  state& s = *m_state;
+  if (s.current != nullptr)
+    throw internal_error("device_profiler::begin_capture: a capture is already open");
+  if (!raw_metrics.empty() && max_launches < 1) {
     throw input_error({}, "max_launches", "is " + std::to_string(max_launches),
                       "at least 1 range per capture");
   }
-  using clock = std::chrono::steady_clock;
-  auto mark = clock::now();
-  std::map<std::string, double> phases;
-  auto phase = [&](const char* name) {
-    const auto now = clock::now();
-    phases[name] += std::chrono::duration<double>(now - mark).count();
-    mark = now;
-  };
-  configuration& config = s.configuration_for(raw_metrics);
-  if (s.session != nullptr) {
-    phase("configure");
-    profile_capture capture;
-    capture.image.chip = s.device.chip;
-    capture.passes = config.passes;
-    bool restarted = false;
-    s.session->begin_capture(config.image, raw_metrics, max_launches, restarted);
-    phase(restarted ? "session_begin" : "enable");
-    try {
-      capture.launches = s.recorded_launches(range_name, work);
-    } catch (...) {
-      s.session->abandon_capture();
-      throw;
+  s.current = std::make_unique<state::open_capture>();
+  state::open_capture& current = *s.current;
+  current.mark = std::chrono::steady_clock::now();
+  current.capture.image.chip = s.device.chip;
+  try {
+    if (raw_metrics.empty()) {
+      // Only launch attributes are wanted (registers, occupancy): record the launches, collect no counters.
+      s.start_recording(range_name);
+      return;
     }
-    phase("launch");
-    capture.image.bytes = s.session->end_capture();
-    phase("collect");
-    const std::size_t ranges = name_ranges(capture);
-    capture.dropped_ranges =
-        capture.launches.size() > ranges ? static_cast<int>(capture.launches.size() - ranges) : 0;
-    phase("range_names");
-    capture.phase_seconds = std::move(phases);
-    return capture;
-  }
-  s.apply(&config);
-  phase("configure");
-  if (config.pristine_enable != s.enables) {
-    config.pristine.clear();
-    config.pristine_enable = s.enables;
-  }
-  std::vector<std::uint8_t>& pristine = config.pristine[max_launches];
-  if (pristine.empty())  // the counter-data image for up to max_launches ranges (§2.5)
-    pristine = detail::initialized_counter_data_image(s.profiler, raw_metrics, max_launches);
-
-  profile_capture capture;
-  capture.image.chip = s.device.chip;
-  capture.image.bytes = pristine;
-  capture.passes = config.passes;
-  phase("image_initialize");
-
-  // Every field set (§2.6). Kernel replay works only with auto range (§3); CUPTI restores device memory
-  // between passes, so non-idempotent kernels measure exactly.
-  auto set_config = detail::cupti_params<CUpti_RangeProfiler_SetConfig_Params>(
-      CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
-  set_config.pRangeProfilerObject = s.profiler;
-  set_config.configSize = config.image.size();
-  set_config.pConfig = config.image.data();
-  set_config.counterDataImageSize = capture.image.bytes.size();
-  set_config.pCounterDataImage = capture.image.bytes.data();
-  set_config.range = CUPTI_AutoRange;
-  set_config.replayMode = CUPTI_KernelReplay;
-  set_config.maxRangesPerPass = static_cast<std::size_t>(max_launches);
-  set_config.numNestingLevels = 1;
-  set_config.minNestingLevel = 1;
-  set_config.passIndex = 0;
-  set_config.targetNestingLevel = 1;
-  COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerSetConfig(&set_config));
-  phase("set_config");
-
-  // Start, work, Stop until every pass is submitted (§2.7). With kernel replay CUPTI replays each launch
-  // itself, so one round is expected; the bound stops a runaway loop.
-  bool all_submitted = false;
-  for (int round = 0; !all_submitted; ++round) {
-    if (round > config.passes) {
-      throw api_error("cuptiRangeProfilerStop: passes still pending after " + std::to_string(round) +
-                          " rounds of kernel replay (expected " + std::to_string(config.passes) + " passes)",
-                      0);
+    configuration& config = s.configuration_for(raw_metrics);
+    current.config = &config;
+    current.capture.passes = config.passes;
+    if (s.session != nullptr) {
+      current.phase("configure");
+      bool restarted = false;
+      s.session->begin_capture(config.image, raw_metrics, max_launches, restarted);
+      current.phase(restarted ? "session_begin" : "enable");
+      s.start_recording(range_name);
+      return;
     }
-    s.recorder->arm();
+    s.apply(&config);
+    current.phase("configure");
+    if (config.pristine_enable != s.enables) {
+      config.pristine.clear();
+      config.pristine_enable = s.enables;
+    }
+    std::vector<std::uint8_t>& pristine = config.pristine[max_launches];
+    if (pristine.empty())  // the counter-data image for up to max_launches ranges (§2.5)
+      pristine = detail::initialized_counter_data_image(s.profiler, raw_metrics, max_launches);
+    current.capture.image.bytes = pristine;
+    current.phase("image_initialize");
+
+    // Every field set (§2.6). Kernel replay works only with auto range (§3); CUPTI restores device memory
+    // between passes, so non-idempotent kernels measure exactly.
+    auto set_config = detail::cupti_params<CUpti_RangeProfiler_SetConfig_Params>(
+        CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
+    set_config.pRangeProfilerObject = s.profiler;
+    set_config.configSize = config.image.size();
+    set_config.pConfig = config.image.data();
+    set_config.counterDataImageSize = current.capture.image.bytes.size();
+    set_config.pCounterDataImage = current.capture.image.bytes.data();
+    set_config.range = CUPTI_AutoRange;
+    set_config.replayMode = CUPTI_KernelReplay;
+    set_config.maxRangesPerPass = static_cast<std::size_t>(max_launches);
+    set_config.numNestingLevels = 1;
+    set_config.minNestingLevel = 1;
+    set_config.passIndex = 0;
+    set_config.targetNestingLevel = 1;
+    COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerSetConfig(&set_config));
+    current.phase("set_config");
+
     auto start =
         detail::cupti_params<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
     start.pRangeProfilerObject = s.profiler;
     COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerStart(&start));
-    auto stop =
-        detail::cupti_params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
-    stop.pRangeProfilerObject = s.profiler;
+    s.start_recording(range_name);
+  } catch (...) {
+    s.current.reset();
+    throw;
+  }
+}
+
+void device_profiler::abandon_capture() noexcept {
+  state& s = *m_state;
+  if (s.current == nullptr)
+    return;
+  s.current->marked.reset();
+  if (s.current->config != nullptr) {
+    if (s.session != nullptr)
+      s.session->abandon_capture();
+    else
+      s.range_profiler_stop_quietly();
+  }
+  s.stop_recording_quietly();
+  s.current.reset();
+}
+
+profile_capture device_profiler::end_capture() {
+  state& s = *m_state;
+  if (s.current == nullptr)
+    throw internal_error("device_profiler::end_capture: no capture is open");
+  try {
+    s.finish_work();
+  } catch (...) {
+    abandon_capture();
+    throw;
+  }
+  const std::unique_ptr<state::open_capture> current = std::move(s.current);
+  profile_capture& capture = current->capture;
+  if (current->config == nullptr) {
+    capture.launches = s.recorder->disarm();
+    capture.launch_attributes_known = s.recorder->attributes_known();
+    capture.loaded_kernels = s.recorder->loaded_resources(capture.launches);
+    return std::move(capture);
+  }
+  if (s.session != nullptr) {
+    current->phase("launch");
     try {
-      {
-        // The NVTX range marks the case for ncu/nsys timelines; in auto-range mode it does not shape ranges.
-        const nvtx_range marked(range_name);
-        work();
-      }
-      // Surfaces launch failures here, with the case still identifiable, rather than in DecodeData.
-      COUNTERGUARD_CUDA_CHECK(cudaDeviceSynchronize());
+      capture.launches = s.recorder->disarm();
     } catch (...) {
-      COUNTERGUARD_CUPTI_NOTHROW(cuptiRangeProfilerStop(&stop));
-      try {
-        static_cast<void>(s.recorder->disarm());
-      } catch (...) {
-      }
+      s.session->abandon_capture();
       throw;
     }
-    COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerStop(&stop));
-    all_submitted = stop.isAllPassSubmitted != 0;
+    capture.launch_attributes_known = s.recorder->attributes_known();
+    capture.loaded_kernels = s.recorder->loaded_resources(capture.launches);
+    capture.image.bytes = s.session->end_capture();
+    current->phase("collect");
+    const std::size_t ranges = name_ranges(capture);
+    capture.dropped_ranges =
+        capture.launches.size() > ranges ? static_cast<int>(capture.launches.size() - ranges) : 0;
+    current->phase("range_names");
+    capture.phase_seconds = std::move(current->phases);
+    return std::move(capture);
+  }
+
+  auto stop =
+      detail::cupti_params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
+  stop.pRangeProfilerObject = s.profiler;
+  try {
     capture.launches = s.recorder->disarm();
+  } catch (...) {
+    s.range_profiler_stop_quietly();
+    throw;
+  }
+  capture.launch_attributes_known = s.recorder->attributes_known();
+  capture.loaded_kernels = s.recorder->loaded_resources(capture.launches);
+  COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerStop(&stop));
+  current->phase("replay");
+  if (stop.isAllPassSubmitted == 0) {
+    // With kernel replay CUPTI replays each launch itself, so one Start/Stop round submits every pass; work
+    // that launched nothing has nothing to decode.
+    if (capture.launches.empty()) {
+      capture.image.bytes.clear();
+      return std::move(capture);
+    }
+    throw api_error("cuptiRangeProfilerStop: passes still pending after one round of kernel replay (" +
+                        std::to_string(capture.passes) + " passes expected)",
+                    0);
   }
 
   // Synchronises and fills the image (§2.8).
   auto decode = detail::cupti_params<CUpti_RangeProfiler_DecodeData_Params>(
       CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
   decode.pRangeProfilerObject = s.profiler;
-  phase("replay");
   COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerDecodeData(&decode));
-  phase("decode");
+  current->phase("decode");
   capture.dropped_ranges = static_cast<int>(decode.numOfRangeDropped);
 
   static_cast<void>(name_ranges(capture));
-  phase("range_names");
-  capture.phase_seconds = std::move(phases);
-  return capture;
+  current->phase("range_names");
+  capture.phase_seconds = std::move(current->phases);
+  return std::move(capture);
 }
 
 }  // namespace counterguard

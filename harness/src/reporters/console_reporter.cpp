@@ -6,8 +6,9 @@
 #include "counterguard/checker/run_verdict.hpp"
 #include "counterguard/core/name_suggestions.hpp"
 #include "counterguard/core/text_table.hpp"
-#include "counterguard/core/value_format.hpp"
+#include "counterguard/reporters/display_number.hpp"
 #include "counterguard/reporters/run_summary.hpp"
+#include "counterguard/reporters/shown_checks.hpp"
 
 namespace counterguard {
 namespace {
@@ -38,6 +39,24 @@ std::string render_blame_lines(const std::string& instance, const case_blame& bl
   return text;
 }
 
+// A case measured without checks (exec's command-line selection, as ncu prints its metrics): every value,
+// per launch when there are several.
+void add_measured_rows(const case_result& result, std::vector<row>& rows) {
+  if (!result.checks.empty() || result.totals.empty())
+    return;
+  if (result.kernels.size() > 1) {
+    for (const auto& kernel : result.kernels) {
+      for (const auto& [metric, value] : kernel.metrics) {
+        rows.push_back({result.instance,
+                        metric + " [" + kernel.function + " #" + std::to_string(kernel.launch_index) + "]",
+                        "-", format_display_value(value), "-", "measured"});
+      }
+    }
+  }
+  for (const auto& [metric, value] : result.totals)
+    rows.push_back({result.instance, metric, "-", format_display_value(value.value), "-", "measured"});
+}
+
 }  // namespace
 
 std::string render_console_report(const run_results& results, const console_report_options& options) {
@@ -55,7 +74,8 @@ std::string render_console_report(const run_results& results, const console_repo
     }
     if (result.unverified)
       rows.push_back({result.instance, "(output)", "-", "-", "-", "unverified: no verify registered"});
-    for (const auto& check : result.checks) {
+    for (const check_outcome* shown : shown_checks(result)) {
+      const check_outcome& check = *shown;
       if (!options.show_passing && check.verdict == check_verdict::pass)
         continue;
       std::string metric = check.metric;
@@ -64,12 +84,13 @@ std::string render_console_report(const run_results& results, const console_repo
       std::string delta = "-";
       if (check.measured && check.baseline) {
         const double d = *check.measured - *check.baseline;
-        delta = (d > 0 ? "+" : "") + format_value(d);
+        delta = (d > 0 ? "+" : "") + format_display_value(d);
       }
-      rows.push_back({result.instance, metric, check.expected,
-                      check.measured ? format_value(*check.measured) : "-", delta,
+      rows.push_back({result.instance, metric, round_numbers_in(check.expected),
+                      check.measured ? format_display_value(*check.measured) : "-", delta,
                       verdict_text(check, options.strict)});
     }
+    add_measured_rows(result, rows);
   }
 
   std::string text = align_columns(rows);

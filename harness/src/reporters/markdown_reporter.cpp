@@ -123,9 +123,11 @@ std::string render_markdown_report(const run_results& results, bool strict, cons
       if (!blame.note.empty())
         items.push_back({3, blame_verdict, result.instance, comma_list(blame.regressed), "", "", blame.note});
       for (const auto& line : blame.lines) {
+        const std::string kinds = describe_kind_change(line);
         items.push_back({3, blame_verdict, result.instance, line.metric,
                          line.before ? std::to_string(*line.before) : "-", std::to_string(line.after),
-                         line.place + "  " + line.sass + "  (" + line.function + ")"});
+                         describe_blamed_place(line) + "  " + line.sass +
+                             (kinds.empty() ? "" : "  " + kinds) + "  (" + line.function + ")"});
       }
     }
   }

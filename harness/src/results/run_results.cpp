@@ -125,7 +125,7 @@ run_metadata metadata_from_json(const json_reader& in, const json& value) {
 }
 
 // Members are assigned, not listed in an initializer list: nlohmann copies every listed value deeply, which
-// made a case's result cost the GPU worker about 0.1 ms a case on the H200 (evidence/h200/per_case_cost).
+// made a case's result cost the GPU worker about 0.1 ms a case on the H200 (COUNTERGUARD_TIMING).
 json check_to_json(const check_outcome& c) {
   json out = json::object();
   out["metric"] = c.metric;

@@ -135,7 +135,8 @@ bool timing_asked() {
 }
 
 void print_timing(const std::string& instance, int configuration, const phase_times& phases) {
-  // Diagnostics for tuning the profiler's per-case cost (tools/benchmark_vs_ncu.py).
+  // Diagnostics for tuning the profiler's per-case cost (validation/benchmark_vs_ncu.py,
+  // tools/timing_summary.py).
   std::string line = "timing " + instance + " worker=" + std::to_string(::getpid()) +
                      " configuration=" + std::to_string(configuration);
   for (const auto& [name, seconds] : phases)
@@ -292,7 +293,7 @@ int run_gpu_worker(const worker_request& request, int event_fd) {
   const event_writer events(event_fd);
   const metric_catalog& catalog = metric_catalog::builtin();
   // The suites are read while CUDA and CUPTI start (on the H200 0.06 s of 320 generated cases against
-  // 0.26 s of start-up: evidence/h200/session_api/per_case); the parent plans the configurations meanwhile.
+  // 0.26 s of start-up, measured with COUNTERGUARD_TIMING); the parent plans the configurations meanwhile.
   std::future<std::map<std::string, case_instance>> loading = std::async(std::launch::async, [&] {
     std::map<std::string, case_instance> loaded;
     for (const auto& s : load_suites(request.suite_paths, kernel_registry::global(), catalog)) {

@@ -43,8 +43,9 @@ struct worker_session {
 }  // namespace
 
 // A worker that delivered every result and is exiting: CUDA tears its context down (about 0.1 s on the H200,
-// evidence/h200/startup) while the parent writes its reports and ends. It holds the GPU's lock until it has
-// exited, so whatever profiles that GPU next waits for it; wait_for_exiting_worker waits here instead.
+// validation/gpu_checks.sh suite_time) while the parent writes its reports and ends. It holds the GPU's lock
+// until it has exited, so whatever profiles that GPU next waits for it; wait_for_exiting_worker waits here
+// instead.
 class exiting_worker {
  public:
   exiting_worker(std::unique_ptr<request_file> file, std::unique_ptr<worker_process> process)

@@ -14,42 +14,16 @@
 #include <gtest/gtest.h>
 
 #include <functional>
-#include <optional>
 #include <string>
 #include <vector>
 
-#include "counterguard/results/run_results.hpp"
+#include "counterguard/in_process/process_profiler.hpp"
+#include "counterguard/in_process/profile_result.hpp"
 
 namespace counterguard {
 
-struct profile_options {
-  int device = -1;         // -1: $COUNTERGUARD_DEVICE, else 0
-  int max_launches = 256;  // kernel launches the work may make (the counter-data image holds this many)
-  double wait_for_gpu_seconds = 600.0;  // while another counterguard or profiler holds the GPU
-};
-
-// What profiling a piece of work measured.
-class profile_result {
- public:
-  profile_result() = default;
-  explicit profile_result(case_result result, bool skipped = false);
-
-  // Profiling was not possible here (no GPU, no permission): the test was marked skipped.
-  [[nodiscard]] bool skipped() const { return m_skipped; }
-  // Whether `metric` was measured; its value for the work as a whole (NaN when not measured); its class.
-  [[nodiscard]] bool has(const std::string& metric) const;
-  [[nodiscard]] double value(const std::string& metric) const;
-  [[nodiscard]] metric_class cls(const std::string& metric) const;
-  // The same measurement restricted to the launches of one kernel (its demangled name or last `::` part).
-  [[nodiscard]] profile_result for_kernel(const std::string& kernel) const;
-  // The launches' kernels, for messages: "example::reduce, example::finish".
-  [[nodiscard]] std::string kernel_names() const;
-  [[nodiscard]] const case_result& result() const { return m_result; }
-
- private:
-  case_result m_result;
-  bool m_skipped = false;
-};
+// profile_options, profile_result, profiling_unavailable() and profiled_by_exec() come from
+// counterguard/in_process (the Python package profiles through the same code).
 
 // Profiles the kernels `work` launches. `metrics` are aliases (docs/metrics.md) or raw CUPTI names; an
 // unknown name throws input_error. Where profiling is not possible (no GPU, no permission, the GPU held past
@@ -58,12 +32,8 @@ class profile_result {
 [[nodiscard]] profile_result profile(const std::vector<std::string>& metrics,
                                      const std::function<void()>& work, const profile_options& options = {});
 
-// Why profiling is not possible in this process, or nothing when it is (creates the profiler once).
-[[nodiscard]] std::optional<std::string> profiling_unavailable(const profile_options& options = {});
-
-// Whether `counterguard exec` runs this binary: then profile() runs its work unprofiled (the injection
-// library profiles the launches its cases select) and marks the test skipped for its counters.
-[[nodiscard]] bool profiled_by_exec();
+// Under `counterguard exec` (profiled_by_exec()) profile() runs its work unprofiled (the injection library
+// profiles the launches its cases select) and marks the test skipped for its counters.
 
 // A fixture whose tests are skipped, with the reason, where profiling is not possible (not under exec: the
 // test's own checks still run there).

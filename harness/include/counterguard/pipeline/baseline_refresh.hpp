@@ -29,6 +29,7 @@ struct baseline_update_options {
   std::size_t from_history = 0;
   bool replace_all = false;  // replace entries the refresh agrees with too (docs/baselines.md)
   bool with_lines = false;   // also write the per-line profiles of exact metrics (docs/blame.md)
+  std::vector<std::string> blame_external;  // --blame-external: third-party include directories
 };
 
 // Returns the exit status.

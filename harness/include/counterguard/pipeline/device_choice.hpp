@@ -21,7 +21,7 @@ struct device_options {
 [[nodiscard]] std::vector<int> chosen_devices(const device_options& options);
 
 // chosen_devices and, for --devices, their UUIDs (the parent locks them), looked up on a thread of its own
-// from when it is made: the CUDA driver initialises (about 0.1 s on the H200, evidence/h200/startup) while
+// from when it is made: the CUDA driver initialises (about 0.1 s on the H200, validation/h200.md) while
 // the suites are read. Without --devices nothing touches CUDA (the one worker locks its GPU). A malformed
 // --devices list is an input_error at once.
 class device_lookup {

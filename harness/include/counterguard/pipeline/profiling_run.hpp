@@ -22,9 +22,10 @@ struct run_options {
   std::vector<std::string> cost_from;  // results files whose per-case seconds estimate each case's cost
   std::string shard;                   // --shard I/N; empty: every selected instance
   std::string command_line;
-  bool blame_every_failure = false;  // --blame: every failing case, not only regressed exact metrics
-  bool no_blame = false;             // --no-blame
-  std::size_t blame_top = 5;         // source lines per blamed case
+  bool blame_every_failure = false;         // --blame: every failing case, not only regressed exact metrics
+  bool no_blame = false;                    // --no-blame
+  std::size_t blame_top = 5;                // source lines per blamed case
+  std::vector<std::string> blame_external;  // --blame-external: third-party include directories
 };
 
 // Selects and shards the instances, profiles them in GPU worker processes, checks expectations and

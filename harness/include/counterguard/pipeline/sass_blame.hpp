@@ -28,6 +28,7 @@ struct blame_options {
   bool lines_only = false;
   bool list_metrics = false;
   bool trace = false;
+  std::vector<std::string> blame_external;  // third-party include directories (line_attribution)
 };
 
 // Returns the exit status (1 when a case's output is wrong).

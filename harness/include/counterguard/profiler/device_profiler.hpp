@@ -9,6 +9,7 @@
 #include "counterguard/core/device_description.hpp"
 #include "counterguard/cupti/counter_data_image.hpp"
 #include "counterguard/profiler/profiled_launch.hpp"
+#include "counterguard/statics/kernel_resources.hpp"
 
 namespace counterguard {
 
@@ -18,6 +19,13 @@ struct profile_capture {
   std::vector<profiled_launch> launches;  // one per range, in order
   int passes = 0;
   int dropped_ranges = 0;  // > 0 when the image was too small (an error for the case)
+  // False when a launch's attributes (registers, local bytes, occupancy) could not be read: a runtime launch
+  // through another CUDA runtime's host stub (PyTorch's) with no driver launch under it. Its launch metrics
+  // are then unknown, not 0.
+  bool launch_attributes_known = true;
+  // The static resources of the launched kernels whose modules the driver loaded while the profiler was open
+  // (what a JIT-compiled kernel has instead of a file): read from the loaded image.
+  std::vector<kernel_resources> loaded_kernels;
   // Where the profiling time went ("set_config", "replay", "decode", ...), for COUNTERGUARD_TIMING.
   std::map<std::string, double> phase_seconds;
 };
@@ -46,9 +54,21 @@ class device_profiler {
 
   // Profiles the kernels `work` launches (on `stream`) inside an NVTX range named `range_name`, collecting
   // `raw_metrics` per launch. `max_launches` bounds the ranges the image holds.
+  // Throws api_error when a launch's attributes could not be read.
   [[nodiscard]] profile_capture profile(const std::vector<std::string>& raw_metrics,
                                         const std::string& range_name, const std::function<void()>& work,
                                         int max_launches = 16);
+
+  // The same in two steps, for work that is not one function call (a Python `with` block): begin_capture
+  // starts recording and counting the launches of every thread, end_capture synchronises the device and
+  // returns what they measured (launch_attributes_known says whether their attributes could be read), and
+  // abandon_capture ends a begun capture keeping nothing (a failed block; it never throws). One capture at a
+  // time: begin_capture while one is open is an internal_error.
+  void begin_capture(const std::vector<std::string>& raw_metrics, const std::string& range_name,
+                     int max_launches = 16);
+  [[nodiscard]] profile_capture end_capture();
+  void abandon_capture() noexcept;
+  [[nodiscard]] bool capturing() const;
 
  private:
   struct state;

@@ -45,7 +45,7 @@ struct isolated_run_outcome {
   std::optional<environment_problem> environment;  // set when no worker could profile at all
   std::string environment_message;
   // The worker that delivered every result, still exiting (CUDA tears its context down, about 0.1 s on the
-  // H200, evidence/h200/startup) and holding the GPU's lock till then; left to finish on its own.
+  // H200) and holding the GPU's lock till then; left to finish on its own.
   std::shared_ptr<exiting_worker> exiting;
 };
 

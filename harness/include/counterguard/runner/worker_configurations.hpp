@@ -19,7 +19,7 @@ namespace counterguard {
 //                    counters add cheap passes only)
 //   no_extra_passes  only where no case needs more passes than alone, whatever the stages (on the H200 the
 //                    built-in suite took 5.4 s, against 6.7 s shared and 8.6 s per case,
-//                    evidence/h200/configurations)
+//                    on the H200)
 //   shared           up to allowed_passes(own) passes per case, whatever the stages
 //   per_case         every case alone, with exactly its own metrics (as before configurations were shared)
 // A case that measures a noisy metric always keeps exactly its own metrics: a noisy value may depend on what
