@@ -45,7 +45,9 @@ gpu() {
   mkdir -p "$work"
   [[ -d $DEVICE/planted/lib ]] || cp -r "$DEVICE/base/lib" "$DEVICE/planted/lib"
   export PATH=$PATH:/usr/local/cuda/bin
-  trap 'tar -czf "$out/blame_inline.tar.gz" -C "$out" blame_inline' EXIT
+  # Expanded now: the function's locals are gone when the shell exits.
+  # shellcheck disable=SC2064
+  trap "tar -czf '$out/blame_inline.tar.gz' -C '$out' blame_inline" EXIT
   {
     nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
     ncu --version | tail -1
