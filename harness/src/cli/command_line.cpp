@@ -9,6 +9,7 @@
 
 #include "commands.hpp"
 #include "counterguard/build_info.hpp"
+#include "counterguard/core/build_identity.hpp"
 #include "counterguard/core/error.hpp"
 #include "counterguard/core/interruption.hpp"
 
@@ -94,7 +95,7 @@ int run_command_line(int argc, char** argv) {
 
   CLI::App app{"counterguard: hardware-counter regression tests for CUDA kernels"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", COUNTERGUARD_VERSION);
+  app.set_version_flag("--version", build_identity());
   const std::string command_line = joined_arguments(argc, argv);
 
   detail::run_options run;
