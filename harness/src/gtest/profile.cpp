@@ -1,5 +1,3 @@
-#include "counterguard/gtest/profile.hpp"
-
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -10,10 +8,12 @@
 #include "counterguard/core/error.hpp"
 #include "counterguard/core/value_format.hpp"
 #include "counterguard/exec/exec_instructions.hpp"
+#include "counterguard/gtest/profile_result.hpp"
 #include "counterguard/measurement/measure_case.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"
 #include "counterguard/profiler/gpu_lock.hpp"
 #include "counterguard/profiler/range_profiler.hpp"
+#include "counterguard/results/run_results.hpp"
 #include "counterguard/statics/program_resources.hpp"
 
 namespace counterguard {
@@ -74,54 +74,65 @@ bool matches(const kernel_measurement& kernel, const std::string& name) {
 
 }  // namespace
 
-profile_result::profile_result(case_result result, bool skipped)
-    : m_result(std::move(result)), m_skipped(skipped) {}
+profile_result::profile_result(case_result result, std::string skip_reason)
+    : m_result(std::make_shared<const case_result>(std::move(result))),
+      m_skip_reason(std::move(skip_reason)) {}
 
 bool profile_result::has(const std::string& metric) const {
-  const auto found = m_result.totals.find(metric);
-  return found != m_result.totals.end() && !std::isnan(found->second.value);
+  if (!m_result)
+    return false;
+  const auto found = m_result->totals.find(metric);
+  return found != m_result->totals.end() && !std::isnan(found->second.value);
 }
 
 double profile_result::value(const std::string& metric) const {
-  const auto found = m_result.totals.find(metric);
-  return found == m_result.totals.end() ? std::numeric_limits<double>::quiet_NaN() : found->second.value;
+  if (!m_result)
+    return std::numeric_limits<double>::quiet_NaN();
+  const auto found = m_result->totals.find(metric);
+  return found == m_result->totals.end() ? std::numeric_limits<double>::quiet_NaN() : found->second.value;
 }
 
 metric_class profile_result::cls(const std::string& metric) const {
-  const auto found = m_result.totals.find(metric);
-  if (found != m_result.totals.end())
-    return found->second.cls;
+  if (m_result) {
+    const auto found = m_result->totals.find(metric);
+    if (found != m_result->totals.end())
+      return found->second.cls;
+  }
   const std::optional<metric_definition> definition = metric_catalog::builtin().try_resolve(metric);
   return definition ? definition->cls : metric_class::exact;
 }
 
 profile_result profile_result::for_kernel(const std::string& kernel) const {
   // The launches of `kernel`, totalled the way a case totals its launches.
-  case_result narrowed = m_result;
+  case_result narrowed = m_result ? *m_result : case_result{};
   narrowed.kernels.clear();
   narrowed.totals.clear();
-  for (const auto& launch : m_result.kernels) {
-    if (!matches(launch, kernel))
-      continue;
-    narrowed.kernels.push_back(launch);
-    for (const auto& [metric, value] : launch.metrics) {
-      const metric_class metric_cls = cls(metric);
-      auto [total, inserted] = narrowed.totals.emplace(metric, metric_value{value, metric_cls});
-      if (inserted)
+  if (m_result) {
+    for (const auto& launch : m_result->kernels) {
+      if (!matches(launch, kernel))
         continue;
-      // Counts add up over launches; static and per-launch attributes keep the largest.
-      const bool additive =
-          metric_catalog::builtin().try_resolve(metric).value_or(metric_definition{}).summable;
-      total->second.value = additive ? total->second.value + value : std::max(total->second.value, value);
+      narrowed.kernels.push_back(launch);
+      for (const auto& [metric, value] : launch.metrics) {
+        const metric_class metric_cls = cls(metric);
+        auto [total, inserted] = narrowed.totals.emplace(metric, metric_value{value, metric_cls});
+        if (inserted)
+          continue;
+        // Counts add up over launches; static and per-launch attributes keep the largest.
+        const bool additive =
+            metric_catalog::builtin().try_resolve(metric).value_or(metric_definition{}).summable;
+        total->second.value = additive ? total->second.value + value : std::max(total->second.value, value);
+      }
     }
   }
-  return profile_result(std::move(narrowed), m_skipped);
+  return profile_result(std::move(narrowed), m_skip_reason);
 }
 
 std::string profile_result::kernel_names() const {
   std::string names;
-  for (const auto& launch : m_result.kernels)
-    names += (names.empty() ? "" : ", ") + launch.function;
+  if (m_result) {
+    for (const auto& launch : m_result->kernels)
+      names += (names.empty() ? "" : ", ") + launch.function;
+  }
   return names.empty() ? "no kernel launches" : names;
 }
 
@@ -135,13 +146,10 @@ bool profiled_by_exec() {
   return state().under_exec;
 }
 
-void profiling_test::SetUp() {
-  if (const auto why = profiling_unavailable(); why && !profiled_by_exec())
-    GTEST_SKIP() << *why;
-}
+namespace detail {
 
-profile_result profile(const std::vector<std::string>& metrics, const std::function<void()>& work,
-                       const profile_options& options) {
+profile_result profile_work(const std::vector<std::string>& metrics, const std::function<void()>& work,
+                            const profile_options& options) {
   const metric_catalog& catalog = metric_catalog::builtin();
   const metric_plan plan = plan_metrics(metrics, catalog);
   case_result result;
@@ -149,8 +157,7 @@ profile_result profile(const std::vector<std::string>& metrics, const std::funct
   if (const auto why = profiling_unavailable(options)) {
     if (state().under_exec)
       work();  // the launches are what exec's cases select
-    GTEST_MESSAGE_AT_(nullptr, -1, why->c_str(), ::testing::TestPartResult::kSkip);
-    return profile_result(std::move(result), true);
+    return profile_result(std::move(result), *why);
   }
   profile_capture capture =
       state().profiler->profile(plan.raw_cupti, "counterguard::profile", work, options.max_launches);
@@ -171,23 +178,21 @@ profile_result profile(const std::vector<std::string>& metrics, const std::funct
   return profile_result(std::move(result));
 }
 
-namespace detail {
-
-::testing::AssertionResult check_metric(const char* result_text, const char* metric_text,
-                                        const char* bound_text, const profile_result& result,
-                                        const std::string& metric, double bound, metric_relation relation,
-                                        double relative_tolerance) {
+std::optional<std::string> metric_check_failure(const char* result_text, const char* metric_text,
+                                                const char* bound_text, const profile_result& result,
+                                                const std::string& metric, double bound,
+                                                metric_relation relation, double relative_tolerance) {
   if (result.skipped())
-    return ::testing::AssertionSuccess();  // the test is already marked skipped, with the reason
+    return std::nullopt;  // the test is already marked skipped, with the reason
   const char* relation_text = relation == metric_relation::equal      ? "=="
                               : relation == metric_relation::at_most  ? "<="
                               : relation == metric_relation::at_least ? ">="
                                                                       : "~=";
   if (!result.has(metric)) {
-    return ::testing::AssertionFailure()
-           << "metric '" << metric << "' (" << metric_text << ") was not measured in " << result_text << " ("
-           << result.kernel_names() << "); a compiler metric needs the kernels linked with "
-           << "counterguard_link_kernels, a per-kernel one a kernel that ran";
+    return "metric '" + metric + "' (" + metric_text + ") was not measured in " + result_text + " (" +
+           result.kernel_names() +
+           "); a compiler metric needs the kernels linked with counterguard_link_kernels, a per-kernel one a "
+           "kernel that ran";
   }
   const double measured = result.value(metric);
   resolved_expectation expectation;
@@ -200,13 +205,12 @@ namespace detail {
   expectation.lower = relation == metric_relation::at_most ? -unbounded : bound;
   expectation.upper = relation == metric_relation::at_least ? unbounded : bound;
   if (satisfies(expectation, measured))
-    return ::testing::AssertionSuccess();
-  auto failure = ::testing::AssertionFailure();
-  failure << "metric '" << metric << "' of " << result.kernel_names() << ": expected " << relation_text << " "
-          << format_value(bound) << " (" << bound_text << ")";
+    return std::nullopt;
+  std::string failure = "metric '" + metric + "' of " + result.kernel_names() + ": expected " +
+                        relation_text + " " + format_value(bound) + " (" + bound_text + ")";
   if (relation == metric_relation::near)
-    failure << " within " << format_value(relative_tolerance * 100) << "%";
-  failure << ", measured " << format_value(measured) << " (" << to_string(result.cls(metric)) << ")";
+    failure += " within " + format_value(relative_tolerance * 100) + "%";
+  failure += ", measured " + format_value(measured) + " (" + to_string(result.cls(metric)) + ")";
   return failure;
 }
 

@@ -14,70 +14,47 @@
 #include <gtest/gtest.h>
 
 #include <functional>
-#include <optional>
 #include <string>
 #include <vector>
 
-#include "counterguard/results/run_results.hpp"
+#include "counterguard/gtest/profile_result.hpp"
 
+// The GoogleTest glue is inline: it compiles with the GoogleTest the test binary links, whatever its version.
 namespace counterguard {
-
-struct profile_options {
-  int device = -1;         // -1: $COUNTERGUARD_DEVICE, else 0
-  int max_launches = 256;  // kernel launches the work may make (the counter-data image holds this many)
-  double wait_for_gpu_seconds = 600.0;  // while another counterguard or profiler holds the GPU
-};
-
-// What profiling a piece of work measured.
-class profile_result {
- public:
-  profile_result() = default;
-  explicit profile_result(case_result result, bool skipped = false);
-
-  // Profiling was not possible here (no GPU, no permission): the test was marked skipped.
-  [[nodiscard]] bool skipped() const { return m_skipped; }
-  // Whether `metric` was measured; its value for the work as a whole (NaN when not measured); its class.
-  [[nodiscard]] bool has(const std::string& metric) const;
-  [[nodiscard]] double value(const std::string& metric) const;
-  [[nodiscard]] metric_class cls(const std::string& metric) const;
-  // The same measurement restricted to the launches of one kernel (its demangled name or last `::` part).
-  [[nodiscard]] profile_result for_kernel(const std::string& kernel) const;
-  // The launches' kernels, for messages: "example::reduce, example::finish".
-  [[nodiscard]] std::string kernel_names() const;
-  [[nodiscard]] const case_result& result() const { return m_result; }
-
- private:
-  case_result m_result;
-  bool m_skipped = false;
-};
 
 // Profiles the kernels `work` launches. `metrics` are aliases (docs/metrics.md) or raw CUPTI names; an
 // unknown name throws input_error. Where profiling is not possible (no GPU, no permission, the GPU held past
 // the wait) the current test is marked skipped with the reason and the result is skipped(): the assertion
 // macros below then assert nothing.
-[[nodiscard]] profile_result profile(const std::vector<std::string>& metrics,
-                                     const std::function<void()>& work, const profile_options& options = {});
-
-// Why profiling is not possible in this process, or nothing when it is (creates the profiler once).
-[[nodiscard]] std::optional<std::string> profiling_unavailable(const profile_options& options = {});
-
-// Whether `counterguard exec` runs this binary: then profile() runs its work unprofiled (the injection
-// library profiles the launches its cases select) and marks the test skipped for its counters.
-[[nodiscard]] bool profiled_by_exec();
+[[nodiscard]] inline profile_result profile(const std::vector<std::string>& metrics,
+                                            const std::function<void()>& work,
+                                            const profile_options& options = {}) {
+  profile_result result = detail::profile_work(metrics, work, options);
+  if (result.skipped())
+    GTEST_MESSAGE_AT_(nullptr, -1, result.skip_reason().c_str(), ::testing::TestPartResult::kSkip);
+  return result;
+}
 
 // A fixture whose tests are skipped, with the reason, where profiling is not possible (not under exec: the
 // test's own checks still run there).
 class profiling_test : public ::testing::Test {
  protected:
-  void SetUp() override;
+  void SetUp() override {
+    if (const auto why = profiling_unavailable(); why && !profiled_by_exec())
+      GTEST_SKIP() << *why;
+  }
 };
 
 namespace detail {
-enum class metric_relation { equal, at_most, at_least, near };
-::testing::AssertionResult check_metric(const char* result_text, const char* metric_text,
-                                        const char* bound_text, const profile_result& result,
-                                        const std::string& metric, double bound, metric_relation relation,
-                                        double relative_tolerance = 0.0);
+inline ::testing::AssertionResult check_metric(const char* result_text, const char* metric_text,
+                                               const char* bound_text, const profile_result& result,
+                                               const std::string& metric, double bound,
+                                               metric_relation relation, double relative_tolerance = 0.0) {
+  if (const std::optional<std::string> failure = metric_check_failure(
+          result_text, metric_text, bound_text, result, metric, bound, relation, relative_tolerance))
+    return ::testing::AssertionFailure() << *failure;
+  return ::testing::AssertionSuccess();
+}
 }  // namespace detail
 
 }  // namespace counterguard
