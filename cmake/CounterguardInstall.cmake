@@ -3,8 +3,8 @@
 #   lib/libcounterguard.a             the harness your own runners and tests link (counterguard::counterguard)
 #   lib/libcounterguard_main.a        the command line's main() (counterguard::main, with counterguard_add_runner)
 #   lib/counterguard/                 the injection library of `exec` and the shared libraries counterguard
-#                                     needs that a host may lack (yaml-cpp, muparser, elfutils, ...); CUPTI in
-#                                     cupti/ (COUNTERGUARD_BUNDLE_CUPTI)
+#                                     needs that a host may lack (yaml-cpp, muparser, elfutils, ...); CUPTI
+#                                     (libcupti, libnvperf_host) in cupti/ (COUNTERGUARD_BUNDLE_CUPTI)
 #   include/counterguard/             the user API: counterguard.hpp and what it includes, the gtest API
 #   lib/cmake/counterguard/           find_package(counterguard 0.3 CONFIG REQUIRED)
 #   share/counterguard/               the built-in suites (cases/) and their baselines
@@ -15,8 +15,7 @@
 include(CMakePackageConfigHelpers)
 set(COUNTERGUARD_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/counterguard")
 set(COUNTERGUARD_INSTALL_PRIVATE_LIBDIR "${CMAKE_INSTALL_LIBDIR}/counterguard")
-option(COUNTERGUARD_BUNDLE_CUPTI
-       "Bundle the toolkit's CUPTI (libcupti, libnvperf_host, libnvperf_target) with the installed tool" ON)
+option(COUNTERGUARD_BUNDLE_CUPTI "Bundle the toolkit's CUPTI (libcupti, libnvperf_host) with the installed tool" ON)
 
 # The user API: the umbrella header, what it includes, the gtest API and the header of the resource reports
 # that counterguard_link_kernels generates. Nothing here may include a header that is not in this list, nor
@@ -73,9 +72,9 @@ add_library(counterguard_main_package STATIC "$<FILTER:$<TARGET_OBJECTS:counterg
 # The CUDA runtime of the program that links it (CMake's CUDA default is the static one): one runtime per
 # process, so the harness's queries (cudaFuncGetAttributes) see the kernels the program registered.
 set(package_cuda_runtime
-    "$<IF:$<STREQUAL:$<TARGET_PROPERTY:CUDA_RUNTIME_LIBRARY>,Shared>,CUDA::cudart,CUDA::cudart_static>")
+    "$<IF:$<STREQUAL:$<UPPER_CASE:$<TARGET_PROPERTY:CUDA_RUNTIME_LIBRARY>>,SHARED>,CUDA::cudart,CUDA::cudart_static>")
 target_link_libraries(counterguard_package INTERFACE
-  "$<INSTALL_INTERFACE:${package_cuda_runtime};CUDA::cupti;CUPTI::nvperf_target;counterguard::private_runtime;${CMAKE_DL_LIBS}>")
+  "$<INSTALL_INTERFACE:${package_cuda_runtime};CUDA::cupti;counterguard::private_runtime;${CMAKE_DL_LIBS}>")
 target_include_directories(counterguard_package INTERFACE $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
 target_link_libraries(counterguard_main_package INTERFACE $<INSTALL_INTERFACE:counterguard::counterguard>)
 set_target_properties(counterguard_package PROPERTIES
@@ -123,7 +122,7 @@ if(COUNTERGUARD_BUNDLE_CUPTI)
   install(CODE "
     set(EXECUTABLES \"${bundle_executables}\")
     set(MODULES \"$<TARGET_FILE:counterguard_injection>\")
-    set(BUNDLED \"libcupti|libnvperf_target\")
+    set(BUNDLED \"libcupti\")
     set(DESTINATION \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${COUNTERGUARD_INSTALL_PRIVATE_LIBDIR}/cupti\")
     include(\"${bundle_script}\")
   ")
