@@ -94,8 +94,8 @@ install(EXPORT counterguardTargets NAMESPACE counterguard:: DESTINATION ${COUNTE
 
 set(bundle_executables "")
 if(TARGET counterguard)
-  set_target_properties(counterguard PROPERTIES
-    INSTALL_RPATH "\$ORIGIN/../${COUNTERGUARD_INSTALL_PRIVATE_LIBDIR};\$ORIGIN/../${COUNTERGUARD_INSTALL_PRIVATE_LIBDIR}/cupti")
+  set(private "\$ORIGIN/../${COUNTERGUARD_INSTALL_PRIVATE_LIBDIR}")
+  set_target_properties(counterguard PROPERTIES INSTALL_RPATH "${private};${private}/cupti")
   install(TARGETS counterguard RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
   set(bundle_executables "$<TARGET_FILE:counterguard>")
   install(DIRECTORY cases/ DESTINATION ${CMAKE_INSTALL_DATADIR}/counterguard/cases)
@@ -105,7 +105,8 @@ endif()
 # The shared libraries the tool, the injection library and a program linking the package need that a host may
 # lack, copied from this build machine (Debian's, found through the build's run paths). zlib too: a project
 # linking the package links it by path, with no zlib development package.
-set(bundled_debian "libmuparser|libyaml-cpp|libsqlite3|libcrypto|liblz4|libzstd|libfmt|libdw|libelf|liblzma|libbz2|libz")
+set(bundled_debian
+    "libmuparser|libyaml-cpp|libsqlite3|libcrypto|liblz4|libzstd|libfmt|libdw|libelf|liblzma|libbz2|libz")
 set(bundle_script "${PROJECT_SOURCE_DIR}/cmake/bundle_runtime_libraries.cmake")
 install(CODE "
   set(EXECUTABLES \"${bundle_executables}\")

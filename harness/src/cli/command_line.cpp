@@ -9,7 +9,7 @@
 
 #include "commands.hpp"
 #include "counterguard/build_info.hpp"
-#include "counterguard/core/build_identity.hpp"
+#include "counterguard/cli/build_identity.hpp"
 #include "counterguard/core/error.hpp"
 #include "counterguard/core/interruption.hpp"
 
