@@ -154,7 +154,7 @@ install(CODE "
   set(documents \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_DOCDIR}/third-party\")
   file(MAKE_DIRECTORY \"\${documents}\")
   foreach(package libyaml-cpp0.7 libmuparser2v5 libsqlite3-0 libssl3 liblz4-1 libzstd1 libdw1 libelf1 liblzma5
-                  libbz2-1.0 zlib1g libfmt-dev nlohmann-json3-dev libcli11-dev libboost1.74-dev)
+                  libbz2-1.0 zlib1g libfmt9 nlohmann-json3-dev libcli11-dev libboost1.74-dev)
     if(EXISTS \"/usr/share/doc/\${package}/copyright\")
       configure_file(\"/usr/share/doc/\${package}/copyright\" \"\${documents}/\${package}.copyright\" COPYONLY)
     endif()

@@ -1,11 +1,11 @@
-# Unity builds of the harness areas and of the unit-test programs: CMake compiles their sources in batches of
-# eight, so the headers every source includes (the standard library, nlohmann/json, CLI11, yaml-cpp, GoogleTest)
-# are parsed and their templates instantiated once per batch instead of once per source. That is most of the
-# build's time on 2 cores: the command line's 24 sources took 213 s of CPU one by one and 34 s as one source,
-# model's 9 test sources 47 s and 22 s. COUNTERGUARD_UNITY_BUILD=OFF compiles source by source (what a compiler
-# cache or clang-tidy may prefer).
+# Unity builds of the harness areas and of the unit-test programs: CMake compiles each target's sources as one
+# source, so the headers they all include (the standard library, nlohmann/json, CLI11, yaml-cpp, GoogleTest) are
+# parsed and their templates instantiated once per target instead of once per source. That is most of the
+# build's time on 2 cores: the command line's 24 sources took 213 s of CPU one by one, 95 s in batches of eight
+# and 34 s as one source; model's 9 test sources 47 s and 22 s. COUNTERGUARD_UNITY_BUILD=OFF compiles source by
+# source (quicker to rebuild after editing one source, and what a compiler cache or clang-tidy may prefer).
 #
-# A source whose anonymous-namespace helpers share a name with another source's of its area is compiled on its
+# A source whose anonymous-namespace helpers share a name with another source's of its target is compiled on its
 # own: the list below. A new clash shows as a "redefinition" error naming both sources; add the later one here
 # (or rename the helper).
 option(COUNTERGUARD_UNITY_BUILD "Compile the harness areas and test programs in unity batches (faster builds)" ON)
@@ -62,7 +62,7 @@ endif()
 foreach(target IN LISTS counterguard_unity_targets)
   get_target_property(type ${target} TYPE)
   if(NOT type STREQUAL "INTERFACE_LIBRARY")
-    set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 8)
+    set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 0)
   endif()
 endforeach()
 foreach(source IN LISTS counterguard_own_sources)
