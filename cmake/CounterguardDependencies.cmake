@@ -20,9 +20,5 @@ endif()
 if(NOT TARGET PkgConfig::ZSTD)
   pkg_check_modules(ZSTD REQUIRED IMPORTED_TARGET GLOBAL libzstd)
 endif()
-# The SASS-to-source line tables of cubins (.debug_line) are read with elfutils' libdw (static --sass).
-if(NOT TARGET PkgConfig::LIBDW)
-  pkg_check_modules(LIBDW REQUIRED IMPORTED_TARGET GLOBAL libdw)
-endif()
 # GoogleTest: counterguard's own tests need it, and counterguard::gtest links it when it is found.
 find_package(GTest QUIET)

@@ -25,7 +25,7 @@ set(COUNTERGUARD_PUBLIC_HEADERS
     core/cuda_check.hpp
     core/source_location.hpp
     gtest/profile.hpp
-    gtest/profile_result.hpp
+    in_process/profile_result.hpp
     metrics/metric_class.hpp
     model/formula.hpp
     model/kernel_signature.hpp

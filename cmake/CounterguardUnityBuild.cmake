@@ -19,7 +19,8 @@ set(counterguard_own_sources
     # The package's main() (cmake/CounterguardInstall.cmake) is its own object.
     harness/src/cli/main.cpp
     harness/src/model/instance_expansion.cpp
-    harness/src/profiler/range_profiler.cpp
+    harness/src/profiler/device_profiler.cpp
+    harness/src/reporters/check_bar.cpp
     harness/src/reporters/html_reporter.cpp
     harness/src/statics/fatbin_container.cpp
     harness/test/baselines/baseline_entry_refresh_test.cpp
@@ -50,6 +51,10 @@ function(_counterguard_unity_targets out directory)
 endfunction()
 
 get_property(counterguard_unity_targets GLOBAL PROPERTY COUNTERGUARD_AREA_TARGETS)
+# The C ABI of the Python package too (not an area: a shared library of its own sources).
+if(TARGET counterguard_capi)
+  list(APPEND counterguard_unity_targets counterguard_capi)
+endif()
 if(COUNTERGUARD_BUILD_TESTS)
   _counterguard_unity_targets(test_targets "${PROJECT_SOURCE_DIR}/harness/test")
   foreach(target IN LISTS test_targets)

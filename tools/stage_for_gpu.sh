@@ -8,16 +8,14 @@ mkdir -p .device/lib
 cp build/counterguard .device/
 cp -L build/lib/*.so* .device/lib/
 # `counterguard exec`: the injection library it loads into programs (found next to the binary) and the plain
-# CUDA application it is shown on (tools/exec_evidence.sh).
+# CUDA application validation/exec_checks.sh runs it on.
 cp build/libcounterguard_injection.so .device/
 if [[ -x build/tools/exec_demo/exec_demo ]]; then
   cp build/tools/exec_demo/exec_demo .device/
 fi
-# Test programs the evidence runs on the GPU (tools/h200_evidence.sh floor).
+# Test programs validation/gpu_checks.sh runs on the GPU (stage floor).
 mkdir -p .device/tests
-for test in harness/test/device/device_fill_tests harness/test/registry/host_work_benchmark \
-            harness/test/device/profiler_contexts_experiment harness/test/device/profiler_switch_experiment \
-            harness/test/device/per_case_cost_experiment harness/test/device/startup_experiment; do
+for test in harness/test/device/device_fill_tests harness/test/registry/host_work_benchmark; do
   if [[ -x build/$test ]]; then cp "build/$test" .device/tests/; fi
 done
 # The planted-regression binary (cmake -DCOUNTERGUARD_PLANT_REGISTER_LIMIT=32 in build-planted), if built.

@@ -20,7 +20,7 @@ __global__ void interleaved(const float* in, float* partial, int n) {
 }
 
 // Where partial sum j lives in shared memory. A planted regression (REDUCTION_STENCIL_PLANT_BANK_CONFLICTS,
-// for counterguard's evidence only) relabels the slots so that neighbouring lanes are two words apart: the
+// for counterguard's validation only) relabels the slots so that neighbouring lanes are two words apart: the
 // sums stay right, the warp's accesses collide in banks.
 __device__ unsigned slot(unsigned j) {
 #ifdef REDUCTION_STENCIL_PLANT_BANK_CONFLICTS

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <tuple>
 
+#include "counterguard/core/markdown_cell.hpp"
 #include "counterguard/core/value_format.hpp"
 
 namespace counterguard {
@@ -14,19 +15,6 @@ std::string spread_text(const baseline_entry& e) {
   if (e.from_history && *e.from_history > 0)
     text += " (" + std::to_string(*e.from_history) + " from history)";
   return text;
-}
-
-std::string cell(const std::string& text) {
-  std::string escaped;
-  for (char c : text) {
-    if (c == '|')
-      escaped += "\\|";
-    else if (c == '\n')
-      escaped += ' ';
-    else
-      escaped += c;
-  }
-  return escaped;
 }
 
 std::string delta_text(double before, double after) {
@@ -40,7 +28,7 @@ std::string delta_text(double before, double after) {
 }
 
 std::string kernel_cell(const std::string& kernel) {
-  return kernel == baseline_total_key ? std::string("(total)") : "`" + cell(kernel) + "`";
+  return kernel == baseline_total_key ? std::string("(total)") : "`" + markdown_cell(kernel) + "`";
 }
 
 // One table (or list) of a suite's summary: its heading and rows, each row a finished line.
@@ -100,8 +88,8 @@ suite_summary summarize_changes(const baseline_update_result& update, change_sum
   summary_table removed_table{
       "\n### Removed\n\n| case | kernel | metric | old value |\n|---|---|---|---|\n", {}, 2};
   for (const auto& c : update.changes) {
-    const std::string key =
-        "| `" + cell(c.instance) + "` | " + kernel_cell(c.kernel) + " | `" + cell(c.metric) + "` | ";
+    const std::string key = "| `" + markdown_cell(c.instance) + "` | " + kernel_cell(c.kernel) + " | `" +
+                            markdown_cell(c.metric) + "` | ";
     switch (c.what) {
       case baseline_change::kind::changed:
         changed_table.rows.push_back(
@@ -119,7 +107,7 @@ suite_summary summarize_changes(const baseline_update_result& update, change_sum
   }
   summary_table not_recorded{"\n### Not recorded\n\n", {}, 0};
   for (const auto& line : update.not_recorded)
-    not_recorded.rows.push_back("- " + cell(line) + "\n");
+    not_recorded.rows.push_back("- " + markdown_cell(line) + "\n");
   summary.tables = {std::move(changed_table), std::move(added_table), std::move(removed_table),
                     std::move(not_recorded)};
   return summary;

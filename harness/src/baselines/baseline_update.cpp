@@ -44,7 +44,7 @@ baseline_update_result update_baseline(const std::optional<baseline_file>& exist
     return update;
 
   const run_metadata& metadata = repetitions.front().metadata;
-  const std::string key = metadata.gpu_key.empty() ? make_gpu_key(metadata) : metadata.gpu_key;
+  const std::string key = metadata.gpu_key.empty() ? make_gpu_key(metadata.device) : metadata.gpu_key;
   if (existing)
     require_same_gpu_key(*existing, existing_path.empty() ? suite + ".yaml" : existing_path, key);
   update.file.gpu_key = key;
@@ -83,9 +83,13 @@ baseline_update_result update_baseline(const std::optional<baseline_file>& exist
     return update;
 
   update.file.schema_version = baseline_schema_version;
-  update.file.metadata = {
-      metadata.gpu_name,   metadata.driver_version, metadata.cuda_runtime_version, metadata.cupti_version,
-      metadata.started_at, metadata.git_commit,     metadata.counterguard_version};
+  update.file.metadata = {metadata.device.name,
+                          metadata.device.driver_version,
+                          metadata.device.cuda_runtime_version,
+                          metadata.device.cupti_version,
+                          metadata.started_at,
+                          metadata.git_commit,
+                          metadata.counterguard_version};
 
   for (const auto& [instance, kernels] : samples) {
     update.measured.push_back(instance);

@@ -31,8 +31,8 @@ std::string make_gpu_key(const std::string& chip, int sm_count, const std::strin
   return key;
 }
 
-std::string make_gpu_key(const run_metadata& metadata) {
-  return make_gpu_key(metadata.chip, metadata.sm_count, metadata.cuda_runtime_version);
+std::string make_gpu_key(const device_description& device) {
+  return make_gpu_key(device.chip, device.sm_count, device.cuda_runtime_version);
 }
 
 }  // namespace counterguard

@@ -26,7 +26,7 @@ std::string render_line_baseline(const line_baseline_file& file) {
   nlohmann::json cases = nlohmann::json::object();
   for (const auto& [instance, profile] : file.cases)
     cases[instance] = to_json(profile);
-  const nlohmann::json out = {{"format", format_name},   {"schema_version", file.schema_version},
+  const nlohmann::json out = {{"format", format_name},   {"schema_version", line_baseline_schema_version},
                               {"gpu_key", file.gpu_key}, {"suite", file.suite},
                               {"chip", file.chip},       {"cases", cases}};
   return out.dump(1) + "\n";
@@ -47,7 +47,8 @@ line_baseline_file parse_line_baseline(const std::string& text, const std::strin
   file.chip = in.string(document, "", "chip");
   const nlohmann::json& cases = in.object(document, "", "cases");
   for (const auto& [instance, profile] : cases.items())
-    file.cases[instance] = line_profile_from_json(in, profile, field_at("cases", instance));
+    file.cases[instance] =
+        line_profile_from_json(in, profile, field_at("cases", instance), file.schema_version == 1);
   return file;
 }
 

@@ -2,11 +2,16 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <set>
 
 #include "counterguard/core/json_reader.hpp"
 
 namespace counterguard {
 namespace {
+
+// A profile whose lines are the instructions' own lines (per-line baselines of schema 1, and their cases that
+// a later refresh did not measure again).
+constexpr const char* innermost_key = "innermost_line";
 
 bool kept(const std::vector<std::string>& metrics, const std::string& metric) {
   return metrics.empty() || std::find(metrics.begin(), metrics.end(), metric) != metrics.end();
@@ -35,16 +40,30 @@ bool valid_place(const std::string& place) {
 line_profile make_line_profile(const std::vector<kernel_blame>& blames,
                                const std::vector<std::string>& metrics) {
   line_profile profile;
+  if (!blames.empty())
+    profile.attribution = blames.front().attribution;
   for (const auto& blame : blames) {
     line_profile_function function{blame.mangled, blame.function, {}};
     for (const auto& line : blame.lines) {
-      line_profile_line kept_line{line_place(line.position), {}};
+      line_profile_line kept_line{line_place(line.position), {}, {}, line.memory_opcodes};
       for (const auto& [metric, value] : line.values) {
         if (value != 0 && kept(metrics, metric))
           kept_line.values[metric] = value;
       }
-      if (!kept_line.values.empty())
-        function.lines.push_back(std::move(kept_line));
+      if (kept_line.values.empty())
+        continue;
+      std::set<std::string> chains;
+      for (const std::size_t i : line.instructions) {
+        const blamed_instruction& instruction = blame.instructions[i];
+        const std::vector<std::string> chain = inline_chain(instruction);
+        const bool carries =
+            std::any_of(instruction.values.begin(), instruction.values.end(),
+                        [&](const auto& v) { return v.second != 0 && kept(metrics, v.first); });
+        if (carries && chain.size() > 1)
+          chains.insert(chain_text(chain));
+      }
+      kept_line.chains.assign(chains.begin(), chains.end());
+      function.lines.push_back(std::move(kept_line));
     }
     profile.functions.push_back(std::move(function));
   }
@@ -57,10 +76,13 @@ std::vector<kernel_blame> to_kernel_blames(const line_profile& profile) {
     kernel_blame blame;
     blame.function = function.function;
     blame.mangled = function.mangled;
+    blame.attribution = profile.attribution;
     for (const auto& line : function.lines) {
       blamed_line out;
       out.position = position_of(line.place);
       out.values = line.values;
+      out.memory_opcodes = line.memory_opcodes;
+      out.recorded_chains = line.chains;
       blame.lines.push_back(std::move(out));
     }
     blames.push_back(std::move(blame));
@@ -72,17 +94,38 @@ nlohmann::json to_json(const line_profile& profile) {
   nlohmann::json functions = nlohmann::json::array();
   for (const auto& function : profile.functions) {
     nlohmann::json lines = nlohmann::json::array();
-    for (const auto& line : function.lines)
-      lines.push_back({{"place", line.place}, {"values", line.values}});
+    for (const auto& line : function.lines) {
+      nlohmann::json out = {{"place", line.place}, {"values", line.values}};
+      if (!line.chains.empty())
+        out["chains"] = line.chains;
+      if (line.memory_opcodes)
+        out["memory_opcodes"] = *line.memory_opcodes;
+      lines.push_back(std::move(out));
+    }
     functions.push_back({{"mangled", function.mangled}, {"function", function.function}, {"lines", lines}});
   }
-  return {{"functions", functions}};
+  nlohmann::json out = {{"functions", functions}};
+  if (!profile.attribution.external_dirs.empty())
+    out["external_dirs"] = profile.attribution.external_dirs;
+  if (profile.attribution.innermost)
+    out["keyed_by"] = innermost_key;
+  return out;
 }
 
 line_profile line_profile_from_json(const json_reader& reader, const nlohmann::json& json,
-                                    const std::string& path) {
+                                    const std::string& path, bool innermost_lines) {
   line_profile profile;
   reader.require_object(json, path);
+  profile.attribution.innermost = innermost_lines;
+  if (reader.optional_member(json, path, "keyed_by") != nullptr) {
+    const std::string key = reader.string(json, path, "keyed_by");
+    if (key != innermost_key)
+      reader.fail(field_at(path, "keyed_by"), "is '" + key + "'",
+                  std::string("'") + innermost_key + "' or no keyed_by (the user's lines)");
+    profile.attribution.innermost = true;
+  }
+  if (reader.optional_member(json, path, "external_dirs") != nullptr)
+    profile.attribution.external_dirs = reader.strings(json, path, "external_dirs");
   const nlohmann::json& functions = reader.array(json, path, "functions");
   for (std::size_t f = 0; f < functions.size(); ++f) {
     const std::string at = index_at(field_at(path, "functions"), f);
@@ -102,6 +145,14 @@ line_profile line_profile_from_json(const json_reader& reader, const nlohmann::j
       for (const auto& [metric, value] : values.items()) {
         line.values[metric] = static_cast<std::uint64_t>(
             reader.integer(values, field_at(line_at, "values"), metric, 0, INT64_MAX));
+      }
+      if (reader.optional_member(lines[l], line_at, "chains") != nullptr)
+        line.chains = reader.strings(lines[l], line_at, "chains");
+      if (reader.optional_member(lines[l], line_at, "memory_opcodes") != nullptr) {
+        std::vector<std::string> opcodes = reader.strings(lines[l], line_at, "memory_opcodes");
+        std::sort(opcodes.begin(), opcodes.end());
+        opcodes.erase(std::unique(opcodes.begin(), opcodes.end()), opcodes.end());
+        line.memory_opcodes = std::move(opcodes);
       }
       function.lines.push_back(std::move(line));
     }

@@ -3,10 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <tuple>
 
 #include "counterguard/core/error.hpp"
 #include "counterguard/profiler/sass_metric_names.hpp"
+#include "counterguard/statics/toolkit_sources.hpp"
 
 namespace counterguard {
 namespace {
@@ -23,6 +25,21 @@ bool line_before(const std::optional<source_position>& a, const std::optional<so
   return std::tie(a->file, a->line) < std::tie(b->file, b->line);
 }
 
+bool in_any(const std::string& file, const std::vector<std::string>& dirs) {
+  return std::any_of(dirs.begin(), dirs.end(),
+                     [&](const std::string& dir) { return source_in_directory(file, dir); });
+}
+
+// The outermost of `frames` whose file `is_users`, else the innermost.
+template <typename predicate>
+std::size_t first_user_frame(const std::vector<source_position>& frames, predicate is_users) {
+  for (std::size_t i = 0; i < frames.size(); ++i) {
+    if (is_users(frames[i].file))
+      return i;
+  }
+  return frames.empty() ? 0 : frames.size() - 1;
+}
+
 std::uint64_t value_of(const metric_values& values, const std::string& metric) {
   const auto found = values.find(metric);
   return found == values.end() ? 0 : found->second;
@@ -30,7 +47,79 @@ std::uint64_t value_of(const metric_values& values, const std::string& metric) {
 
 }  // namespace
 
-kernel_blame join_blame(const sass_function_profile& counters, const kernel_sass& sass) {
+std::size_t blamed_frame_of(const std::vector<source_position>& frames,
+                            const std::vector<std::string>& toolkit_dirs,
+                            const std::vector<std::string>& external_dirs) {
+  return first_user_frame(frames, [&](const std::string& file) {
+    return !in_any(file, toolkit_dirs) && !in_any(file, external_dirs);
+  });
+}
+
+std::vector<std::string> inline_chain(const blamed_instruction& instruction) {
+  std::vector<std::string> chain;
+  for (std::size_t i = instruction.blamed_frame; i < instruction.frames.size(); ++i)
+    chain.push_back(line_place(instruction.frames[i]));
+  return chain;
+}
+
+std::string chain_text(const std::vector<std::string>& chain) {
+  std::string text;
+  for (const auto& place : chain)
+    text += (text.empty() ? "" : " -> ") + place;
+  return text;
+}
+
+void attribute_lines(kernel_blame& blame, const line_attribution& attribution) {
+  blame.attribution = attribution;
+  blame.lines.clear();
+  const bool opcodes_known = std::all_of(blame.instructions.begin(), blame.instructions.end(),
+                                         [](const blamed_instruction& i) { return !i.sass.empty(); });
+  std::map<std::string, bool> users;  // by file: a kernel has few files and many instructions
+  const auto is_users = [&](const std::string& file) {
+    auto found = users.find(file);
+    if (found == users.end()) {
+      const bool outside =
+          !in_any(file, blame.toolkit_include_dirs) && !in_any(file, attribution.external_dirs);
+      found = users.emplace(file, outside).first;
+    }
+    return found->second;
+  };
+  for (std::size_t i = 0; i < blame.instructions.size(); ++i) {
+    blamed_instruction& instruction = blame.instructions[i];
+    instruction.blamed_frame = first_user_frame(instruction.frames, is_users);
+    std::optional<source_position> place;
+    if (!instruction.frames.empty()) {
+      const source_position& frame =
+          attribution.innermost ? instruction.frames.back() : instruction.frames[instruction.blamed_frame];
+      place = source_position{frame.file, frame.line, 0};
+    }
+    auto line = std::find_if(blame.lines.begin(), blame.lines.end(),
+                             [&](const blamed_line& l) { return same_line(l.position, place); });
+    if (line == blame.lines.end()) {
+      blamed_line added;
+      added.position = place;
+      if (opcodes_known)
+        added.memory_opcodes = std::vector<std::string>{};
+      blame.lines.push_back(std::move(added));
+      line = blame.lines.end() - 1;
+    }
+    line->instructions.push_back(i);
+    for (const auto& [metric, value] : instruction.values)
+      line->values[metric] += value;
+    if (line->memory_opcodes && classify_opcode(instruction.opcode) != memory_access::none) {
+      std::vector<std::string>& opcodes = *line->memory_opcodes;
+      if (std::find(opcodes.begin(), opcodes.end(), instruction.opcode) == opcodes.end())
+        opcodes.insert(std::upper_bound(opcodes.begin(), opcodes.end(), instruction.opcode),
+                       instruction.opcode);
+    }
+  }
+  std::stable_sort(blame.lines.begin(), blame.lines.end(), [](const blamed_line& a, const blamed_line& b) {
+    return line_before(a.position, b.position);
+  });
+}
+
+kernel_blame join_blame(const sass_function_profile& counters, const kernel_sass& sass,
+                        const line_attribution& attribution) {
   if (counters.mangled != sass.mangled) {
     throw input_error({}, "function",
                       "per-PC counters of '" + counters.mangled + "' cannot be joined to the SASS of '" +
@@ -41,12 +130,17 @@ kernel_blame join_blame(const sass_function_profile& counters, const kernel_sass
   blame.function = sass.function;
   blame.mangled = sass.mangled;
   blame.architecture = sass.architecture;
+  blame.toolkit_include_dirs = sass.toolkit_include_dirs;
   for (const auto& instruction : sass.instructions) {
     blamed_instruction out;
     out.pc_offset = instruction.offset;
     out.sass = instruction.text;
     out.opcode = instruction.opcode;
     out.position = instruction.position;
+    if (instruction.position) {
+      out.frames.assign(instruction.inlined_at.rbegin(), instruction.inlined_at.rend());
+      out.frames.push_back(*instruction.position);
+    }
     const auto found = counters.values_by_pc.find(instruction.offset);
     if (found != counters.values_by_pc.end())
       out.values = found->second;
@@ -64,30 +158,13 @@ kernel_blame join_blame(const sass_function_profile& counters, const kernel_sass
     if (!known)
       blame.unmatched_pc_offsets.push_back(pc);
   }
-  for (std::size_t i = 0; i < blame.instructions.size(); ++i) {
-    const blamed_instruction& instruction = blame.instructions[i];
-    auto line = std::find_if(blame.lines.begin(), blame.lines.end(), [&](const blamed_line& l) {
-      return same_line(l.position, instruction.position);
-    });
-    if (line == blame.lines.end()) {
-      blamed_line added;
-      if (instruction.position)
-        added.position = source_position{instruction.position->file, instruction.position->line, 0};
-      blame.lines.push_back(std::move(added));
-      line = blame.lines.end() - 1;
-    }
-    line->instructions.push_back(i);
-    for (const auto& [metric, value] : instruction.values)
-      line->values[metric] += value;
-  }
-  std::stable_sort(blame.lines.begin(), blame.lines.end(), [](const blamed_line& a, const blamed_line& b) {
-    return line_before(a.position, b.position);
-  });
+  attribute_lines(blame, attribution);
   return blame;
 }
 
 std::vector<kernel_blame> join_profile(const sass_profile& profile, const std::string& binary,
-                                       bool lines_only, std::vector<std::string>* missing) {
+                                       bool lines_only, std::vector<std::string>* missing,
+                                       const line_attribution& attribution) {
   const std::string architecture = "sm_" + std::to_string(profile.compute_capability);
   std::vector<kernel_blame> out;
   std::optional<input_error> first_problem;
@@ -104,7 +181,7 @@ std::vector<kernel_blame> join_profile(const sass_profile& profile, const std::s
                               "' (the profile was recorded on " + profile.gpu + ", " + profile.chip + ")",
                           "the program that ran the case, built for " + architecture);
       }
-      out.push_back(join_blame(function, *exact));
+      out.push_back(join_blame(function, *exact, attribution));
     } catch (const input_error& e) {
       if (missing == nullptr)
         throw;

@@ -6,6 +6,24 @@ bool is_failing(const check_outcome& check, bool strict) {
   return check.failing || (strict && check.verdict == check_verdict::improvement);
 }
 
+int attention_rank(const check_outcome& check, bool strict) {
+  switch (check.verdict) {
+    case check_verdict::fail:
+      return 2;
+    case check_verdict::regression:
+      return 3;
+    case check_verdict::missing:
+      return is_failing(check, strict) ? 4 : 6;
+    case check_verdict::improvement:
+      return is_failing(check, strict) ? 4 : 5;
+    case check_verdict::new_metric:
+      return 7;
+    case check_verdict::pass:
+      break;
+  }
+  return 8;
+}
+
 void settle_case_status(case_result& result, bool strict) {
   if (result.status == case_status::skipped || result.status == case_status::error)
     return;

@@ -1,145 +1,88 @@
-#include <fmt/format.h>
-
-#include <cstdio>
-#include <filesystem>
-#include <map>
+// `counterguard baseline update|diff`: manage per-GPU baselines (pipeline/baseline_refresh.hpp).
+#include <CLI/CLI.hpp>
 #include <memory>
-#include <optional>
-#include <set>
-#include <utility>
 
 #include "commands.hpp"
-#include "counterguard/baselines/baseline_change_summary.hpp"
-#include "counterguard/baselines/baseline_file.hpp"
-#include "counterguard/baselines/baseline_update.hpp"
-#include "counterguard/core/atomic_file.hpp"
-#include "counterguard/core/error.hpp"
 #include "counterguard/core/interruption.hpp"
-#include "counterguard/history/history_source.hpp"
-#include "counterguard/history/recorded_baseline_values.hpp"
-#include "counterguard/runner/isolated_runner.hpp"
-#include "counterguard/runner/line_baseline_refresh.hpp"
+#include "counterguard/pipeline/baseline_refresh.hpp"
+#include "option_groups.hpp"
 
 namespace counterguard::detail {
+namespace {
 
-std::string full_summary_path(const std::string& summary) {
-  const std::string suffix = ".md";
-  if (summary.size() > suffix.size() &&
-      summary.compare(summary.size() - suffix.size(), suffix.size(), suffix) == 0)
-    return summary.substr(0, summary.size() - suffix.size()) + ".full.md";
-  return summary + ".full.md";
+command_action add_update_command(CLI::App& baseline, const command_context& context) {
+  auto options = std::make_shared<baseline_update_options>();
+  options->command_line = context.command_line;
+  CLI::App* command =
+      baseline.add_subcommand("update", "measure N times and merge median and spread into the baselines");
+  add_selection_options(*command, options->selection);
+  command->add_option("--repeat", options->repeat, "runs per case")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000));
+  command->add_option("--baseline-dir", options->baseline_dir, "where baselines live")->capture_default_str();
+  command->add_option("--summary", options->summary, "also write the Markdown change summary here");
+  command
+      ->add_option(
+          "--summary-limit", options->summary_limit,
+          "most characters the --summary file may hold; when over, the full summary goes to F.full.md")
+      ->capture_default_str();
+  command->add_option("--metric", options->extra_metrics, "also record this metric in every case");
+  command
+      ->add_option("--case-timeout", options->case_timeout_seconds, "seconds before a silent case is killed")
+      ->check(CLI::PositiveNumber);
+  add_device_options(*command, options->devices);
+  command->add_option("--cost-from", options->cost_from,
+                      "hand cases out longest first by the per-case seconds of these results files");
+  add_gpu_wait_option(*command, options->wait_for_gpu_seconds,
+                      "seconds to wait while another counterguard or profiler holds the GPU");
+  CLI::Option* history = command->add_option("--history", options->history,
+                                             "also record every repetition into this history database");
+  command
+      ->add_option("--from-history", options->from_history,
+                   "noisy bands also use the last N values --history recorded for the GPU key")
+      ->check(CLI::Range(1, 100000))
+      ->needs(history);
+  command->add_flag("--replace-all", options->replace_all,
+                    "replace every measured entry, also those the refresh agrees with");
+  command->add_flag("--with-lines", options->with_lines,
+                    "also record each case's per-source-line counters of exact metrics "
+                    "(<suite>.lines.json, for run's blame)");
+  command->add_option("--blame-external", options->blame_external,
+                      "with --with-lines: blame inlined code of this include directory on the line "
+                      "that calls it, as `run --blame-external` (repeatable)");
+  return when_chosen(command, [options, command] {
+    options->devices.device_given = device_given_on(*command);
+    const interruption_guard interruptions;
+    return update_baselines(*options);
+  });
 }
 
-int run_baseline_update(const baseline_update_options& options) {
-  const device_lookup devices(options.devices);  // while the suites are read
-  const std::vector<case_instance> instances = select_instances(options.selection);
-  if (instances.empty())
-    throw input_error({}, "--filter", "no case instance matches '" + options.selection.filter + "'");
+command_action add_diff_command(CLI::App& baseline) {
+  auto options = std::make_shared<baseline_diff_options>();
+  CLI::App* command = baseline.add_subcommand(
+      "diff",
+      "exit 1 when a baseline value or band differs between two baseline directories (metadata is ignored; "
+      "a new GPU key or suite counts), 0 when none does; prints the differences as Markdown");
+  command
+      ->add_option("old", options->old_directory, "the baselines before (e.g. a copy of the base branch's)")
+      ->required();
+  command->add_option("new", options->new_directory, "the baselines after (e.g. baselines/ after a refresh)")
+      ->required();
+  command->add_option("--summary", options->summary, "also write the differences as Markdown here");
+  command
+      ->add_option("--summary-limit", options->summary_limit,
+                   "most characters the --summary file may hold; when over, the full text goes to F.full.md")
+      ->capture_default_str();
+  command->add_flag("--quiet", options->quiet, "print only the one-line count (on stderr)");
+  return when_chosen(command, [options] { return diff_baselines(*options); });
+}
 
-  // All repetitions go to one worker process per GPU (CUPTI set up once), case after case, N times over.
-  std::vector<case_instance> repeated;
-  repeated.reserve(instances.size() * static_cast<std::size_t>(options.repeat));
-  for (int r = 0; r < options.repeat; ++r)
-    repeated.insert(repeated.end(), instances.begin(), instances.end());
-  isolated_run_options run;
-  run.executable = self_executable();
-  run.suite_paths = options.selection.paths;
-  run.extra_metrics = options.extra_metrics;
-  run.case_timeout_seconds = options.case_timeout_seconds;
-  run.wait_for_gpu_seconds = options.wait_for_gpu_seconds;
-  isolated_run_outcome outcome =
-      profile_instances(repeated, estimate_case_costs(repeated, read_case_costs(options.cost_from)), devices,
-                        run, options.selection.chip);
-  wait_for_exiting_worker(outcome);  // the line baselines below profile on the GPU again
-  interruption_guard::throw_if_interrupted();
-  if (outcome.environment)
-    throw environment_error(*outcome.environment, outcome.environment_message);
+}  // namespace
 
-  std::vector<run_results> repetitions(static_cast<std::size_t>(options.repeat));
-  for (std::size_t r = 0; r < repetitions.size(); ++r) {
-    run_results& repetition = repetitions[r];
-    repetition.metadata = host_metadata("baseline", options.command_line);
-    adopt_device(repetition.metadata, outcome.device);
-    for (std::size_t i = 0; i < instances.size(); ++i) {
-      repetition.cases.push_back(outcome.results.at(r * instances.size() + i));
-    }
-  }
-
-  std::set<std::string> suites;
-  for (const auto& instance : instances)
-    suites.insert(instance.suite);
-  const std::string gpu_key = repetitions.front().metadata.gpu_key;
-  // What tells the repetitions apart in the history (their results may be identical).
-  std::vector<std::string> distinguishers;
-  for (std::size_t r = 0; r < repetitions.size(); ++r)
-    distinguishers.push_back("repetition " + std::to_string(r + 1) + "/" +
-                             std::to_string(repetitions.size()));
-  baseline_refresh_options refresh;
-  refresh.keep_entries_inside_band = !options.replace_all;
-  if (options.from_history > 0) {
-    // The repetitions are recorded after the baselines are written; should they be in the history already
-    // (the same results recorded before), their hashes keep them from counting twice.
-    std::vector<std::string> own;
-    for (std::size_t r = 0; r < repetitions.size(); ++r)
-      own.push_back(results_content_hash(repetitions[r], distinguishers[r]));
-    refresh.earlier_values = recorded_baseline_values(std::make_shared<const history_store>(options.history),
-                                                      gpu_key, options.from_history, own);
-  }
-  // Every suite's update is computed before any file is written: a baseline file that cannot be read stops
-  // the refresh with nothing written.
-  std::vector<std::pair<std::string, baseline_update_result>> updates;
-  for (const auto& suite : suites) {
-    const std::string path = baseline_path(options.baseline_dir, gpu_key, suite);
-    const std::optional<baseline_file> existing = load_baseline_file(path);
-    baseline_update_result update =
-        update_baseline(existing, suite, repetitions, catalog_metric_traits, refresh, path);
-    // A file is rewritten only when a value or band changed (or it is new): a refresh that measured the same
-    // values leaves the file, its date and commit untouched, so a nightly job has nothing to propose.
-    const bool write = !update.measured.empty() && (!existing || !update.changes.empty());
-    updates.emplace_back(write ? path : std::string(), std::move(update));
-  }
-  interruption_guard::throw_if_interrupted();
-  std::vector<baseline_update_result> results;
-  for (const auto& [path, update] : updates) {
-    if (!path.empty())
-      save_baseline_file(path, update.file);
-    for (const auto& why : update.not_recorded)
-      std::fputs(fmt::format("counterguard: not recorded: {}\n", why).c_str(), stderr);
-    results.push_back(update);
-  }
-  if (options.with_lines) {
-    // After the baselines: the per-line profiles come from a process of their own (SASS metrics).
-    sass_recording_options recording;
-    recording.executable = self_executable();
-    recording.suite_paths = options.selection.paths;
-    recording.chip = options.selection.chip;
-    const std::vector<int>& chosen = devices.get().devices;
-    recording.device = chosen.empty() ? 0 : chosen.front();
-    recording.timeout_seconds = options.case_timeout_seconds * 4;
-    const line_baseline_refresh lines =
-        refresh_line_baselines(repetitions.front(), options.baseline_dir, recording);
-    for (const auto& why : lines.not_recorded)
-      std::fputs(fmt::format("counterguard: no per-line profile: {}\n", why).c_str(), stderr);
-    for (const auto& path : lines.written)
-      std::fputs(fmt::format("counterguard: wrote per-line profiles {}\n", path).c_str(), stderr);
-  }
-  // The console gets everything; the --summary file (a pull-request body) stays within its limit.
-  const std::string summary = render_change_summaries_markdown(results, markdown_budget{0, {}});
-  std::fputs(summary.c_str(), stdout);
-  if (!options.summary.empty()) {
-    const std::string full_path = full_summary_path(options.summary);
-    const std::string bounded =
-        render_change_summaries_markdown(results, markdown_budget{options.summary_limit, full_path});
-    write_file_atomically(options.summary, bounded);
-    if (bounded != summary)
-      write_file_atomically(full_path, summary);
-  }
-  // After the baselines are saved: a history that cannot be written does not cost the refresh.
-  for (std::size_t r = 0; r < repetitions.size() && !options.history.empty(); ++r) {
-    record_into_history(options.history, repetitions[r], "counterguard baseline update, " + distinguishers[r],
-                        distinguishers[r]);
-  }
-  return 0;
+command_action add_baseline_command(CLI::App& app, const command_context& context) {
+  CLI::App* baseline = app.add_subcommand("baseline", "manage per-GPU baselines");
+  baseline->require_subcommand(1);
+  return first_chosen({add_update_command(*baseline, context), add_diff_command(*baseline)});
 }
 
 }  // namespace counterguard::detail

@@ -1,63 +1,27 @@
-#include <algorithm>
-#include <set>
+// `counterguard evaluate DIR`: re-evaluate saved counter data without a GPU and check it
+// (pipeline/recording_evaluation.hpp).
+#include <CLI/CLI.hpp>
+#include <memory>
 
 #include "commands.hpp"
-#include "counterguard/core/error.hpp"
-#include "counterguard/exec/exec_recording.hpp"
-#include "counterguard/measurement/recorded_run.hpp"
+#include "counterguard/pipeline/recording_evaluation.hpp"
+#include "option_groups.hpp"
 
 namespace counterguard::detail {
 
-int run_evaluate(const evaluate_options& options) {
-  const std::filesystem::path directory(options.directory);
-  if (is_exec_recording(directory))
-    return run_exec_evaluate(options);
-  const recorded_run recording = load_recorded_run(directory);
-  selection_options selection = options.selection;
-  if (selection.paths.empty())
-    selection.paths = recording.suite_paths;
-  if (!recording.results.metadata.chip.empty())
-    selection.chip = recording.results.metadata.chip;
-  std::vector<case_instance> instances = select_instances(selection);
-  std::optional<shard_record> shard;
-  if (!options.shard.empty()) {
-    // Shards of the instances this recording can evaluate, balanced by the recorded per-case seconds.
-    std::set<std::string> recorded;
-    for (const auto& c : recording.results.cases)
-      recorded.insert(c.instance);
-    instances.erase(std::remove_if(instances.begin(), instances.end(),
-                                   [&](const case_instance& i) { return recorded.count(i.name) == 0; }),
-                    instances.end());
-    const case_cost_table costs =
-        options.cost_from.empty() ? case_costs_of({recording.results}) : read_case_costs(options.cost_from);
-    shard_selection part = select_shard(std::move(instances), options.shard, costs, options.reports.quiet);
-    instances = std::move(part.instances);
-    shard = std::move(part.shard);
-  }
-
-  std::vector<case_instance> evaluated;  // the selected instances the recording has, in suite order
-  run_results results = evaluate_recording(directory, recording, instances, evaluated);
-  // A recording made with --shard and evaluated whole keeps its shard record, so evaluated shards merge too.
-  if (shard || evaluated.size() != recording.results.cases.size())
-    results.metadata.shard = shard;
-  if (evaluated.empty() && shard && shard->total_instances > 0) {
-    // More shards than instances: this one has nothing to evaluate, and says so in an empty results file.
-    results.metadata.mode = "evaluate";
-    results.metadata.command_line = options.command_line;
-    report_options reports = options.reports;
-    reports.no_baselines = true;
-    return judge_and_report(results, reports);
-  }
-  if (evaluated.empty()) {
-    throw input_error(
-        {(directory / "run.json").string()}, "results.cases",
-        "none of the selected case instances was recorded in this directory",
-        "select recorded cases (--filter) or record them with `counterguard run --save-counter-data`");
-  }
-  results.metadata.mode = "evaluate";
-  results.metadata.command_line = options.command_line;
-  check_all_expectations(results, evaluated);
-  return judge_and_report(results, options.reports);
+command_action add_evaluate_command(CLI::App& app, const command_context& context) {
+  auto options = std::make_shared<evaluate_options>();
+  options->command_line = context.command_line;
+  options->selection.paths.clear();  // default: the suites the recording used
+  CLI::App* command =
+      app.add_subcommand("evaluate", "re-evaluate saved counter data without a GPU and check it");
+  command->add_option("directory", options->directory, "a --save-counter-data directory")->required();
+  command->add_option("--cases", options->selection.paths, "suites (default: those the recording used)");
+  command->add_option("--filter", options->selection.filter, "only case instances whose name matches");
+  add_shard_options(*command, options->cost_from, options->shard,
+                    "balance shards by these results files' per-case seconds instead of the recording's");
+  add_report_options(*command, options->reports, true);
+  return when_chosen(command, [options] { return evaluate_recording_directory(*options); });
 }
 
 }  // namespace counterguard::detail

@@ -1,115 +1,13 @@
-// `counterguard history import|list`, and the `--history` recording of run, evaluate and baseline update.
-#include <fmt/format.h>
-
+// `counterguard history import|list`: the run history (pipeline/history_commands.hpp).
 #include <CLI/CLI.hpp>
-#include <algorithm>
-#include <array>
-#include <cstdio>
 #include <memory>
-#include <vector>
 
 #include "commands.hpp"
-#include "counterguard/core/error.hpp"
-#include "counterguard/history/history_source.hpp"
-#include "counterguard/history/history_store.hpp"
-#include "counterguard/results/run_results.hpp"
+#include "counterguard/pipeline/history_commands.hpp"
 
 namespace counterguard::detail {
-namespace {
 
-struct history_options {
-  std::string database;
-  std::vector<std::string> files;  // import
-  std::string gpu_key;             // list
-  std::string commit;
-  std::size_t last = 0;
-};
-
-void say(const std::string& line) {
-  std::fputs(("counterguard: " + line + "\n").c_str(), stderr);
-}
-
-// Each file is recorded in a transaction of its own: a malformed file is reported and the others are still
-// imported; a file's run is either recorded whole or not at all.
-int import_files(const history_options& options) {
-  history_store store(options.database);
-  std::size_t imported = 0;
-  std::size_t known = 0;
-  std::size_t refused = 0;
-  for (const auto& file : options.files) {
-    try {
-      const run_results results = load_run_results(file);
-      const record_outcome outcome = store.record(results, {file, results_content_hash(results)});
-      if (outcome.already_recorded) {
-        ++known;
-        std::printf("%s: already recorded as run %lld\n", file.c_str(),
-                    static_cast<long long>(outcome.run_id));
-      } else {
-        ++imported;
-        std::printf("%s: recorded as run %lld (%zu cases, %s, commit %s)\n", file.c_str(),
-                    static_cast<long long>(outcome.run_id), results.cases.size(),
-                    results.metadata.gpu_key.c_str(), results.metadata.git_commit.substr(0, 12).c_str());
-      }
-    } catch (const input_error& e) {
-      ++refused;
-      say(std::string("invalid input: ") + e.what());
-    }
-  }
-  std::printf("%zu imported, %zu already recorded, %zu refused into %s\n", imported, known, refused,
-              options.database.c_str());
-  return static_cast<int>(refused > 0 ? exit_code::invalid_input : exit_code::success);
-}
-
-int list_runs(const history_options& options) {
-  const history_store store(options.database, history_store::open_mode::must_exist);
-  run_filter filter;
-  filter.gpu_key = options.gpu_key;
-  filter.commit_prefix = options.commit;
-  filter.last_n = options.last;
-  const std::vector<run_record> runs = store.runs(filter);
-  if (runs.empty()) {
-    std::printf("no runs recorded in %s%s\n", options.database.c_str(),
-                options.gpu_key.empty() && options.commit.empty() ? "" : " that match");
-    return 0;
-  }
-  using row = std::array<std::string, 9>;
-  std::vector<row> rows{
-      {"RUN", "STARTED", "COMMIT", "GPU KEY", "MODE", "CASES", "FAILED", "SKIPPED", "SOURCE"}};
-  for (const auto& run : runs) {
-    rows.push_back({std::to_string(run.id), run.metadata.started_at, run.metadata.git_commit.substr(0, 12),
-                    run.metadata.gpu_key, run.metadata.mode, std::to_string(run.cases),
-                    std::to_string(run.failed + run.errors), std::to_string(run.skipped), run.source});
-  }
-  std::array<std::size_t, 9> width{};
-  for (const auto& r : rows) {
-    for (std::size_t i = 0; i < r.size(); ++i)
-      width[i] = std::max(width[i], r[i].size());
-  }
-  for (const auto& r : rows) {
-    std::string line;
-    for (std::size_t i = 0; i < r.size(); ++i) {
-      line += r[i];
-      if (i + 1 < r.size())
-        line += std::string(width[i] - r[i].size() + 2, ' ');
-    }
-    std::puts(line.c_str());
-  }
-  return 0;
-}
-
-}  // namespace
-
-void record_into_history(const std::string& database, const run_results& results, const std::string& origin,
-                         const std::string& distinguisher) {
-  history_store store(database);
-  const record_outcome outcome =
-      store.record(results, {origin, results_content_hash(results, distinguisher)});
-  say(fmt::format("{} run {} in the history {}",
-                  outcome.already_recorded ? "already recorded as" : "recorded as", outcome.run_id,
-                  database));
-}
-
-command_action add_history_commands(CLI::App& app) {
+command_action add_history_command(CLI::App& app, const command_context& /*context*/) {
   auto options = std::make_shared<history_options>();
   CLI::App* history = app.add_subcommand("history", "the run history: an SQLite file of every recorded run");
   history->require_subcommand(1);
@@ -125,13 +23,8 @@ command_action add_history_commands(CLI::App& app) {
   list->add_option("--commit", options->commit, "only runs of commits that start with this");
   list->add_option("--last", options->last, "only the N most recent")->check(CLI::PositiveNumber);
 
-  return [options, import, list]() -> std::optional<int> {
-    if (*import)
-      return import_files(*options);
-    if (*list)
-      return list_runs(*options);
-    return std::nullopt;
-  };
+  return first_chosen({when_chosen(import, [options] { return import_results_files(*options); }),
+                       when_chosen(list, [options] { return list_recorded_runs(*options); })});
 }
 
 }  // namespace counterguard::detail

@@ -1,101 +1,51 @@
-// Commands that list what this runner knows: kernels, metric aliases, CUPTI metrics of a chip.
-#include <fmt/format.h>
-
-#include <cstdio>
-#include <nlohmann/json.hpp>
+// Commands that list what this runner knows: `metrics list|validate`, `kernels`, `list`
+// (pipeline/inventory.hpp). No GPU needed.
+#include <CLI/CLI.hpp>
+#include <memory>
 
 #include "commands.hpp"
-#include "counterguard/cupti/metric_name_validator.hpp"
-#include "counterguard/metrics/metric_catalog.hpp"
-#include "counterguard/registry/kernel_registry.hpp"
+#include "counterguard/build_info.hpp"
+#include "counterguard/pipeline/inventory.hpp"
+#include "option_groups.hpp"
 
 namespace counterguard::detail {
 
-int run_kernels_list() {
-  for (const auto& name : kernel_registry::global().names()) {
-    const kernel_definition& definition = *kernel_registry::global().find(name);
-    std::fputs(fmt::format("{}\n  {}\n", name, definition.description()).c_str(), stdout);
-    for (const auto& function : definition.device_functions())
-      std::fputs(fmt::format("  launches {}\n", function).c_str(), stdout);
-    for (const auto& p : definition.parameters()) {
-      std::fputs(fmt::format("  parameter {} ({}, default {}){}{}\n", p.name, p.default_value.type_name(),
-                             p.default_value.to_string(), p.description.empty() ? "" : ": ", p.description)
-                     .c_str(),
-                 stdout);
-    }
-    if (definition.required_compute_capability() > 0) {
-      std::fputs(
-          fmt::format("  needs compute capability {}\n", definition.required_compute_capability()).c_str(),
-          stdout);
-    }
-  }
-  return 0;
+command_action add_metrics_command(CLI::App& app, const command_context& /*context*/) {
+  struct metrics_options {
+    std::string chip = COUNTERGUARD_DEFAULT_CHIP;
+    bool raw = false;
+    bool json = false;
+    selection_options validated;
+  };
+  auto options = std::make_shared<metrics_options>();
+  CLI::App* metrics = app.add_subcommand("metrics", "metric aliases and CUPTI metric names (no GPU needed)");
+  metrics->require_subcommand(1);
+  CLI::App* list = metrics->add_subcommand("list", "list the aliases, or a chip's raw CUPTI metrics");
+  list->add_option("--chip", options->chip, "chip for --raw")->capture_default_str();
+  list->add_flag("--raw", options->raw, "list every raw CUPTI metric name of the chip");
+  list->add_flag("--json", options->json, "the aliases as JSON (name, class, source, formula, inputs)");
+  CLI::App* validate = metrics->add_subcommand("validate", "check every metric the cases name");
+  add_selection_options(*validate, options->validated);
+  options->validated.allow_program_cases = true;  // program suites name metrics too
+  return first_chosen(
+      {when_chosen(list, [options] { return list_metrics(options->chip, options->raw, options->json); }),
+       when_chosen(validate, [options] { return validate_metrics(options->validated); })});
 }
 
-namespace {
-
-const char* to_string(metric_source source) {
-  switch (source) {
-    case metric_source::cupti:
-      return "cupti";
-    case metric_source::compiler:
-      return "compiler";
-    case metric_source::launch:
-      return "launch";
-  }
-  return "unknown";
+command_action add_kernels_command(CLI::App& app, const command_context& /*context*/) {
+  return when_chosen(app.add_subcommand("kernels", "list the registered kernel variants"), list_kernels);
 }
 
-}  // namespace
-
-int run_metrics_list(const std::string& chip, bool raw, bool json) {
-  if (raw) {
-    const metric_name_validator validator(chip);
-    for (const auto& base : validator.base_metrics()) {
-      for (const auto& suffix : validator.suffixes(base))
-        std::fputs((base + suffix + "\n").c_str(), stdout);
-    }
-    return 0;
-  }
-  const metric_catalog& catalog = metric_catalog::builtin();
-  if (json) {
-    // Machine-readable, for tools (tools/ncu_crosscheck.py recomputes aliases from ncu's raw counters).
-    nlohmann::json list = nlohmann::json::array();
-    for (const auto& name : catalog.alias_names()) {
-      const metric_definition& m = *catalog.find_alias(name);
-      list.push_back({{"name", m.name},
-                      {"class", to_string(m.cls)},
-                      {"direction", to_string(m.direction)},
-                      {"source", to_string(m.source)},
-                      {"formula", m.formula},
-                      {"raw_inputs", m.raw_inputs},
-                      {"summable", m.summable},
-                      {"unit", m.unit},
-                      {"description", m.description}});
-    }
-    std::fputs((list.dump(2) + "\n").c_str(), stdout);
-    return 0;
-  }
-  for (const auto& name : catalog.alias_names()) {
-    const metric_definition& m = *catalog.find_alias(name);
-    std::fputs(fmt::format("{:<42} {:<6} {:<16} {}\n", name, to_string(m.cls), to_string(m.direction),
-                           m.formula.empty() ? m.description : m.formula)
-                   .c_str(),
-               stdout);
-  }
-  return 0;
-}
-
-int run_metrics_validate(const selection_options& selection) {
-  const auto instances = select_instances(selection);  // validates every raw name for the chip, or throws
-  std::size_t expectations = 0;
-  for (const auto& instance : instances)
-    expectations += instance.expectations.size();
-  std::fputs(fmt::format("{} case instances, {} expectations: every metric is valid for {}\n",
-                         instances.size(), expectations, selection.chip)
-                 .c_str(),
-             stdout);
-  return 0;
+command_action add_list_command(CLI::App& app, const command_context& /*context*/) {
+  auto options = std::make_shared<list_options>();
+  CLI::App* command =
+      app.add_subcommand("list", "print the case instances of suites, one name per line (no GPU needed)");
+  command->add_option("paths", options->paths, "suite files or directories of *.yaml (default: cases)");
+  command->add_option("--filter", options->filter,
+                      "only case instances whose name matches (* is a wildcard)");
+  command->add_flag("--json", options->json,
+                    "a JSON array of {instance, suite, case, file, line} instead of names");
+  return when_chosen(command, [options] { return list_instances(*options); });
 }
 
 }  // namespace counterguard::detail

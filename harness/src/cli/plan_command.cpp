@@ -1,100 +1,27 @@
-// `counterguard plan [paths]`: the range-profiler configurations a `run` of the selected cases would use on a
-// chip (raw counters, replay passes, cases), from the CUPTI host library alone: no GPU needed. Each
-// configuration costs a re-enabled profiler and a slow first capture; each launch pays for every hardware
-// counter stage its configuration collects (docs/cli.md, "Profiler configurations").
+// `counterguard plan [paths]`: the profiler configurations a `run` of the cases would use on a chip
+// (pipeline/profiler_plan.hpp). No GPU needed.
 #include <CLI/CLI.hpp>
-#include <cstdio>
 #include <memory>
-#include <nlohmann/json.hpp>
-#include <string>
 
 #include "commands.hpp"
-#include "counterguard/cupti/metric_name_validator.hpp"
-#include "counterguard/measurement/hardware_counter_stage.hpp"
-#include "counterguard/metrics/metric_catalog.hpp"
-#include "counterguard/runner/worker_configurations.hpp"
+#include "counterguard/pipeline/profiler_plan.hpp"
+#include "option_groups.hpp"
 
 namespace counterguard::detail {
-namespace {
 
-struct plan_options {
-  selection_options selection;
-  bool json = false;
-};
-
-int print_plan(const plan_options& options) {
-  const std::vector<case_instance> instances = select_instances(options.selection);
-  const metric_name_validator validator(options.selection.chip);
-  const configuration_sharing sharing = configuration_sharing_from_environment();
-  const worker_configurations planned = plan_for_instances(
-      instances, {}, metric_catalog::builtin(),
-      [&](const std::vector<std::string>& metrics) { return validator.pass_count(metrics); }, sharing);
-
-  std::vector<std::vector<std::string>> cases(planned.configurations().size());
-  std::vector<std::string> uncounted;
-  for (std::size_t i = 0; i < instances.size(); ++i) {
-    const int configuration = planned.configuration_of(i);
-    (configuration < 0 ? uncounted : cases[static_cast<std::size_t>(configuration)])
-        .push_back(instances[i].name);
-  }
-  if (options.json) {
-    nlohmann::json out = {{"chip", validator.chip()},
-                          {"sharing", to_string(sharing)},
-                          {"configurations", nlohmann::json::array()},
-                          {"without_counters", uncounted}};
-    for (std::size_t c = 0; c < cases.size(); ++c) {
-      const profiler_configuration& configuration = planned.configurations()[c];
-      out["configurations"].push_back(
-          {{"passes", configuration.passes},
-           {"raw_metrics", configuration.raw_metrics},
-           {"hardware_stages", hardware_counter_stages(configuration.raw_metrics)},
-           {"cases", cases[c]}});
-    }
-    std::fputs((out.dump(1) + "\n").c_str(), stdout);
-    return 0;
-  }
-  std::string text = std::to_string(cases.size()) + " profiler configuration" +
-                     (cases.size() == 1 ? "" : "s") + " for " + std::to_string(instances.size()) +
-                     " case instances on chip " + validator.chip() + " (sharing: " + to_string(sharing) +
-                     ")\n";
-  for (std::size_t c = 0; c < cases.size(); ++c) {
-    const profiler_configuration& configuration = planned.configurations()[c];
-    const std::vector<std::string> stages = hardware_counter_stages(configuration.raw_metrics);
-    std::string stage_list;
-    for (const auto& stage : stages)
-      stage_list += (stage_list.empty() ? "" : ", ") + stage;
-    text += "configuration " + std::to_string(c) + ": " + std::to_string(configuration.passes) + " pass" +
-            (configuration.passes == 1 ? "" : "es") + ", " + std::to_string(cases[c].size()) + " case" +
-            (cases[c].size() == 1 ? "" : "s") +
-            ", hardware counter stages: " + (stage_list.empty() ? "none (instrumented only)" : stage_list) +
-            "\n";
-    for (const auto& metric : configuration.raw_metrics)
-      text += "  counter " + metric + "\n";
-    for (const auto& name : cases[c])
-      text += "  case    " + name + "\n";
-  }
-  if (!uncounted.empty())
-    text += "no counters (launch attributes only): " + std::to_string(uncounted.size()) + " case" +
-            (uncounted.size() == 1 ? "" : "s") + "\n";
-  std::fputs(text.c_str(), stdout);
-  return 0;
-}
-
-}  // namespace
-
-command_action add_plan_command(CLI::App& app) {
+command_action add_plan_command(CLI::App& app, const command_context& /*context*/) {
+  struct plan_options {
+    selection_options selection;
+    bool json = false;
+  };
   auto options = std::make_shared<plan_options>();
   CLI::App* command = app.add_subcommand(
       "plan",
       "print the profiler configurations a run of the cases would use: counters, replay passes, cases "
       "(no GPU needed)");
-  add_selection(*command, options->selection);
+  add_selection_options(*command, options->selection);
   command->add_flag("--json", options->json, "the configurations as JSON");
-  return [options, command]() -> std::optional<int> {
-    if (*command)
-      return print_plan(*options);
-    return std::nullopt;
-  };
+  return when_chosen(command, [options] { return print_profiler_plan(options->selection, options->json); });
 }
 
 }  // namespace counterguard::detail

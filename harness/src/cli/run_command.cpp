@@ -1,155 +1,51 @@
-#include <fmt/format.h>
-
-#include <algorithm>
-#include <cstdio>
-#include <filesystem>
-#include <nlohmann/json.hpp>
+// `counterguard run`: profile the cases on the GPU and check them (pipeline/profiling_run.hpp).
+#include <CLI/CLI.hpp>
+#include <memory>
 
 #include "commands.hpp"
-#include "counterguard/baselines/gpu_key.hpp"
-#include "counterguard/checker/expectation_checker.hpp"
-#include "counterguard/core/error.hpp"
 #include "counterguard/core/interruption.hpp"
-#include "counterguard/core/timeline.hpp"
-#include "counterguard/measurement/recorded_run.hpp"
-#include "counterguard/runner/isolated_runner.hpp"
-#include "counterguard/runner/regression_blame.hpp"
+#include "counterguard/pipeline/profiling_run.hpp"
+#include "option_groups.hpp"
 
 namespace counterguard::detail {
-namespace {
 
-// Without a GPU, `run` still does everything that needs none, and says plainly what it skipped and why.
-int run_without_gpu(const run_options& options, const std::vector<case_instance>& instances,
-                    const std::string& reason, const std::optional<shard_record>& shard) {
-  run_results results = static_results(instances, options.command_line);
-  results.metadata.shard = shard;
-  std::size_t skipped_checks = 0;
-  std::size_t cases_with_skips = 0;
-  for (const auto& instance : instances) {
-    std::size_t dynamic = 0;
-    for (const auto& e : instance.expectations)
-      dynamic += e.cls == metric_class::static_resource ? 0 : 1;
-    skipped_checks += dynamic;
-    cases_with_skips += dynamic > 0 ? 1 : 0;
-  }
-  std::fputs(
-      fmt::format("counterguard: no GPU profiling: {}\n"
-                  "counterguard: ran the static checks of {} case instances; skipped {} counter checks in {} "
-                  "instances (they need a GPU; --require-gpu makes this an error)\n",
-                  reason, instances.size(), skipped_checks, cases_with_skips)
-          .c_str(),
-      stderr);
-  report_options reports = options.reports;
-  reports.no_baselines = true;
-  return judge_and_report(results, reports);
-}
-
-// Source-line blame of the failed cases (docs/blame.md), in a process of its own on the run's first GPU.
-void blame_failed_cases(run_results& results, const run_options& options, const std::vector<int>& devices) {
-  regression_blame_options blame;
-  blame.every_failure = options.blame_every_failure;
-  blame.top = options.blame_top;
-  if (!options.reports.no_baselines)
-    blame.baseline_dir = options.reports.baseline_dir;
-  sass_recording_options recording;
-  recording.executable = self_executable();
-  recording.suite_paths = options.selection.paths;
-  recording.chip = options.selection.chip;
-  recording.device = devices.empty() ? 0 : devices.front();
-  recording.timeout_seconds = options.case_timeout_seconds * 4;
-  std::size_t blamed = 0;
-  try {
-    blamed = blame_regressions(results, blame, recording);
-  } catch (const interrupted_error&) {
-    throw;
-  } catch (const std::exception& e) {
-    // Blame explains a failure; it never costs the run its verdict or its reports.
-    std::fputs(fmt::format("counterguard: no source-line blame: {}\n", e.what()).c_str(), stderr);
-    return;
-  }
-  if (blamed > 0 && !options.reports.quiet) {
-    std::fputs(
-        fmt::format("counterguard: blamed {} failed case{} to source lines (--no-blame turns this off)\n",
-                    blamed, blamed == 1 ? "" : "s")
-            .c_str(),
-        stderr);
-  }
-}
-
-}  // namespace
-
-void check_all_expectations(run_results& results, const std::vector<case_instance>& instances) {
-  for (std::size_t i = 0; i < results.cases.size() && i < instances.size(); ++i) {
-    case_result& result = results.cases[i];
-    if (result.status == case_status::skipped || result.status == case_status::error)
-      continue;
-    const auto checks = check_expectations(instances[i], result);
-    result.checks.insert(result.checks.end(), checks.begin(), checks.end());
-  }
-}
-
-int run_profiling(const run_options& options) {
-  const device_lookup devices(options.devices);  // while the suites are read
-  // The metric names are checked by the GPU worker while CUDA starts, or below when there is none.
-  std::vector<case_instance> selected = load_instances(options.selection);
-  if (selected.empty())
-    throw input_error({}, "--filter", "no case instance matches '" + options.selection.filter + "'");
-  timeline_mark("cases selected");
-  const case_cost_table costs = read_case_costs(options.cost_from);
-  shard_selection part = select_shard(std::move(selected), options.shard, costs, options.reports.quiet);
-  const std::vector<case_instance>& instances = part.instances;
-  if (instances.empty()) {
-    // More shards than instances: this one has nothing to run, and says so in an empty results file.
-    run_results results;
-    results.metadata = host_metadata("run", options.command_line);
-    results.metadata.shard = part.shard;
-    report_options reports = options.reports;
-    reports.no_baselines = true;
-    return judge_and_report(results, reports);
-  }
-
-  isolated_run_options run;
-  run.executable = self_executable();
-  run.suite_paths = options.selection.paths;
-  run.extra_metrics = options.extra_metrics;
-  run.save_counter_data_dir = options.save_counter_data;
-  run.case_timeout_seconds = options.case_timeout_seconds;
-  run.wait_for_gpu_seconds = options.wait_for_gpu_seconds;
-  run.echo_progress = !options.reports.quiet;
-  isolated_run_outcome outcome = profile_instances(instances, estimate_case_costs(instances, costs), devices,
-                                                   run, options.selection.chip);
-  timeline_mark("profiled");
-  interruption_guard::throw_if_interrupted();  // no results at all rather than some
-
-  if (outcome.environment) {
-    // Names that no chip has are invalid input (exit status 2) whether or not a GPU is there.
-    validate_raw_metric_names(instances, options.selection.chip);
-    if (*outcome.environment == environment_problem::no_gpu && !options.require_gpu) {
-      return run_without_gpu(options, instances, outcome.environment_message, part.shard);
-    }
-    throw environment_error(*outcome.environment, outcome.environment_message);
-  }
-
-  run_results results;
-  results.metadata = host_metadata("run", options.command_line);
-  adopt_device(results.metadata, outcome.device);
-  results.metadata.shard = part.shard;
-  results.cases = std::move(outcome.results);
-  if (!options.save_counter_data.empty()) {
-    // The run's metadata beside the per-case archives, so `evaluate` reproduces the same results file.
-    save_recorded_run(options.save_counter_data, recorded_run{options.selection.paths, results});
-  }
-  check_all_expectations(results, instances);
-  if (options.no_blame)
-    return judge_and_report(results, options.reports);
-  return judge_and_report(results, options.reports, [&](run_results& judged) {
-    const bool any_failed = std::any_of(judged.cases.begin(), judged.cases.end(),
-                                        [](const case_result& c) { return c.status == case_status::failed; });
-    if (!any_failed)
-      return;  // nothing to blame: the worker finishes exiting on its own
-    // Blame profiles on the GPU again, under its lock.
-    wait_for_exiting_worker(outcome);
-    blame_failed_cases(judged, options, devices.get().devices);
+command_action add_run_command(CLI::App& app, const command_context& context) {
+  auto options = std::make_shared<run_options>();
+  options->command_line = context.command_line;
+  CLI::App* command = app.add_subcommand("run", "profile the cases on the GPU and check them");
+  add_selection_options(*command, options->selection);
+  add_report_options(*command, options->reports, true);
+  command->add_option("--save-counter-data", options->save_counter_data,
+                      "keep each case's counter-data image here for `counterguard evaluate`");
+  command->add_option("--metric", options->extra_metrics,
+                      "also measure this metric in every case (repeatable)");
+  command->add_flag("--require-gpu", options->require_gpu, "no GPU is an error (exit 3), not a skip");
+  command
+      ->add_option("--case-timeout", options->case_timeout_seconds, "seconds before a silent case is killed")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  add_device_options(*command, options->devices);
+  add_shard_options(*command, options->cost_from, options->shard,
+                    "balance shards by the per-case seconds of these results files (repeatable)");
+  add_gpu_wait_option(*command, options->wait_for_gpu_seconds,
+                      "seconds to wait while another counterguard or profiler holds the GPU");
+  CLI::Option* blame_flag = command->add_flag(
+      "--blame", options->blame_every_failure,
+      "blame every failing case to source lines (default: cases whose exact metric regressed)");
+  command
+      ->add_flag("--no-blame", options->no_blame,
+                 "no source-line blame, not even for a regressed exact metric")
+      ->excludes(blame_flag);
+  command->add_option("--blame-top", options->blame_top, "source lines shown per blamed case")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000));
+  command->add_option("--blame-external", options->blame_external,
+                      "blame inlined code of this include directory (a library's) on the line that "
+                      "calls it, like the CUDA toolkit's (repeatable)");
+  return when_chosen(command, [options, command] {
+    options->devices.device_given = device_given_on(*command);
+    const interruption_guard interruptions;
+    return run_cases(*options);
   });
 }
 

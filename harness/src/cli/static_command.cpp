@@ -1,114 +1,48 @@
-#include <fmt/format.h>
-
-#include <algorithm>
-#include <cstdio>
+// `counterguard static`: compiler resource checks of the cases, or of compiled binaries with --binary
+// (pipeline/static_checks.hpp). No GPU needed.
+#include <CLI/CLI.hpp>
+#include <memory>
 
 #include "commands.hpp"
-#include "counterguard/checker/expectation_checker.hpp"
-#include "counterguard/measurement/case_measurement.hpp"
-#include "counterguard/measurement/case_result_factory.hpp"
-#include "counterguard/measurement/metric_plan.hpp"
-#include "counterguard/metrics/metric_catalog.hpp"
-#include "counterguard/registry/kernel_registry.hpp"
-#include "counterguard/statics/program_resources.hpp"
+#include "counterguard/core/error.hpp"
+#include "counterguard/pipeline/static_checks.hpp"
+#include "option_groups.hpp"
 
 namespace counterguard::detail {
-namespace {
 
-// A variant whose device function has no compiler report would silently pass every static check.
-std::string missing_reports(const kernel_definition& definition) {
-  std::string missing;
-  for (const auto& function : definition.device_functions()) {
-    if (find_kernel_resources(program_kernel_resources(), function) == nullptr) {
-      missing += (missing.empty() ? "" : ", ") + function;
+command_action add_static_command(CLI::App& app, const command_context& context) {
+  auto selection = std::make_shared<selection_options>();
+  auto binary = std::make_shared<static_binary_options>();
+  binary->command_line = context.command_line;
+  binary->cases.paths.clear();
+  CLI::App* command = app.add_subcommand("static", "compiler resource checks (no GPU needed)");
+  add_selection_options(*command, *selection);
+  add_report_options(*command, binary->reports, false);
+  command
+      ->add_option("--binary", binary->binaries,
+                   "instead of the cases: print the resources of every kernel in this compiled program, "
+                   "library, .cubin or .fatbin (repeatable; --json writes them)")
+      ->excludes(command->get_option("paths"));
+  command
+      ->add_option("--cases", binary->cases.paths,
+                   "with --binary: check the static expectations of these suites' cases against the binary's "
+                   "kernels (docs/exec.md)")
+      ->needs(command->get_option("--binary"));
+  return when_chosen(command, [selection, binary, command_line = context.command_line] {
+    const report_options& reports = binary->reports;
+    if (binary->binaries.empty())
+      return run_static_checks(*selection, reports, command_line);
+    binary->cases.filter = selection->filter;
+    binary->cases.chip = selection->chip;
+    if (binary->cases.paths.empty() &&
+        (!reports.junit.empty() || !reports.markdown.empty() || !selection->filter.empty())) {
+      throw input_error({}, "--binary", "--junit, --markdown and --filter report on cases",
+                        "add --cases F.yaml to check the binary's kernels against a suite");
     }
-  }
-  return missing;
-}
-
-}  // namespace
-
-run_results static_results(const std::vector<case_instance>& instances, const std::string& command_line) {
-  run_results results;
-  results.metadata = host_metadata("static", command_line);
-  for (const auto& instance : instances) {
-    case_result result = make_case_result(instance);
-    if (instance.skip_reason) {
-      result.status = case_status::skipped;
-      result.status_reason = *instance.skip_reason;
-      results.cases.push_back(std::move(result));
-      continue;
-    }
-    const kernel_definition& definition = *kernel_registry::global().find(instance.kernel);
-    if (const std::string missing = missing_reports(definition); !missing.empty()) {
-      result.status = case_status::error;
-      result.status_reason = "no compiler resource report for " + missing +
-                             " (is the name in .launches() spelled as the compiler demangles it?)";
-      results.cases.push_back(std::move(result));
-      continue;
-    }
-    const metric_plan plan = plan_metrics(instance, metric_catalog::builtin());
-    fill_static_measurements(result, plan, definition.device_functions(), program_kernel_resources());
-    std::vector<resolved_expectation> static_expectations;
-    std::copy_if(instance.expectations.begin(), instance.expectations.end(),
-                 std::back_inserter(static_expectations),
-                 [](const resolved_expectation& e) { return e.cls == metric_class::static_resource; });
-    result.checks = check_expectations(static_expectations, result);
-    results.cases.push_back(std::move(result));
-  }
-  return results;
-}
-
-// One row per device function and architecture it was compiled for: a variant built for several reports each.
-void print_resource_table(const std::vector<std::string>& kernel_names) {
-  std::fputs(
-      fmt::format("{:<34} {:<58} {:<6} {:>4} {:>6} {:>6} {:>6} {:>7} {:>5}  {}\n", "variant",
-                  "device function", "arch", "regs", "spill>", "spill<", "stack", "smem", "cmem", "flags")
-          .c_str(),
-      stdout);
-  for (const auto& name : kernel_names) {
-    const kernel_definition& definition = *kernel_registry::global().find(name);
-    for (const auto& function : definition.device_functions()) {
-      bool reported = false;
-      for (const kernel_resources& r : program_kernel_resources()) {
-        if (r.function != function)
-          continue;
-        reported = true;
-        std::string flags;
-        for (const auto& flag : r.flags)
-          flags += (flags.empty() ? "" : " ") + flag;
-        const std::string spill_store = r.spill_bytes_known ? std::to_string(r.spill_store_bytes) : "?";
-        const std::string spill_load = r.spill_bytes_known ? std::to_string(r.spill_load_bytes) : "?";
-        std::fputs(fmt::format("{:<34} {:<58} {:<6} {:>4} {:>6} {:>6} {:>6} {:>7} {:>5}  {}\n", name,
-                               function, r.architecture, r.registers, spill_store, spill_load,
-                               r.stack_frame_bytes, r.static_shared_bytes, r.constant_bytes, flags)
-                       .c_str(),
-                   stdout);
-      }
-      if (!reported)
-        std::fputs(fmt::format("{:<34} {:<58} (no compiler report)\n", name, function).c_str(), stdout);
-    }
-  }
-  std::fputs("\n", stdout);
-}
-
-int run_static(const selection_options& selection, const report_options& reports,
-               const std::string& command_line) {
-  const std::vector<case_instance> instances = select_instances(selection);
-  std::vector<std::string> used;
-  for (const auto& instance : instances) {
-    if (std::find(used.begin(), used.end(), instance.kernel) == used.end())
-      used.push_back(instance.kernel);
-  }
-  std::sort(used.begin(), used.end());
-  if (!reports.quiet) {
-    std::fputs("Compiler resource report (per thread; smem and cmem per block, bytes):\n", stdout);
-    print_resource_table(used);
-  }
-  run_results results = static_results(instances, command_line);
-  report_options static_reports = reports;
-  static_reports.no_baselines = true;  // static numbers are judged by expectations; baselines need a GPU key
-  return judge_and_report(results, static_reports);
+    binary->json = reports.json;
+    binary->quiet = reports.quiet;
+    return check_static_binaries(*binary);
+  });
 }
 
 }  // namespace counterguard::detail

@@ -1,6 +1,6 @@
-// CUPTI's session API, used the way tools/h200_evidence.sh switch measured it on the H200
-// (harness/test/device/profiler_switch_experiment.cu): kernel replay, auto range, one session across
-// configurations, the bound counter-data image copied out and reset after each capture.
+// CUPTI's session API, used the way it was measured on the H200 (validation/h200.md, "Findings"): kernel
+// replay, auto range, one session across configurations, the bound counter-data image copied out and reset
+// after each capture.
 #include "counterguard/cupti/profiler_session.hpp"
 
 #include <cupti_profiler_target.h>

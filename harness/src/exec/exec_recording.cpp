@@ -19,9 +19,11 @@
 #include "counterguard/core/json_reader.hpp"
 #include "counterguard/core/name_suggestions.hpp"
 #include "counterguard/exec/process_labels.hpp"
+#include "counterguard/exec/selection_diagnosis.hpp"
 #include "counterguard/measurement/case_result_factory.hpp"
-#include "counterguard/measurement/measure_case_parts.hpp"
+#include "counterguard/measurement/measure_case.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"
+#include "counterguard/statics/kernel_resources_json.hpp"
 
 namespace counterguard {
 namespace {
@@ -68,32 +70,20 @@ recorded_launch load_recorded_launch(const fs::path& folder) {
     launch.seconds = reader.number_or_nan(*seconds, "metadata.seconds");
   if (reader.optional_member(archive.metadata, "metadata", "attributes_known") != nullptr)
     launch.attributes_known = reader.boolean(archive.metadata, "metadata", "attributes_known");
+  if (const json* milliseconds = reader.optional_member(archive.metadata, "metadata", "launch_milliseconds"))
+    launch.launch_milliseconds = reader.number_or_nan(*milliseconds, "metadata.launch_milliseconds");
+  if (reader.optional_member(archive.metadata, "metadata", "device_bytes_in_use") != nullptr) {
+    launch.device_bytes_in_use = static_cast<std::uint64_t>(
+        reader.integer(archive.metadata, "metadata", "device_bytes_in_use", 0, INT64_MAX));
+  }
   return launch;
 }
 
 json resources_to_json(const std::vector<kernel_resources>& resources) {
   json kernels = json::array();
-  for (const auto& k : resources) {
-    kernels.push_back({{"mangled", k.mangled},
-                       {"function", k.function},
-                       {"architecture", k.architecture},
-                       {"translation_unit", k.translation_unit},
-                       {"flags", k.flags},
-                       {"registers", k.registers},
-                       {"barriers", k.barriers},
-                       {"stack_frame_bytes", k.stack_frame_bytes},
-                       {"spill_store_bytes", k.spill_store_bytes},
-                       {"spill_load_bytes", k.spill_load_bytes},
-                       {"spill_bytes_known", k.spill_bytes_known},
-                       {"static_shared_bytes", k.static_shared_bytes},
-                       {"constant_bytes", k.constant_bytes}});
-  }
+  for (const auto& kernel : resources)
+    kernels.push_back(kernel_resources_to_json(kernel));
   return kernels;
-}
-
-std::size_t size_field(const json_reader& reader, const json& item, const std::string& field,
-                       const char* key) {
-  return static_cast<std::size_t>(reader.integer(item, field, key, 0, INT64_MAX));
 }
 
 // A name or pattern in plain letters, to rank names by how close they come to a pattern.
@@ -183,6 +173,19 @@ const case_progress* progress_of(const process_record& record, const std::string
   return nullptr;
 }
 
+// The resources a process's launches ran with: those of the modules the driver loaded (the only ones a
+// JIT-compiled kernel has, and what actually ran) ahead of those read from the program's files.
+std::vector<kernel_resources> resources_of(const process_record& record,
+                                           const std::vector<kernel_resources>& from_files) {
+  std::vector<kernel_resources> resources;
+  for (const auto& kernel : record.kernels) {
+    if (kernel.resources)
+      resources.push_back(*kernel.resources);
+  }
+  resources.insert(resources.end(), from_files.begin(), from_files.end());
+  return resources;
+}
+
 std::string selector_text(const case_instance& instance) {
   return instance.select ? instance.select->describe() : "NVTX '" + instance.name + "'";
 }
@@ -198,8 +201,11 @@ void save_recorded_launch(const fs::path& folder, int index, const std::string& 
                           const recorded_launch& launch) {
   counter_data_archive archive;
   archive.chip = chip;
-  archive.metadata = json{
-      {"cases", launch.cases}, {"seconds", launch.seconds}, {"attributes_known", launch.attributes_known}};
+  archive.metadata = json{{"cases", launch.cases},
+                          {"seconds", launch.seconds},
+                          {"attributes_known", launch.attributes_known},
+                          {"launch_milliseconds", launch.launch_milliseconds},
+                          {"device_bytes_in_use", launch.device_bytes_in_use}};
   archive.cases.push_back(launch.data);
   std::array<char, 16> name{};
   std::snprintf(name.data(), name.size(), "%04d", index);
@@ -209,7 +215,7 @@ void save_recorded_launch(const fs::path& folder, int index, const std::string& 
 namespace {
 
 // The archives' launches, in their order, read on several threads: on the H200 host reading 600 one-launch
-// archives one after another took 50 ms after the program (evidence/h200/exec/session_api_1ede421).
+// archives one after another took 50 ms after the program (validation/h200.md).
 std::vector<recorded_launch> load_recorded_launches(const std::vector<fs::path>& archives) {
   std::vector<recorded_launch> launches(archives.size());
   const std::size_t threads =
@@ -319,26 +325,8 @@ std::vector<kernel_resources> load_recorded_resources(const fs::path& directory)
   const json document = reader.parse(read_text(path, "resource file"));
   reader.require_object(document, "");
   const json& kernels = reader.array(document, "", "kernels");
-  for (std::size_t i = 0; i < kernels.size(); ++i) {
-    const std::string field = index_at("kernels", i);
-    const json& item = kernels[i];
-    reader.require_object(item, field);
-    kernel_resources k;
-    k.mangled = reader.string(item, field, "mangled");
-    k.function = reader.string(item, field, "function");
-    k.architecture = reader.string(item, field, "architecture");
-    k.translation_unit = reader.string(item, field, "translation_unit");
-    k.flags = reader.strings(item, field, "flags");
-    k.registers = static_cast<int>(reader.integer(item, field, "registers", 0, 65536));
-    k.barriers = static_cast<int>(reader.integer(item, field, "barriers", 0, 65536));
-    k.stack_frame_bytes = size_field(reader, item, field, "stack_frame_bytes");
-    k.spill_store_bytes = size_field(reader, item, field, "spill_store_bytes");
-    k.spill_load_bytes = size_field(reader, item, field, "spill_load_bytes");
-    k.spill_bytes_known = reader.boolean(item, field, "spill_bytes_known");
-    k.static_shared_bytes = size_field(reader, item, field, "static_shared_bytes");
-    k.constant_bytes = size_field(reader, item, field, "constant_bytes");
-    resources.push_back(std::move(k));
-  }
+  for (std::size_t i = 0; i < kernels.size(); ++i)
+    resources.push_back(kernel_resources_from_json(reader, kernels[i], index_at("kernels", i)));
   return resources;
 }
 
@@ -352,6 +340,7 @@ std::string describe_empty_selection(const case_instance& instance,
            "linked against the CUDA driver or setuid, which the injection cannot enter)";
   }
   std::int64_t matched = 0;
+  std::int64_t most_in_one_process = 0;  // launch ordinals count per process
   bool applies = false;
   std::string process_list;
   for (const auto& process : processes) {
@@ -359,22 +348,34 @@ std::string describe_empty_selection(const case_instance& instance,
     const case_progress* progress = progress_of(process.record, instance.name);
     applies =
         applies || progress == nullptr || progress->applies;  // no entry: the record cannot say it did not
-    if (progress != nullptr)
+    if (progress != nullptr) {
       matched += progress->matches;
+      most_in_one_process = std::max(most_in_one_process, progress->matches);
+    }
   }
   if (!applies)
     return selected + ": no process matched its process selector; the processes were " + process_list;
   if (matched > 0 && instance.select) {
     return selected + ": " + std::to_string(matched) + " launch" + (matched == 1 ? "" : "es") +
            " matched, fewer than the " + std::to_string(instance.select->launch_skip) +
-           " the selector skips (launch ordinals count from 0 in each process)";
+           " the selector skips (launch ordinals count from 0 in each process); write `launch: " +
+           std::to_string(most_in_one_process - 1) +
+           "` for the last of them, or `launch: {skip: 0, count: " + std::to_string(most_in_one_process) +
+           "}` for all";
   }
   std::int64_t launches = 0;
-  for (const auto& process : processes)
+  std::vector<seen_kernel> kernels;
+  for (const auto& process : processes) {
     launches += process.record.launches;
+    kernels.insert(kernels.end(), process.record.kernels.begin(), process.record.kernels.end());
+  }
   if (launches == 0)
     return selected + ": the program launched no kernel in a process with the injection (" + process_list +
            ")";
+  if (instance.select) {
+    if (const std::optional<std::string> near_miss = diagnose_near_miss(*instance.select, kernels))
+      return selected + ": " + *near_miss + "; the program launched " + kernels_seen(processes, instance);
+  }
   return selected + "; the program launched " + kernels_seen(processes, instance);
 }
 
@@ -494,7 +495,7 @@ exec_evaluation evaluate_exec_recording(const std::vector<recorded_process>& pro
                              [](const metric_definition& m) { return m.source == metric_source::launch; }),
               plan.metrics.end());
         }
-        measure_case_parts(result, plan, parts, resources);
+        measure_case_parts(result, plan, parts, resources_of(seen[p].process->record, resources));
         result.seconds = seconds;
       }
       evaluation.results.push_back(std::move(result));

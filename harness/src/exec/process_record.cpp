@@ -9,65 +9,81 @@
 
 #include "counterguard/core/atomic_file.hpp"
 #include "counterguard/core/json_reader.hpp"
+#include "counterguard/statics/kernel_resources_json.hpp"
 
 namespace counterguard {
 namespace {
 
 using nlohmann::json;
 
-json device_to_json(const run_metadata& m) {
-  return {{"gpu_name", m.gpu_name},
-          {"chip", m.chip},
-          {"sm_count", m.sm_count},
-          {"compute_capability", m.compute_capability},
-          {"driver_version", m.driver_version},
-          {"cuda_runtime_version", m.cuda_runtime_version},
-          {"cupti_version", m.cupti_version},
-          {"sm_clock_mhz", m.sm_clock_mhz},
-          {"memory_clock_mhz", m.memory_clock_mhz}};
+json context_to_json(const nvtx_context& context) {
+  json stacks = json::array();
+  for (const auto& stack : context.stacks)
+    stacks.push_back({{"domain", stack.domain}, {"ranges", stack.ranges}});
+  json start_end = json::array();
+  for (const auto& range : context.start_end)
+    start_end.push_back({{"domain", range.domain}, {"name", range.name}});
+  return {{"stacks", std::move(stacks)}, {"start_end", std::move(start_end)}};
 }
 
-run_metadata device_from_json(const json_reader& reader, const json& value, const std::string& field) {
-  constexpr std::int64_t largest = std::numeric_limits<int>::max();
+nvtx_context context_from_json(const json_reader& reader, const json& value, const std::string& field) {
   reader.require_object(value, field);
-  run_metadata m;
-  m.gpu_name = reader.string(value, field, "gpu_name");
-  m.chip = reader.string(value, field, "chip");
-  m.sm_count = static_cast<int>(reader.integer(value, field, "sm_count", 0, largest));
-  m.compute_capability = static_cast<int>(reader.integer(value, field, "compute_capability", 0, largest));
-  m.driver_version = reader.string(value, field, "driver_version");
-  m.cuda_runtime_version = reader.string(value, field, "cuda_runtime_version");
-  m.cupti_version = reader.string(value, field, "cupti_version");
-  m.sm_clock_mhz = static_cast<int>(reader.integer(value, field, "sm_clock_mhz", 0, largest));
-  m.memory_clock_mhz = static_cast<int>(reader.integer(value, field, "memory_clock_mhz", 0, largest));
-  return m;
+  nvtx_context context;
+  const json& stacks = reader.array(value, field, "stacks");
+  for (std::size_t i = 0; i < stacks.size(); ++i) {
+    const std::string stack_field = index_at(field_at(field, "stacks"), i);
+    reader.require_object(stacks[i], stack_field);
+    context.stacks.push_back(
+        {reader.string(stacks[i], stack_field, "domain"), reader.strings(stacks[i], stack_field, "ranges")});
+  }
+  const json& start_end = reader.array(value, field, "start_end");
+  for (std::size_t i = 0; i < start_end.size(); ++i) {
+    const std::string range_field = index_at(field_at(field, "start_end"), i);
+    reader.require_object(start_end[i], range_field);
+    context.start_end.push_back({reader.string(start_end[i], range_field, "domain"),
+                                 reader.string(start_end[i], range_field, "name")});
+  }
+  return context;
 }
 
 }  // namespace
 
 void note_launch(process_record& record, const std::string& function, const std::string& mangled,
-                 const std::string& nvtx) {
+                 const nvtx_context& nvtx) {
   ++record.launches;
   auto found = std::find_if(record.kernels.begin(), record.kernels.end(),
                             [&](const seen_kernel& kernel) { return kernel.mangled == mangled; });
   if (found == record.kernels.end()) {
-    record.kernels.push_back(seen_kernel{function, mangled, 0, {}});
+    seen_kernel kernel;
+    kernel.function = function;
+    kernel.mangled = mangled;
+    record.kernels.push_back(std::move(kernel));
     found = std::prev(record.kernels.end());
   }
   ++found->launches;
-  if (found->nvtx.size() < process_record::max_nvtx_contexts_per_kernel &&
-      std::find(found->nvtx.begin(), found->nvtx.end(), nvtx) == found->nvtx.end()) {
-    found->nvtx.push_back(nvtx);
+  if (found->nvtx.size() >= process_record::max_nvtx_contexts_per_kernel)
+    return;
+  std::string described = nvtx.describe();
+  if (std::find(found->nvtx.begin(), found->nvtx.end(), described) == found->nvtx.end()) {
+    found->nvtx.push_back(std::move(described));
+    found->contexts.push_back(nvtx);
   }
 }
 
 void save_process_record(const std::string& path, const process_record& record) {
   json kernels = json::array();
   for (const auto& kernel : record.kernels) {
-    kernels.push_back({{"function", kernel.function},
-                       {"mangled", kernel.mangled},
-                       {"launches", kernel.launches},
-                       {"nvtx", kernel.nvtx}});
+    json contexts = json::array();
+    for (const auto& context : kernel.contexts)
+      contexts.push_back(context_to_json(context));
+    json item{{"function", kernel.function},
+              {"mangled", kernel.mangled},
+              {"launches", kernel.launches},
+              {"nvtx", kernel.nvtx},
+              {"contexts", std::move(contexts)}};
+    if (kernel.resources)
+      item["resources"] = kernel_resources_to_json(*kernel.resources);
+    kernels.push_back(std::move(item));
   }
   json cases = json::array();
   for (const auto& progress : record.cases) {
@@ -109,8 +125,10 @@ process_record load_process_record(const std::string& path) {
   process_record record;
   record.process = process_identity_from_json(reader.member(document, "", "process"), path, "process");
   const json& device = reader.member(document, "", "device");
-  if (!device.is_null())
-    record.device = device_from_json(reader, device, "device");
+  if (!device.is_null()) {
+    reader.require_object(device, "device");
+    record.device = read_device_description(reader, device, "device");
+  }
   record.launches = reader.integer(document, "", "launches", 0, INT64_MAX);
   const json& kernels = reader.array(document, "", "kernels");
   for (std::size_t i = 0; i < kernels.size(); ++i) {
@@ -121,6 +139,14 @@ process_record load_process_record(const std::string& path) {
     kernel.mangled = reader.string(kernels[i], field, "mangled");
     kernel.launches = reader.integer(kernels[i], field, "launches", 0, INT64_MAX);
     kernel.nvtx = reader.strings(kernels[i], field, "nvtx");
+    if (reader.optional_member(kernels[i], field, "contexts") != nullptr) {
+      const json& contexts = reader.array(kernels[i], field, "contexts");
+      for (std::size_t c = 0; c < contexts.size(); ++c)
+        kernel.contexts.push_back(
+            context_from_json(reader, contexts[c], index_at(field_at(field, "contexts"), c)));
+    }
+    if (const json* resources = reader.optional_member(kernels[i], field, "resources"))
+      kernel.resources = kernel_resources_from_json(reader, *resources, field_at(field, "resources"));
     record.kernels.push_back(std::move(kernel));
   }
   const json& cases = reader.array(document, "", "cases");

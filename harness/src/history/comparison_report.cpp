@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "counterguard/core/markdown_cell.hpp"
+#include "counterguard/core/text_table.hpp"
 #include "counterguard/core/value_format.hpp"
 
 namespace counterguard {
@@ -95,19 +97,6 @@ std::string status_change_text(const case_status_change& change) {
   return change.instance + ": " + to_string(change.a) + " -> " + to_string(change.b);
 }
 
-std::string cell(const std::string& text) {
-  std::string escaped;
-  for (char c : text) {
-    if (c == '|')
-      escaped += "\\|";
-    else if (c == '\n')
-      escaped += ' ';
-    else
-      escaped += c;
-  }
-  return escaped;
-}
-
 json optional_json(const std::optional<double>& value) {
   return value && std::isfinite(*value) ? json(*value) : json(nullptr);
 }
@@ -116,7 +105,7 @@ json side_json(const std::string& label, const std::optional<std::int64_t>& run_
   return json{{"label", label},
               {"history_run_id", run_id ? json(*run_id) : json(nullptr)},
               {"gpu_key", m.gpu_key},
-              {"gpu_name", m.gpu_name},
+              {"gpu_name", m.device.name},
               {"git_commit", m.git_commit},
               {"started_at", m.started_at},
               {"mode", m.mode},
@@ -144,29 +133,15 @@ std::string render_comparison_console(const run_comparison& comparison,
   std::string text = side_line("A", comparison.a_label, comparison.a_run_id, comparison.a_metadata) + "\n" +
                      side_line("B", comparison.b_label, comparison.b_run_id, comparison.b_metadata) + "\n" +
                      noise_line(comparison) + "\n";
-  using row = std::array<std::string, 9>;
-  std::vector<row> rows{{"CASE", "KERNEL", "METRIC", "CLASS", "A", "B", "DELTA", "REL", "FINDING"}};
+  std::vector<std::vector<std::string>> rows{
+      {"CASE", "KERNEL", "METRIC", "CLASS", "A", "B", "DELTA", "REL", "FINDING"}};
   for (const auto* change : shown(comparison, options)) {
     rows.push_back({change->instance, change->kernel, change->metric, to_string(change->cls),
                     optional_value(change->a), optional_value(change->b), signed_value(change->delta),
                     relative_text(change->relative), finding_text(*change)});
   }
-  if (rows.size() > 1) {
-    std::array<std::size_t, 9> width{};
-    for (const auto& r : rows) {
-      for (std::size_t i = 0; i < r.size(); ++i)
-        width[i] = std::max(width[i], r[i].size());
-    }
-    for (const auto& r : rows) {
-      std::string line;
-      for (std::size_t i = 0; i < r.size(); ++i) {
-        line += r[i];
-        if (i + 1 < r.size())
-          line += std::string(width[i] - r[i].size() + 2, ' ');
-      }
-      text += line + "\n";
-    }
-  }
+  if (rows.size() > 1)
+    text += align_columns(rows);
   for (const auto& instance : comparison.cases_only_in_a)
     text += "case only in A: " + instance + "\n";
   for (const auto& instance : comparison.cases_only_in_b)
@@ -183,8 +158,9 @@ std::string render_comparison_markdown(const run_comparison& comparison,
       "## counterguard compare\n\n| | results | commit | GPU key | mode | started "
       "|\n|---|---|---|---|---|---|\n";
   const auto side = [&](const char* name, const std::string& label, const run_metadata& m) {
-    text += fmt::format("| {} | `{}` | `{}` | {} | {} | {} |\n", name, cell(label),
-                        short_commit(m.git_commit), cell(m.gpu_key), cell(m.mode), cell(m.started_at));
+    text += fmt::format("| {} | `{}` | `{}` | {} | {} | {} |\n", name, markdown_cell(label),
+                        short_commit(m.git_commit), markdown_cell(m.gpu_key), markdown_cell(m.mode),
+                        markdown_cell(m.started_at));
   };
   side("A", comparison.a_label, comparison.a_metadata);
   side("B", comparison.b_label, comparison.b_metadata);
@@ -195,9 +171,10 @@ std::string render_comparison_markdown(const run_comparison& comparison,
         "\n| case | kernel | metric | class | A | B | delta | rel | finding |\n"
         "|---|---|---|---|---:|---:|---:|---:|---|\n";
     for (const auto* change : rows) {
-      text += fmt::format("| `{}` | `{}` | `{}` | {} | {} | {} | {} | {} | {} |\n", cell(change->instance),
-                          cell(change->kernel), cell(change->metric), to_string(change->cls),
-                          optional_value(change->a), optional_value(change->b), signed_value(change->delta),
+      text += fmt::format("| `{}` | `{}` | `{}` | {} | {} | {} | {} | {} | {} |\n",
+                          markdown_cell(change->instance), markdown_cell(change->kernel),
+                          markdown_cell(change->metric), to_string(change->cls), optional_value(change->a),
+                          optional_value(change->b), signed_value(change->delta),
                           relative_text(change->relative), finding_text(*change));
     }
   }
@@ -206,7 +183,7 @@ std::string render_comparison_markdown(const run_comparison& comparison,
       return;
     text += fmt::format("\n### {}\n\n", heading);
     for (const auto& item : items)
-      text += "- `" + cell(item) + "`\n";
+      text += "- `" + markdown_cell(item) + "`\n";
   };
   list("Cases only in A", comparison.cases_only_in_a);
   list("Cases only in B", comparison.cases_only_in_b);

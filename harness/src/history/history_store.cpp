@@ -71,15 +71,15 @@ run_record read_run(const sqlite_statement& s) {
   run.id = s.integer(0);
   run_metadata& m = run.metadata;
   m.gpu_key = s.text(1);
-  m.chip = s.text(2);
-  m.gpu_name = s.text(3);
-  m.sm_count = static_cast<int>(s.integer(4));
-  m.compute_capability = static_cast<int>(s.integer(5));
-  m.driver_version = s.text(6);
-  m.cuda_runtime_version = s.text(7);
-  m.cupti_version = s.text(8);
-  m.sm_clock_mhz = static_cast<int>(s.integer(9));
-  m.memory_clock_mhz = static_cast<int>(s.integer(10));
+  m.device.chip = s.text(2);
+  m.device.name = s.text(3);
+  m.device.sm_count = static_cast<int>(s.integer(4));
+  m.device.compute_capability = static_cast<int>(s.integer(5));
+  m.device.driver_version = s.text(6);
+  m.device.cuda_runtime_version = s.text(7);
+  m.device.cupti_version = s.text(8);
+  m.device.sm_clock_mhz = static_cast<int>(s.integer(9));
+  m.device.memory_clock_mhz = static_cast<int>(s.integer(10));
   m.git_commit = s.text(11);
   m.started_at = s.text(12);
   m.mode = s.text(13);
@@ -111,15 +111,15 @@ std::int64_t insert_run(sqlite_database& db, const run_metadata& m, const histor
       "command_line, counterguard_version, source, content_hash, recorded_at) "
       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)");
   s.bind(1, m.gpu_key)
-      .bind(2, m.chip)
-      .bind(3, m.gpu_name)
-      .bind(4, std::int64_t{m.sm_count})
-      .bind(5, std::int64_t{m.compute_capability})
-      .bind(6, m.driver_version)
-      .bind(7, m.cuda_runtime_version)
-      .bind(8, m.cupti_version)
-      .bind(9, std::int64_t{m.sm_clock_mhz})
-      .bind(10, std::int64_t{m.memory_clock_mhz})
+      .bind(2, m.device.chip)
+      .bind(3, m.device.name)
+      .bind(4, std::int64_t{m.device.sm_count})
+      .bind(5, std::int64_t{m.device.compute_capability})
+      .bind(6, m.device.driver_version)
+      .bind(7, m.device.cuda_runtime_version)
+      .bind(8, m.device.cupti_version)
+      .bind(9, std::int64_t{m.device.sm_clock_mhz})
+      .bind(10, std::int64_t{m.device.memory_clock_mhz})
       .bind(11, m.git_commit)
       .bind(12, m.started_at)
       .bind(13, m.mode)

@@ -1,18 +1,19 @@
-// The CUPTI Range Profiler driven from launch callbacks, with the call sequence gpu-facts.md verified on an
-// H200 for the in-process profiler (profiler/range_profiler.cpp): initialize, device supported, chip name,
-// counter availability, host configuration, Enable, counter-data image, SetConfig (auto range, kernel
-// replay), Start, launch, Stop until all passes are submitted, DecodeData. Differences here, NOT verified on
-// a GPU: driver API instead of the runtime for the context and device queries; Start in the launch API's
-// entry callback and Stop/DecodeData in its exit callback (the CUPTI profiling_injection sample starts its
-// sessions from the same cuLaunchKernel entry callback).
+// The CUPTI Range Profiler driven from launch callbacks, with the call sequence of the in-process profiler
+// (profiler/device_profiler.cpp): initialize, device supported, chip name, counter availability, host
+// configuration, Enable, counter-data image, SetConfig (auto range, kernel replay), Start, launch, Stop until
+// all passes are submitted, DecodeData. Differences here: the driver API instead of the runtime for the
+// context and device queries; Start in the launch API's entry callback and Stop/DecodeData in its exit
+// callback (the CUPTI profiling_injection sample starts its sessions from the same cuLaunchKernel entry
+// callback). On the H200 this measures what `run` and ncu measure (validation/exec_checks.sh launch
+// crosscheck).
 //
-// Reuse between launches (injection_options.hpp, COUNTERGUARD_INJECTION_SETUP), NOT verified on a GPU until
-// the integrator's H200 run compares it with "full": "image" initialises the counter-data image once per
-// configuration and Enable and starts each launch from a copy of those pristine bytes (the CUPTI samples
-// initialise a fresh image per session; a copy of initialised bytes is assumed equivalent, since the image
-// is plain bytes that DecodeData fills and that evaluate anywhere); "config" also keeps the SetConfig of the
-// launch before while the object, configuration and buffer stay the same (the samples call SetConfig once
-// and then Start/Stop for each pass of one session; across sessions after DecodeData it is unverified: a
+// Reuse between launches (injection_options.hpp, COUNTERGUARD_INJECTION_SETUP), each measuring on the H200
+// the same values as "full" (validation/exec_checks.sh setups): "image" initialises the counter-data image
+// once per configuration and Enable and starts each launch from a copy of those pristine bytes (the CUPTI
+// samples initialise a fresh image per session; a copy of initialised bytes is assumed equivalent, since the
+// image is plain bytes that DecodeData fills and that evaluate anywhere); "config" also keeps the SetConfig
+// of the launch before while the object, configuration and buffer stay the same (the samples call SetConfig
+// once and then Start/Stop for each pass of one session; across sessions after DecodeData it is unverified: a
 // launch that then left no range or dropped one would show as an error of its cases, never as other values).
 #include "context_profiler.hpp"
 
@@ -42,8 +43,7 @@ namespace {
 
 using detail::cupti_params;
 
-// A context's background set-up (injection_session::set_up_early) may initialise while a launch on another
-// context does.
+// Launches on two contexts (two threads, two GPUs) may set their profilers up at once.
 std::mutex g_profiler_api_mutex;
 bool g_profiler_api_initialized = false;
 
@@ -76,7 +76,7 @@ void initialize_profiler_api() {
   const std::lock_guard<std::mutex> lock(g_profiler_api_mutex);
   if (g_profiler_api_initialized)
     return;
-  // Under ncu/nsys this is where CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED comes (gpu-facts §3).
+  // Under ncu/nsys this is where CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED comes (seen on the H200).
   auto params = cupti_params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
   COUNTERGUARD_CUPTI_CHECK(cuptiProfilerInitialize(&params));
   g_profiler_api_initialized = true;
@@ -116,7 +116,7 @@ context_profiler::context_profiler(CUcontext context, setup_reuse reuse)
   chip.deviceIndex = static_cast<std::size_t>(m_cu_device);
   COUNTERGUARD_CUPTI_CHECK(cuptiDeviceGetChipName(&chip));
 
-  // Another process holding the counters shows up here as CUPTI_ERROR_HARDWARE_BUSY (gpu-facts §3).
+  // Another process holding the counters shows up here as CUPTI_ERROR_HARDWARE_BUSY (seen on the H200).
   auto availability = cupti_params<CUpti_Profiler_GetCounterAvailability_Params>(
       CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE);
   availability.ctx = m_context;
@@ -133,7 +133,7 @@ context_profiler::context_profiler(CUcontext context, setup_reuse reuse)
   check_driver(cuDriverGetVersion(&driver_version), "cuDriverGetVersion");
   std::uint32_t cupti_version = 0;
   COUNTERGUARD_CUPTI_CHECK(cuptiGetVersion(&cupti_version));
-  m_device.gpu_name = name;
+  m_device.name = name;
   m_device.chip = chip.pChipName != nullptr ? chip.pChipName : "";
   m_device.sm_count = attribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, m_cu_device);
   m_device.compute_capability = attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, m_cu_device) * 10 +
@@ -251,7 +251,7 @@ void context_profiler::arm(configuration& config, bool warm_up) {
     enable();
     m_applied = nullptr;
   }
-  // Seen on the H200 (range_profiler.cpp): SetConfig with another configuration on an enabled profiler keeps
+  // Seen on the H200 (device_profiler.cpp): SetConfig with another configuration on an enabled profiler keeps
   // collecting the first one's counters, so a new metric set re-enables it.
   if (m_applied != nullptr && m_applied != &config) {
     auto disable =

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "counterguard/core/device_description.hpp"
 #include "counterguard/cupti/counter_data_image.hpp"
 #include "counterguard/cupti/profiler_session.hpp"
-#include "counterguard/results/run_results.hpp"
 #include "injection_options.hpp"
 
 struct CUpti_RangeProfiler_Object;
@@ -42,8 +42,8 @@ class context_profiler {
   context_profiler(const context_profiler&) = delete;
   context_profiler& operator=(const context_profiler&) = delete;
 
-  // The device, as results metadata describes it (GPU fields only).
-  [[nodiscard]] const run_metadata& device() const { return m_device; }
+  // The device, as results metadata describe it.
+  [[nodiscard]] const device_description& device() const { return m_device; }
   [[nodiscard]] CUdevice cu_device() const { return m_cu_device; }
   [[nodiscard]] int max_threads_per_sm() const { return m_max_threads_per_sm; }
 
@@ -74,7 +74,7 @@ class context_profiler {
   setup_reuse m_reuse = setup_reuse::image;
   CUdevice m_cu_device = 0;
   int m_max_threads_per_sm = 0;
-  run_metadata m_device;
+  device_description m_device;
   std::vector<std::uint8_t> m_counter_availability;
   CUpti_RangeProfiler_Object* m_profiler = nullptr;
   std::map<std::vector<std::string>, std::unique_ptr<configuration>> m_configurations;

@@ -68,17 +68,6 @@ bool counters_lock::acquire(double seconds) {
   return true;
 }
 
-bool counters_lock::try_acquire() {
-  if (m_held)
-    return true;
-  if (!open_files() || others_waiting())
-    return false;
-  if (::flock(m_descriptor, LOCK_EX | LOCK_NB) != 0)
-    return false;
-  m_held = true;
-  return true;
-}
-
 bool counters_lock::others_waiting() {
   if (m_waiting_descriptor < 0)
     return false;

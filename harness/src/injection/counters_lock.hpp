@@ -21,9 +21,6 @@ class counters_lock {
   // Waits up to `seconds` for the lock; false when another process kept it that long (or the file cannot
   // be opened: then `problem()` says why).
   [[nodiscard]] bool acquire(double seconds);
-  // Takes the lock only when it is free and no other process waits for it; never waits and never announces
-  // a wait (a set-up ahead of time must not make the holder hand over).
-  [[nodiscard]] bool try_acquire();
   void release() noexcept;
   [[nodiscard]] bool held() const { return m_held; }
   // Whether another process is waiting in acquire().

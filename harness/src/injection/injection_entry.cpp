@@ -177,6 +177,22 @@ void on_launch_api(CUpti_CallbackDomain domain, CUpti_CallbackId id, const CUpti
     --t_depth;
 }
 
+void on_resource(CUpti_CallbackId id, const CUpti_ResourceData& data) {
+  switch (id) {
+    case CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING:
+      g_session->context_destroying(data.context);
+      break;
+    case CUPTI_CBID_RESOURCE_MODULE_LOADED:
+      if (const auto* module = static_cast<const CUpti_ModuleResourceData*>(data.resourceDescriptor)) {
+        g_session->module_loaded(data.context, module->moduleId,
+                                 reinterpret_cast<const std::uint8_t*>(module->pCubin), module->cubinSize);
+      }
+      break;
+    default:
+      break;
+  }
+}
+
 void CUPTIAPI on_callback(void* /*user*/, CUpti_CallbackDomain domain, CUpti_CallbackId id,
                           const void* data) {
   if (g_session == nullptr || data == nullptr || g_forked_child.load())
@@ -191,10 +207,7 @@ void CUPTIAPI on_callback(void* /*user*/, CUpti_CallbackDomain domain, CUpti_Cal
         on_nvtx(id, *static_cast<const CUpti_NvtxData*>(data));
         break;
       case CUPTI_CB_DOMAIN_RESOURCE:
-        if (id == CUPTI_CBID_RESOURCE_CONTEXT_CREATED)
-          g_session->context_created(static_cast<const CUpti_ResourceData*>(data)->context);
-        else if (id == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING)
-          g_session->context_destroying(static_cast<const CUpti_ResourceData*>(data)->context);
+        on_resource(id, *static_cast<const CUpti_ResourceData*>(data));
         break;
       default:
         break;
@@ -260,8 +273,10 @@ bool subscribe() {
     ok = ok && cuptiEnableCallback(1, g_subscriber, CUPTI_CB_DOMAIN_DRIVER_API, ids[i]) == CUPTI_SUCCESS;
   ok = ok && cuptiEnableCallback(1, g_subscriber, CUPTI_CB_DOMAIN_RESOURCE,
                                  CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) == CUPTI_SUCCESS;
+  // JIT-compiled kernels (Triton, CuPy, Numba, NVRTC) have no cubin in any file: their static metrics come
+  // from the image the driver loads.
   ok = ok && cuptiEnableCallback(1, g_subscriber, CUPTI_CB_DOMAIN_RESOURCE,
-                                 CUPTI_CBID_RESOURCE_CONTEXT_CREATED) == CUPTI_SUCCESS;
+                                 CUPTI_CBID_RESOURCE_MODULE_LOADED) == CUPTI_SUCCESS;
   ok = ok && cuptiEnableDomain(1, g_subscriber, CUPTI_CB_DOMAIN_NVTX) == CUPTI_SUCCESS;
   if (!ok)
     warn("cannot enable the CUPTI launch and NVTX callbacks; launches may go unseen");
@@ -290,8 +305,7 @@ void start() {
         [](const char* name, const void* /*context*/) -> const char* { return std::getenv(name); }, nullptr);
     if (!options.problem.empty())
       warn(options.problem);
-    trace(std::string("setup ") + setup_reuse_name(options.reuse) + ", early set-up " +
-          (options.early_setup ? "on" : "off"));
+    trace(std::string("setup ") + setup_reuse_name(options.reuse));
     g_nvtx = new nvtx_registry();
     auto* session = new injection_session(std::move(instructions), own_identity(), std::move(options));
     trace("recording into " + session->folder().string());

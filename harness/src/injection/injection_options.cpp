@@ -31,19 +31,6 @@ injection_options read_injection_options(environment_lookup lookup, const void* 
                         "' is not one of full, image, config; using image";
     }
   }
-  const char* early = lookup("COUNTERGUARD_INJECTION_EARLY_SETUP", context);
-  if (early != nullptr && *early != '\0') {
-    if (std::strcmp(early, "0") == 0) {
-      options.early_setup = false;
-    } else if (std::strcmp(early, "1") == 0) {
-      options.early_setup = true;
-    } else {
-      if (!options.problem.empty())
-        options.problem += "; ";
-      options.problem +=
-          std::string("COUNTERGUARD_INJECTION_EARLY_SETUP='") + early + "' is not 0 or 1; using 1";
-    }
-  }
   return options;
 }
 

@@ -7,21 +7,19 @@ namespace counterguard::injection {
 // How much of a profiled launch's set-up is reused from the launch before (COUNTERGUARD_INJECTION_SETUP).
 enum class setup_reuse {
   none,   // "full": every launch sizes and initialises its counter-data image and calls SetConfig (the
-          // sequence the CUPTI samples and profiler/range_profiler.cpp use, verified on an H200)
+          // sequence the CUPTI samples and profiler/device_profiler.cpp use, verified on an H200)
   image,  // "image" (default): the image is sized and initialised once per configuration and profiler
           // object; each launch starts from a copy of those pristine bytes, then SetConfig and Start
   config  // "config": as image, and SetConfig only when the profiler object, configuration or image buffer
-          // changed; a launch only copies the pristine bytes back and calls Start (NOT verified on a GPU)
+          // changed; a launch only copies the pristine bytes back and calls Start (the same values as "full"
+          // on the H200: validation/exec_checks.sh setups)
 };
 
-// The injection library's tuning switches, read once per process from its environment; both are for
-// measuring exec's overhead and checking that the faster paths measure the same values.
+// The injection library's tuning switch, read once per process from its environment: for measuring exec's
+// overhead and checking that the faster paths measure the same values.
 struct injection_options {
   setup_reuse reuse = setup_reuse::image;
-  // COUNTERGUARD_INJECTION_EARLY_SETUP (default 1): set a new context's range profiler up on a background
-  // thread when the context is created, while the program goes on, instead of at its first selected launch.
-  bool early_setup = true;
-  // What was wrong with the variables (empty when nothing): the library says it once and uses the default.
+  // What was wrong with the variable (empty when nothing): the library says it once and uses the default.
   std::string problem;
 };
 

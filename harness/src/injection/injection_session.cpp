@@ -8,6 +8,7 @@
 
 #include "counterguard/core/error.hpp"
 #include "counterguard/exec/exec_recording.hpp"
+#include "counterguard/statics/module_image_resources.hpp"
 #include "driver_check.hpp"
 #include "injection_trace.hpp"
 
@@ -23,11 +24,17 @@ bool context_alive(CUcontext context) {
 // How long a selected launch waits while another process of the program profiles (then it runs unprofiled
 // and its cases say why).
 constexpr double counters_wait_seconds = 600.0;
-// How long a selected launch waits for its context's background set-up (it takes about 0.4 s on the H200;
-// the bound keeps a set-up that never returns from hanging the program), and a context's destruction or the
-// process's exit.
-constexpr double early_setup_wait_seconds = 120.0;
-constexpr double early_setup_wait_at_end_seconds = 10.0;
+// How long the process's exit waits for a launch another thread is profiling before it tears the profilers
+// down (never forever: exit() must return).
+constexpr auto exit_wait = std::chrono::seconds(5);
+
+// The session whose profilers the late exit handler releases (one per process).
+injection_session* g_exiting_session = nullptr;
+
+void release_at_exit() {
+  if (g_exiting_session != nullptr)
+    g_exiting_session->finish();
+}
 
 std::string launch_name(const pending_launch& pending) {
   return "kernel '" + pending.function + "'";
@@ -65,20 +72,7 @@ const kernel_names& injection_session::names_for(const std::string& symbol) {
   return m_names.emplace(symbol, names_of_kernel(symbol)).first->second;
 }
 
-context_profiler* injection_session::profiler_for(std::unique_lock<std::mutex>& lock, CUcontext context) {
-  if (m_early_setups.count(context) != 0) {
-    const auto waiting = std::chrono::steady_clock::now();
-    if (!wait_for_early_setup(lock, context, early_setup_wait_seconds)) {
-      throw api_error("the range profiler's set-up for this context did not finish in " +
-                          std::to_string(static_cast<int>(early_setup_wait_seconds)) + " s",
-                      0);
-    }
-    trace("the launch waited " +
-          std::to_string(milliseconds_between(waiting, std::chrono::steady_clock::now())) +
-          " ms for the context's background set-up");
-    if (m_disabled && m_record.environment)
-      throw environment_error(*m_record.environment, m_record.environment_message);
-  }
+context_profiler* injection_session::profiler_for(CUcontext context) {
   const auto found = m_profilers.find(context);
   if (found != m_profilers.end())
     return found->second.get();
@@ -88,6 +82,13 @@ context_profiler* injection_session::profiler_for(std::unique_lock<std::mutex>& 
         std::to_string(milliseconds_between(started, std::chrono::steady_clock::now())) + " ms");
   if (!m_record.device)
     m_record.device = profiler->device();
+  if (g_exiting_session == nullptr) {
+    // exit() runs its handlers last-registered first: this one, registered after CUPTI loaded its host
+    // libraries, releases the profilers before their static state is destroyed (the handler registered at
+    // CUDA's initialisation would run after it, into freed state).
+    g_exiting_session = this;
+    std::atexit(&release_at_exit);
+  }
   return m_profilers.emplace(context, std::move(profiler)).first->second.get();
 }
 
@@ -129,9 +130,9 @@ void injection_session::launch_entered(pending_launch& pending, CUcontext contex
         std::find_if(m_record.kernels.begin(), m_record.kernels.end(),
                      [&](const seen_kernel& kernel) { return kernel.mangled == names.mangled; });
     const bool new_kernel = seen == m_record.kernels.end();
-    const bool contexts_full =
-        !new_kernel && seen->nvtx.size() >= process_record::max_nvtx_contexts_per_kernel;
-    note_launch(m_record, names.function, names.mangled, contexts_full ? std::string() : nvtx.describe());
+    note_launch(m_record, names.function, names.mangled, nvtx);
+    if (new_kernel)
+      attach_module_resources();
     pending.decision = m_selection.decide(names, nvtx);
     pending.function = names.function;
     pending.mangled = names.mangled;
@@ -162,7 +163,7 @@ void injection_session::launch_entered(pending_launch& pending, CUcontext contex
     return;
   }
   try {
-    context_profiler* profiler = profiler_for(lock, context);
+    context_profiler* profiler = profiler_for(context);
     if (!pending.decision.raw_metrics.empty()) {
       // The process's one configuration, or the cases' own counters when one of them keeps its own.
       profiler->begin(pending.decision.configuration(m_selection.process_raw_metrics()));
@@ -177,6 +178,10 @@ void injection_session::launch_entered(pending_launch& pending, CUcontext contex
     fail_cases(pending.decision, launch_name(pending) + ": " + e.what());
     save_record();
   }
+  std::size_t free_bytes = 0;
+  std::size_t total_bytes = 0;
+  if (cuMemGetInfo(&free_bytes, &total_bytes) == CUDA_SUCCESS)
+    pending.device_bytes_in_use = total_bytes - free_bytes;
   pending.begun = std::chrono::steady_clock::now();
 }
 
@@ -233,6 +238,8 @@ void injection_session::launch_exited(pending_launch& pending) {
         record.data.name = record.cases.empty() ? std::string() : record.cases.front();
         record.seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - pending.started).count();
+        record.launch_milliseconds = milliseconds_between(pending.begun, exited);
+        record.device_bytes_in_use = pending.device_bytes_in_use;
         save_recorded_launch(m_folder, m_next_archive++, profiler->second->device().chip, record);
         if (tracing()) {
           const auto saved = std::chrono::steady_clock::now();
@@ -268,8 +275,6 @@ void injection_session::launch_exited(pending_launch& pending) {
 }
 
 void injection_session::hand_over_counters() {
-  if (!m_early_setups.empty())
-    return;  // a background set-up uses the counters: the hand-over watch tries again in a moment
   for (auto& [context, profiler] : m_profilers) {
     if (context_alive(context))
       profiler->release();
@@ -304,99 +309,55 @@ void injection_session::start_handover_watch() {
   }).detach();
 }
 
-void injection_session::context_created(CUcontext context) {
-  if (!m_options.early_setup || !m_any_case || m_disabled)
-    return;
-  const std::lock_guard<std::mutex> lock(m_state);
-  if (m_finished || m_profilers.count(context) != 0 || m_early_setups.count(context) != 0)
-    return;
-  // With the counters (free, nobody waiting), the whole set-up up to Start; without them, only what needs
-  // none (the profiler API's initialisation): the first selected launch waits for them as before.
-  const bool counters = m_counters.try_acquire();
-  if (counters)
-    start_handover_watch();
-  m_gone.erase(context);  // a new context at the address of one destroyed before
-  m_early_setups.insert(context);
+bool injection_session::attach_module_resources() {
+  bool attached = false;
+  for (auto& kernel : m_record.kernels) {
+    if (kernel.resources)
+      continue;
+    const auto found = m_module_kernels.find(kernel.mangled);
+    if (found != m_module_kernels.end()) {
+      kernel.resources = found->second;
+      attached = true;
+    }
+  }
+  return attached;
+}
+
+void injection_session::module_loaded(CUcontext context, std::uint32_t module_id, const std::uint8_t* image,
+                                      std::size_t size) {
+  // A fat binary holds a cubin per architecture: the one the driver runs is the device's.
+  int architecture = 0;
+  CUdevice device = 0;
+  CUcontext current = nullptr;
+  if (cuCtxGetCurrent(&current) == CUDA_SUCCESS && current == context &&
+      cuCtxGetDevice(&device) == CUDA_SUCCESS) {
+    int major = 0;
+    int minor = 0;
+    if (cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device) == CUDA_SUCCESS &&
+        cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device) == CUDA_SUCCESS)
+      architecture = major * 10 + minor;
+  }
+  module_image_kernels read;
   try {
-    // Detached like the hand-over watch; it touches the session under m_state only, and the session waits
-    // for it (bounded) before it lets the context or the process go.
-    std::thread([this, context, counters] { set_up_early(context, counters); }).detach();
+    read = read_module_image_resources(image, size, architecture, "module " + std::to_string(module_id));
   } catch (const std::exception& e) {
-    m_early_setups.erase(context);
-    trace(std::string("no background set-up: ") + e.what());
+    trace(std::string("module ") + std::to_string(module_id) + " not read: " + e.what());
+    return;
   }
-}
-
-// Runs on a thread of its own while the program goes on; CUPTI's profiler calls for one context are not made
-// from two threads at once: a launch on this context waits in profiler_for() until this has finished. NOT
-// verified on a GPU until the integrator's H200 run: the CUPTI samples set the profiler up on the thread that
-// launches (concurrent_profiling.cu sets up one per device, each on its own thread).
-void injection_session::set_up_early(CUcontext context, bool counters) {
-  const auto started = std::chrono::steady_clock::now();
-  std::unique_ptr<context_profiler> profiler;
-  std::exception_ptr failure;
-  try {
-    if (!counters) {
-      initialize_profiler_api();
-    } else {
-      check_driver(cuCtxPushCurrent(context), "cuCtxPushCurrent");
-      try {
-        profiler = std::make_unique<context_profiler>(context, m_options.reuse);
-        if (!m_selection.process_raw_metrics().empty())
-          profiler->prepare(m_selection.process_raw_metrics());
-      } catch (...) {
-        failure = std::current_exception();
-      }
-      CUcontext popped = nullptr;
-      static_cast<void>(cuCtxPopCurrent(&popped));
-    }
-  } catch (...) {
-    failure = std::current_exception();
-  }
+  trace("module " + std::to_string(module_id) + " loaded (" + to_string(read.form) + ", " +
+        std::to_string(size) + " bytes): " + std::to_string(read.kernels.size()) + " kernels" +
+        (read.note.empty() ? "" : "; " + read.note));
   const std::lock_guard<std::mutex> lock(m_state);
-  m_early_setups.erase(context);
-  const bool gone = m_gone.erase(context) != 0 || m_finished;
-  if (failure) {
-    try {
-      std::rethrow_exception(failure);
-    } catch (const environment_error& e) {
-      m_disabled = true;  // what the first selected launch would have found: nothing is profiled
-      m_record.environment = e.problem();
-      m_record.environment_message = e.what();
-      save_record();
-    } catch (const std::exception& e) {
-      trace(std::string("background set-up failed (the first selected launch sets up again): ") + e.what());
-    }
-    if (!gone)
-      profiler.reset();  // disables a profiler enabled before the failure
+  for (auto& kernel : read.kernels) {
+    std::string mangled = kernel.mangled;
+    m_module_kernels.insert_or_assign(std::move(mangled), std::move(kernel));
   }
-  if (gone) {
-    // The context went (or the process exits) while this ran: the driver frees the profiler with it.
-    static_cast<void>(profiler.release());
-  } else if (profiler) {
-    if (!m_record.device)
-      m_record.device = profiler->device();
-    m_profilers.emplace(context, std::move(profiler));
-  }
-  trace(std::string("background set-up ") + (counters ? "of the context's profiler" : "of the profiler API") +
-        " took " + std::to_string(milliseconds_between(started, std::chrono::steady_clock::now())) + " ms");
-  m_early_setup_done.notify_all();
-}
-
-bool injection_session::wait_for_early_setup(std::unique_lock<std::mutex>& lock, CUcontext context,
-                                             double seconds) {
-  return m_early_setup_done.wait_for(lock, std::chrono::duration<double>(seconds), [&] {
-    return context == nullptr ? m_early_setups.empty() : m_early_setups.count(context) == 0;
-  });
+  if (attach_module_resources())
+    save_record();  // a kernel launched before its module loaded (lazy loading loads it inside the launch)
 }
 
 void injection_session::context_destroying(CUcontext context) {
-  std::unique_lock<std::mutex> lock(m_state);
-  if (m_early_setups.count(context) != 0 &&
-      !wait_for_early_setup(lock, context, early_setup_wait_at_end_seconds)) {
-    m_gone.insert(context);
-    return;
-  }
+  const std::lock_guard<std::mutex> lock(m_state);
   const auto found = m_profilers.find(context);
   if (found != m_profilers.end()) {
     found->second->release();
@@ -407,20 +368,28 @@ void injection_session::context_destroying(CUcontext context) {
 void injection_session::finish() {
   if (static_cast<std::int64_t>(::getpid()) != m_record.process.pid)
     return;  // a forked child that inherited this session: the record belongs to its parent
-  // exit() may come from one thread while another is inside a launch: wait a little, never forever.
-  std::unique_lock<std::mutex> lock(m_state, std::defer_lock);
-  for (int attempt = 0; attempt < 500 && !lock.try_lock(); ++attempt)
+  // exit() may come from one thread while another is inside a launch: wait a little for it to finish (a
+  // profiled launch holds the gate), never forever.
+  const auto deadline = std::chrono::steady_clock::now() + exit_wait;
+  bool gate = false;
+  while (!(gate = m_gate.try_lock()) && std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  if (!lock.owns_lock())
+  std::unique_lock<std::mutex> lock(m_state, std::defer_lock);
+  while (!lock.try_lock() && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  if (!lock.owns_lock() || m_finished) {
+    if (gate)
+      m_gate.unlock();
     return;
-  bool all_released = wait_for_early_setup(lock, nullptr, early_setup_wait_at_end_seconds);
-  for (const CUcontext context : m_early_setups)
-    m_gone.insert(context);  // still setting up: left to the driver
-  for (auto& [context, profiler] : m_profilers) {
-    if (context_alive(context))
-      profiler->release();
-    else
-      all_released = false;  // CUDA tore the context down; the driver dropped its profiler with it
+  }
+  bool all_released = gate;  // a launch still in flight keeps its profiler: the driver frees it at exit
+  if (gate) {
+    for (auto& [context, profiler] : m_profilers) {
+      if (context_alive(context))
+        profiler->release();
+      else
+        all_released = false;  // CUDA tore the context down; the driver dropped its profiler with it
+    }
   }
   if (all_released)
     deinitialize_profiler_api();
@@ -428,6 +397,8 @@ void injection_session::finish() {
   m_finished = true;
   m_record.finished = true;
   save_record();
+  if (gate)
+    m_gate.unlock();
 }
 
 }  // namespace counterguard::injection

@@ -4,12 +4,10 @@
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <filesystem>
 #include <map>
 #include <memory>
 #include <mutex>
-#include <set>
 #include <shared_mutex>
 #include <string>
 #include <unordered_map>
@@ -37,6 +35,7 @@ struct pending_launch {
   launch_selection::decision decision;
   std::chrono::steady_clock::time_point started;
   std::chrono::steady_clock::time_point begun;  // the range profiler started (or the launch let through)
+  std::uint64_t device_bytes_in_use = 0;        // when it began: kernel replay restores it between passes
 };
 
 // What the injection library does in one process: counts every kernel launch, profiles the ones the
@@ -55,22 +54,24 @@ class injection_session {
   // A driver launch under a claimed runtime launch: it names the function, for the launch attributes.
   void nested_launch(pending_launch& pending, const intercepted_launch& launch);
   void launch_exited(pending_launch& pending);
-  // A context was created: its range profiler is set up on a background thread while the program goes on
-  // (options.early_setup), so that its first selected launch does not wait for the set-up.
-  void context_created(CUcontext context);
   // The context is about to be destroyed: its range profiler goes first.
   void context_destroying(CUcontext context);
-  // At exit: releases the profilers of live contexts and writes the record a last time.
+  // The driver loaded a module into `context`: the resources of its kernels are kept for those the program
+  // launches (`image`: what the driver was given, valid during the call only).
+  void module_loaded(CUcontext context, std::uint32_t module_id, const std::uint8_t* image, std::size_t size);
+  // At exit (twice: from the handler registered when CUDA initialised and from the one registered when the
+  // first profiler was set up; the first call does the work): releases the profilers of live contexts and
+  // writes the record a last time.
   void finish();
 
  private:
   [[nodiscard]] const kernel_names& names_for(const std::string& symbol);
-  // The context's profiler, set up now or waited for while a background set-up runs (m_state held by `lock`).
-  context_profiler* profiler_for(std::unique_lock<std::mutex>& lock, CUcontext context);
-  // The background set-up of a new context's profiler (`counters`: this process holds them for it).
-  void set_up_early(CUcontext context, bool counters);
-  // Waits (m_state held by `lock`) until no background set-up runs for `context` (any, when null).
-  bool wait_for_early_setup(std::unique_lock<std::mutex>& lock, CUcontext context, double seconds);
+  // Gives the seen kernels whose module has been read their resources (m_state held); true when one got them.
+  bool attach_module_resources();
+  // The context's profiler, set up at its first selected launch on the launching thread (m_state held), as
+  // CUPTI's samples do: a set-up on a thread of its own raced the program's exit (a program that selected
+  // nothing left it running while its libraries were torn down).
+  context_profiler* profiler_for(CUcontext context);
   void fail_cases(const launch_selection::decision& decision, const std::string& problem);
   // Disables the range profilers and lets another process of the program have the counters (m_state held).
   void hand_over_counters();
@@ -80,8 +81,8 @@ class injection_session {
   void save_record();
   // After a profiled launch: at most every record_interval, the hand-over thread and finish() writing what is
   // left. On the H200 writing it after every launch was 0.3 ms of exec's 2.4 ms per launch
-  // (evidence/h200/exec); a program killed by a signal loses at most the last interval's launch counts, never
-  // a recorded launch (each launch's counter data is written as it ends).
+  // (validation/exec_checks.sh overhead); a program killed by a signal loses at most the last interval's
+  // launch counts, never a recorded launch (each launch's counter data is written as it ends).
   void save_record_soon();
   static constexpr std::chrono::milliseconds record_interval{20};
 
@@ -92,11 +93,10 @@ class injection_session {
   launch_selection m_selection;
   process_record m_record;
   std::unordered_map<std::string, kernel_names> m_names;
+  // The kernels of every module loaded so far, by mangled name.
+  std::unordered_map<std::string, kernel_resources> m_module_kernels;
   std::map<CUcontext, std::unique_ptr<context_profiler>> m_profilers;
   injection_options m_options;
-  std::set<CUcontext> m_early_setups;  // contexts whose profiler a background thread sets up
-  std::set<CUcontext> m_gone;          // contexts destroyed before their background set-up finished
-  std::condition_variable m_early_setup_done;
   std::atomic<bool> m_disabled{false};  // an environment problem stops all profiling in this process
   bool m_any_case = false;              // a case applies to this process: launches may be profiled
   int m_next_archive = 0;

@@ -1,8 +1,9 @@
-// Launch callbacks' parameters: the structs of generated_cuda_meta.h (driver, mirrored below) and
-// generated_cuda_runtime_api_meta.h (runtime). CUDA 13's <<<>>> goes through __cudaLaunchKernel, for which
-// CUPTI publishes no struct (cupti/internal_launch_params.hpp). Both the runtime and the driver callbacks are
-// handled and the outermost claims the launch; on the H200, exec_demo's <<<>>> launches and the built-in
-// runner's launches were named and sized right this way (evidence/h200/exec).
+// Launch callbacks' parameters: the structs of generated_cuda_meta.h (driver, mirrored in
+// cupti/launch_callbacks.hpp) and generated_cuda_runtime_api_meta.h (runtime). CUDA 13's <<<>>> goes through
+// __cudaLaunchKernel, for which CUPTI publishes no struct (cupti/internal_launch_params.hpp). Both the
+// runtime and the driver callbacks are handled and the outermost claims the launch; on the H200, exec_demo's
+// <<<>>> launches and the built-in runner's launches were named and sized right this way
+// (validation/exec_checks.sh).
 #include "launch_inspection.hpp"
 
 #include <cuda_runtime_api.h>
@@ -11,53 +12,15 @@
 #include <generated_cuda_runtime_api_meta.h>
 
 #include "counterguard/cupti/internal_launch_params.hpp"
+#include "counterguard/cupti/launch_callbacks.hpp"
 
 namespace counterguard::injection {
 namespace {
 
 using detail::internal_launch_kernel_params;
 
-// The driver launch callbacks' parameters, as generated_cuda_meta.h declares them (that header needs the
-// driver's internal API-version macros, so the three structs are mirrored here; cuLaunchKernel_ptsz and the
-// other _ptsz variants share these layouts).
-struct driver_launch_params {
-  CUfunction f;
-  unsigned int gridDimX;
-  unsigned int gridDimY;
-  unsigned int gridDimZ;
-  unsigned int blockDimX;
-  unsigned int blockDimY;
-  unsigned int blockDimZ;
-  unsigned int sharedMemBytes;
-  CUstream hStream;
-  void** kernelParams;
-};
-struct driver_launch_ex_params {
-  const CUlaunchConfig* config;
-  CUfunction f;
-  void** kernelParams;
-  void** extra;
-};
-
-constexpr CUpti_CallbackId k_runtime[] = {
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000,
-    CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000,
-    CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000,
-};
-
-constexpr CUpti_CallbackId k_driver[] = {
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
-};
+using detail::driver_launch_ex_params;
+using detail::driver_launch_params;
 
 std::array<unsigned, 3> dims(const dim3& d) {
   return {d.x, d.y, d.z};
@@ -130,13 +93,13 @@ int function_attribute(CUfunction_attribute which, CUfunction function, CUkernel
 }  // namespace
 
 const CUpti_CallbackId* runtime_launch_callbacks(std::size_t& count) {
-  count = sizeof(k_runtime) / sizeof(k_runtime[0]);
-  return k_runtime;
+  count = detail::runtime_launch_callback_ids.size();
+  return detail::runtime_launch_callback_ids.data();
 }
 
 const CUpti_CallbackId* driver_launch_callbacks(std::size_t& count) {
-  count = sizeof(k_driver) / sizeof(k_driver[0]);
-  return k_driver;
+  count = detail::driver_launch_callback_ids.size();
+  return detail::driver_launch_callback_ids.data();
 }
 
 bool read_launch(CUpti_CallbackDomain domain, CUpti_CallbackId id, const CUpti_CallbackData& data,

@@ -100,9 +100,9 @@ void add_memory_metrics(metric_catalog& c) {
                   "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_" + op + ".sum", "count",
                   "hardware bank-conflict counter (includes arbitration noise in full grids)"));
     // Instrumented (SASS-patched) counters give the same exact numbers as the hardware counters for
-    // sectors and requests (checked on the H200 against ncu, evidence/h200/ncu_crosscheck.md) at a fraction
-    // of the cost: a launch profiled with hardware counters took about 50 ms on the H200, one with only
-    // instrumented counters under 1 ms. The hardware versions stay available as *_hw.
+    // sectors and requests (checked on the H200 against ncu: validation/gpu_checks.sh crosscheck) at a
+    // fraction of the cost: a launch profiled with hardware counters took about 50 ms on the H200, one with
+    // only instrumented counters under 1 ms. The hardware versions stay available as *_hw.
     const std::string sectors = "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_" + op + ".sum";
     const std::string instructions = "smsp__sass_inst_executed_op_global_" + op + ".sum";
     const std::string hw_sectors = "l1tex__t_sectors_pipe_lsu_mem_global_op_" + op + ".sum";
@@ -120,9 +120,10 @@ void add_memory_metrics(metric_catalog& c) {
     // Bytes of whole 32-byte sectors through L1. For straight-line spill code every thread's slot is touched
     // once, so this is threads x the compiler's spill bytes. Read from the instrumented sector count: on the
     // H200, 32 x it equalled the hardware l1tex__t_bytes counter in all 198 kernel values of the built-in
-    // suite and the example project, runtime-indexed stack arrays included (evidence/h200/local_bytes), and a
-    // launch costs about 0.3 ms instead of 23 ms. (smsp__sass_data_bytes_mem_local_* counts 4 bytes per warp
-    // instruction, 1/32 of it.) Recordings made with the hardware counter are still read with it.
+    // suite and the example project, runtime-indexed stack arrays included
+    // (validation/compare_local_bytes.py), and a launch costs about 0.3 ms instead of 23 ms.
+    // (smsp__sass_data_bytes_mem_local_* counts 4 bytes per warp instruction, 1/32 of it.) Recordings made
+    // with the hardware counter are still read with it.
     const std::string local_sectors = "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_local_op_" + op + ".sum";
     const std::string hw_local_bytes = "l1tex__t_bytes_pipe_lsu_mem_local_op_" + op + ".sum";
     metric_definition local_bytes = cupti_alias(

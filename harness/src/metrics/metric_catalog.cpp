@@ -9,7 +9,8 @@
 namespace counterguard {
 namespace {
 
-// Raw names whose values move between identical runs (gpu-facts.md section 5).
+// Raw names whose values move between identical runs on the H200 (validation/h200.md, "What moves between
+// runs"): times, DRAM, hit rates, the hardware bank-conflict counter, active warps, cycles and throughputs.
 bool is_noisy_raw_name(const std::string& name) {
   static const std::regex noisy(
       R"(^(gpu__time|dram__|lts__t_sector.*hit_rate|l1tex__t_sector.*hit_rate|l1tex__data_bank_conflicts|)"

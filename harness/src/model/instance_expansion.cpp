@@ -56,56 +56,6 @@ resolved_launch resolve_launch(const launch_spec& launch, const parameter_list& 
   return result;
 }
 
-resolved_expectation resolve_expectation(const expectation& spec, const parameter_list& parameters,
-                                         const metric_catalog& metrics) {
-  resolved_expectation result;
-  result.metric = spec.metric;
-  result.kind = spec.kind;
-  result.tolerance = spec.tolerance.value_or(0.0);
-  if (spec.declared_class) {
-    result.cls = *spec.declared_class;
-  } else {
-    const std::optional<metric_definition> definition = metrics.try_resolve(spec.metric);
-    if (!definition) {
-      throw input_error(spec.where, "expect." + spec.metric, "unknown metric '" + spec.metric + "'",
-                        "use an alias from docs/metrics.md or a raw CUPTI name");
-    }
-    result.cls = definition->cls;
-  }
-  result.kernel = spec.kernel;
-  result.where = spec.where;
-  const double value = evaluate_finite(spec.value, parameters);
-  constexpr double unbounded = std::numeric_limits<double>::infinity();
-  switch (spec.kind) {
-    case comparison::equals:
-      result.lower = result.upper = value;
-      result.text = "== " + format_value(value);
-      break;
-    case comparison::max:
-      result.lower = -unbounded;
-      result.upper = value;
-      result.text = "<= " + format_value(value);
-      break;
-    case comparison::min:
-      result.lower = value;
-      result.upper = unbounded;
-      result.text = ">= " + format_value(value);
-      break;
-    case comparison::between:
-      result.lower = value;
-      result.upper = evaluate_finite(spec.upper, parameters);
-      if (result.lower > result.upper) {
-        throw input_error(spec.value.where(), spec.value.field(),
-                          "lower bound " + format_value(result.lower) + " is above upper bound " +
-                              format_value(result.upper),
-                          "give [lower, upper] with lower <= upper for every instance");
-      }
-      result.text = "in [" + format_value(result.lower) + ", " + format_value(result.upper) + "]";
-      break;
-  }
-  return result;
-}
-
 void set_parameter(parameter_list& parameters, const std::string& name, const parameter_value& value) {
   for (auto& [existing, current] : parameters) {
     if (existing == name) {
@@ -174,6 +124,56 @@ case_instance make_instance(const suite& s, const case_spec& spec, const paramet
 }
 
 }  // namespace
+
+resolved_expectation resolve_expectation(const expectation& spec, const parameter_list& parameters,
+                                         const metric_catalog& metrics) {
+  resolved_expectation result;
+  result.metric = spec.metric;
+  result.kind = spec.kind;
+  result.tolerance = spec.tolerance.value_or(0.0);
+  if (spec.declared_class) {
+    result.cls = *spec.declared_class;
+  } else {
+    const std::optional<metric_definition> definition = metrics.try_resolve(spec.metric);
+    if (!definition) {
+      throw input_error(spec.where, "expect." + spec.metric, "unknown metric '" + spec.metric + "'",
+                        "use an alias from docs/metrics.md or a raw CUPTI name");
+    }
+    result.cls = definition->cls;
+  }
+  result.kernel = spec.kernel;
+  result.where = spec.where;
+  const double value = evaluate_finite(spec.value, parameters);
+  constexpr double unbounded = std::numeric_limits<double>::infinity();
+  switch (spec.kind) {
+    case comparison::equals:
+      result.lower = result.upper = value;
+      result.text = "== " + format_value(value);
+      break;
+    case comparison::max:
+      result.lower = -unbounded;
+      result.upper = value;
+      result.text = "<= " + format_value(value);
+      break;
+    case comparison::min:
+      result.lower = value;
+      result.upper = unbounded;
+      result.text = ">= " + format_value(value);
+      break;
+    case comparison::between:
+      result.lower = value;
+      result.upper = evaluate_finite(spec.upper, parameters);
+      if (result.lower > result.upper) {
+        throw input_error(spec.value.where(), spec.value.field(),
+                          "lower bound " + format_value(result.lower) + " is above upper bound " +
+                              format_value(result.upper),
+                          "give [lower, upper] with lower <= upper for every instance");
+      }
+      result.text = "in [" + format_value(result.lower) + ", " + format_value(result.upper) + "]";
+      break;
+  }
+  return result;
+}
 
 std::vector<case_instance> expand_instances(const suite& s, const kernel_catalog& kernels,
                                             const metric_catalog& metrics) {

@@ -523,6 +523,13 @@ suite read_suite(const load_context& context, const YAML::Node& root) {
   return result;
 }
 
+// Expectations read on their own (parse_expectations) name no kernel.
+class no_kernels : public kernel_catalog {
+ public:
+  [[nodiscard]] const kernel_signature* find_signature(const std::string&) const override { return nullptr; }
+  [[nodiscard]] std::vector<std::string> kernel_names() const override { return {}; }
+};
+
 }  // namespace
 
 suite load_suite(const std::string& path, const kernel_catalog& kernels, const metric_catalog& metrics) {
@@ -598,6 +605,27 @@ std::vector<suite> load_suites(const std::vector<std::string>& paths, const kern
     suites.push_back(std::move(next));
   }
   return suites;
+}
+
+std::vector<expectation> parse_expectations(const std::string& text, const std::string& origin,
+                                            const metric_catalog& metrics) {
+  const std::vector<YAML::Node> documents = parse_documents(origin, text);
+  const no_kernels kernels;
+  const load_context context{yaml_reader(origin), kernels, metrics};
+  std::vector<expectation> result;
+  if (documents.empty() || documents[0].IsNull())
+    return result;
+  try {
+    for (const yaml_entry& metric : context.reader.map_entries(documents[0], "expect"))
+      result.push_back(read_expectation(context, metric, field_at("expect", metric.key)));
+  } catch (const YAML::Exception& failure) {
+    source_location where{origin, 0, 0};
+    if (!failure.mark.is_null())
+      where = {origin, failure.mark.line + 1, failure.mark.column + 1};
+    throw input_error(where, "expect", "malformed expectations: " + failure.msg,
+                      "see docs/schema.md, \"Expectations\"");
+  }
+  return result;
 }
 
 }  // namespace counterguard

@@ -21,9 +21,10 @@ std::string listed(const std::vector<std::string>& names) {
 }  // namespace
 
 // The SASS metrics API names metrics without a rollup ("smsp__sass_inst_executed"). These are the names it
-// reported on an H200 (GH100, driver 580.159.04: `counterguard blame --list-metrics`, evidence/h200/blame):
-// 60 metrics, among them shared-memory wavefronts and global sectors per instruction with their ideal
-// counts, but not split into loads and stores (the instruction's opcode says which).
+// reported on an H200 (GH100, driver 580.159.04: `counterguard blame --list-metrics`,
+// validation/gpu_checks.sh blame): 60 metrics, among them shared-memory wavefronts and global sectors per
+// instruction with their ideal counts, but not split into loads and stores (the instruction's opcode says
+// which).
 const std::vector<sass_metric_candidates>& blame_sass_metrics() {
   static const std::vector<sass_metric_candidates> metrics = {
       {"executed_instructions", {"smsp__sass_inst_executed"}},

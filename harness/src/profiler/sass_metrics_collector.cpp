@@ -40,7 +40,7 @@ constexpr std::uint64_t unused_slot = std::numeric_limits<std::uint64_t>::max();
 
 using cu_ctx_get_current = CUresult (*)(CUcontext*);
 
-// cuCtxGetCurrent through the runtime, so the binary does not link libcuda (as range_profiler.cpp does).
+// cuCtxGetCurrent through the runtime, so the binary does not link libcuda (as device_profiler.cpp does).
 CUcontext current_context() {
   void* function = nullptr;
   cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
@@ -61,6 +61,7 @@ CUcontext current_context() {
 
 struct sass_metrics_collector::state {
   device_description device;
+  int ordinal = 0;
   CUcontext context = nullptr;
   bool cupti_initialized = false;
   std::vector<sass_metric_details> available;
@@ -133,7 +134,7 @@ sass_metrics_collector::sass_metrics_collector(int device_ordinal, std::FILE* tr
   COUNTERGUARD_CUDA_CHECK(cudaGetDeviceProperties(&properties, device_ordinal));
   s.device.name = properties.name;
   s.device.chip = chip.pChipName != nullptr ? chip.pChipName : "";
-  s.device.ordinal = device_ordinal;
+  s.ordinal = device_ordinal;
   s.device.sm_count = properties.multiProcessorCount;
   s.device.compute_capability = properties.major * 10 + properties.minor;
   s.note("{}, chip {}, compute capability {}", s.device.name, s.device.chip, s.device.compute_capability);
@@ -204,7 +205,7 @@ sass_metrics_capture sass_metrics_collector::collect(const std::vector<sass_metr
       detail::cupti_params<CUpti_SassMetricsSetConfig_Params>(CUpti_SassMetricsSetConfig_Params_STRUCT_SIZE);
   set_config.numOfMetricConfig = configs.size();
   set_config.pConfigs = configs.data();
-  set_config.deviceIndex = static_cast<std::uint32_t>(s.device.ordinal);
+  set_config.deviceIndex = static_cast<std::uint32_t>(s.ordinal);
   s.check(cuptiSassMetricsSetConfig(&set_config), "cuptiSassMetricsSetConfig");
   auto unset_config = detail::cupti_params<CUpti_SassMetricsUnsetConfig_Params>(
       CUpti_SassMetricsUnsetConfig_Params_STRUCT_SIZE);

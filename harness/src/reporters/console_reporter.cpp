@@ -1,18 +1,19 @@
 #include "counterguard/reporters/console_reporter.hpp"
 
 #include <algorithm>
-#include <array>
 #include <vector>
 
 #include "counterguard/checker/run_verdict.hpp"
 #include "counterguard/core/name_suggestions.hpp"
-#include "counterguard/core/value_format.hpp"
+#include "counterguard/core/text_table.hpp"
+#include "counterguard/reporters/display_number.hpp"
 #include "counterguard/reporters/run_summary.hpp"
+#include "counterguard/reporters/shown_checks.hpp"
 
 namespace counterguard {
 namespace {
 
-using row = std::array<std::string, 6>;
+using row = std::vector<std::string>;
 
 std::string verdict_text(const check_outcome& check, bool strict) {
   std::string text = check.verdict == check_verdict::new_metric ? "new" : to_string(check.verdict);
@@ -38,6 +39,24 @@ std::string render_blame_lines(const std::string& instance, const case_blame& bl
   return text;
 }
 
+// A case measured without checks (exec's command-line selection, as ncu prints its metrics): every value,
+// per launch when there are several.
+void add_measured_rows(const case_result& result, std::vector<row>& rows) {
+  if (!result.checks.empty() || result.totals.empty())
+    return;
+  if (result.kernels.size() > 1) {
+    for (const auto& kernel : result.kernels) {
+      for (const auto& [metric, value] : kernel.metrics) {
+        rows.push_back({result.instance,
+                        metric + " [" + kernel.function + " #" + std::to_string(kernel.launch_index) + "]",
+                        "-", format_display_value(value), "-", "measured"});
+      }
+    }
+  }
+  for (const auto& [metric, value] : result.totals)
+    rows.push_back({result.instance, metric, "-", format_display_value(value.value), "-", "measured"});
+}
+
 }  // namespace
 
 std::string render_console_report(const run_results& results, const console_report_options& options) {
@@ -55,7 +74,8 @@ std::string render_console_report(const run_results& results, const console_repo
     }
     if (result.unverified)
       rows.push_back({result.instance, "(output)", "-", "-", "-", "unverified: no verify registered"});
-    for (const auto& check : result.checks) {
+    for (const check_outcome* shown : shown_checks(result)) {
+      const check_outcome& check = *shown;
       if (!options.show_passing && check.verdict == check_verdict::pass)
         continue;
       std::string metric = check.metric;
@@ -64,29 +84,16 @@ std::string render_console_report(const run_results& results, const console_repo
       std::string delta = "-";
       if (check.measured && check.baseline) {
         const double d = *check.measured - *check.baseline;
-        delta = (d > 0 ? "+" : "") + format_value(d);
+        delta = (d > 0 ? "+" : "") + format_display_value(d);
       }
-      rows.push_back({result.instance, metric, check.expected,
-                      check.measured ? format_value(*check.measured) : "-", delta,
+      rows.push_back({result.instance, metric, round_numbers_in(check.expected),
+                      check.measured ? format_display_value(*check.measured) : "-", delta,
                       verdict_text(check, options.strict)});
     }
+    add_measured_rows(result, rows);
   }
 
-  std::array<std::size_t, 6> width{};
-  for (const auto& r : rows) {
-    for (std::size_t i = 0; i < r.size(); ++i)
-      width[i] = std::max(width[i], r[i].size());
-  }
-  std::string text;
-  for (const auto& r : rows) {
-    std::string line;
-    for (std::size_t i = 0; i < r.size(); ++i) {
-      line += r[i];
-      if (i + 1 < r.size())
-        line += std::string(width[i] - r[i].size() + 2, ' ');
-    }
-    text += line + "\n";
-  }
+  std::string text = align_columns(rows);
   for (const auto& result : results.cases) {
     if (result.blame)
       text += render_blame_lines(result.instance, *result.blame);

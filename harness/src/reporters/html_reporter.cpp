@@ -11,8 +11,10 @@
 #include "counterguard/checker/run_verdict.hpp"
 #include "counterguard/core/atomic_file.hpp"
 #include "counterguard/core/name_suggestions.hpp"
-#include "counterguard/core/value_format.hpp"
+#include "counterguard/reporters/check_bar.hpp"
+#include "counterguard/reporters/display_number.hpp"
 #include "counterguard/reporters/run_summary.hpp"
+#include "counterguard/reporters/shown_checks.hpp"
 #include "counterguard/reporters/trend_plot.hpp"
 
 namespace counterguard {
@@ -42,6 +44,16 @@ details.suite{background:#fff;border:1px solid var(--line);padding:4px 8px}
 details.suite>summary{font-size:16px;font-weight:600}
 details.case{margin-left:14px}
 nav button,nav label{margin-right:10px}
+table.standing td:nth-last-child(5){font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.92em}
+table.standing td:nth-last-child(2){text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+table.standing td:nth-last-child(3){padding:0 4px;vertical-align:middle}
+table.standing tbody{border-top:2px solid #bbb}
+table.standing svg{width:120px;height:12px;display:block}
+table.standing rect{fill:#1976d2;fill-opacity:.22}table.standing path{stroke:#1976d2;stroke-width:1.5}
+table.standing circle{fill:var(--good)}table.standing tr.bad circle{fill:var(--bad)}
+table.standing tr.note circle{fill:var(--note)}
+tr.bad td:last-child{color:var(--bad);font-weight:600}tr.note td:last-child{color:var(--note)}
+tr.ok td:last-child{color:var(--good)}
 .trends{display:grid;grid-template-columns:repeat(auto-fill,minmax(430px,1fr));gap:10px}
 figure{margin:0;background:#fff;border:1px solid var(--line);padding:6px}
 figure.failing{border-color:var(--bad)}
@@ -54,7 +66,7 @@ svg.cg-plot{width:100%;height:auto;display:block}
 .cg-plot .line{fill:none;stroke:#333;stroke-width:1.5}
 .cg-plot .pt{fill:#333}.cg-plot .pt.bad{fill:var(--bad)}.cg-plot .pt.good{fill:var(--good)}
 body.only-failing details.suite:not(.failing),body.only-failing details.case:not(.failing),
-body.only-failing tr.ok,body.only-failing figure:not(.failing){display:none}
+body.only-failing tr.ok,body.only-failing figure:not(.failing),body.only-failing tbody.ok{display:none}
 )css";
 
 // Expand / collapse all, "only failing"; the last line marks the page as scripted (the browser test reads
@@ -81,14 +93,14 @@ std::string esc(const std::string& text) {
 }
 
 std::string number_cell(const std::optional<double>& value) {
-  return "<td class=\"n\">" + (value ? esc(format_value(*value)) : std::string("-")) + "</td>";
+  return "<td class=\"n\">" + (value ? esc(format_display_value(*value)) : std::string("-")) + "</td>";
 }
 
 std::string delta_cell(const check_outcome& check) {
   if (!check.measured || !check.baseline)
     return "<td class=\"n\">-</td>";
   const double delta = *check.measured - *check.baseline;
-  return "<td class=\"n\">" + std::string(delta > 0 ? "+" : "") + esc(format_value(delta)) + "</td>";
+  return "<td class=\"n\">" + std::string(delta > 0 ? "+" : "") + esc(format_display_value(delta)) + "</td>";
 }
 
 std::string source_text(const std::optional<source_location>& where) {
@@ -117,25 +129,6 @@ const char* row_class(const check_outcome& check, bool strict) {
   return check.verdict == check_verdict::pass ? "ok" : "note";
 }
 
-// Smaller: more urgent. Errors, wrong outputs, failed expectations, regressions, failing missing metrics
-// and improvements (--strict), then improvements and missing metrics that do not fail.
-int urgency(const check_outcome& check, bool strict) {
-  switch (check.verdict) {
-    case check_verdict::fail:
-      return 2;
-    case check_verdict::regression:
-      return 3;
-    case check_verdict::missing:
-      return is_failing(check, strict) ? 4 : 6;
-    case check_verdict::improvement:
-      return is_failing(check, strict) ? 4 : 5;
-    case check_verdict::new_metric:
-    case check_verdict::pass:
-      break;
-  }
-  return -1;  // not listed under "Needs attention"
-}
-
 struct attention_item {
   int rank = 0;
   std::size_t case_index = 0;
@@ -153,9 +146,9 @@ std::vector<attention_item> attention_items(const run_results& results, bool str
     if (result.verified && !*result.verified)
       items.push_back({1, i, nullptr, "wrong output", result.verification_message});
     for (const auto& check : result.checks) {
-      const int rank = urgency(check, strict);
-      if (rank >= 0)
-        items.push_back({rank, i, &check, verdict_label(check.verdict), check.message});
+      if (check.verdict != check_verdict::new_metric && check.verdict != check_verdict::pass)
+        items.push_back(
+            {attention_rank(check, strict), i, &check, verdict_label(check.verdict), check.message});
     }
   }
   std::stable_sort(items.begin(), items.end(),
@@ -175,15 +168,16 @@ std::string render_header(const run_results& results, const run_summary& summary
   auto row = [&html](const char* name, const std::string& value_html) {
     html += "<dt>" + std::string(name) + "</dt><dd>" + value_html + "</dd>\n";
   };
-  std::string gpu = esc(m.gpu_name.empty() ? "no GPU" : m.gpu_name);
-  if (!m.chip.empty()) {
-    gpu += " (" + esc(m.chip) + ", " + std::to_string(m.sm_count) + " SMs, sm_" +
-           std::to_string(m.compute_capability) + ")";
+  const device_description& d = m.device;
+  std::string gpu = esc(d.name.empty() ? "no GPU" : d.name);
+  if (!d.chip.empty()) {
+    gpu += " (" + esc(d.chip) + ", " + std::to_string(d.sm_count) + " SMs, sm_" +
+           std::to_string(d.compute_capability) + ")";
   }
   row("GPU", gpu);
   row("GPU key", "<code>" + esc(m.gpu_key) + "</code>");
   row("Driver / CUDA / CUPTI",
-      esc(m.driver_version) + " / " + esc(m.cuda_runtime_version) + " / " + esc(m.cupti_version));
+      esc(d.driver_version) + " / " + esc(d.cuda_runtime_version) + " / " + esc(d.cupti_version));
   row("Commit", "<code title=\"" + esc(m.git_commit) + "\">" + esc(short_commit(m.git_commit)) + "</code>");
   row("Started", esc(m.started_at) + (m.hostname.empty() ? std::string() : " on " + esc(m.hostname)));
   row("Mode", esc(m.mode));
@@ -204,7 +198,8 @@ std::string render_header(const run_results& results, const run_summary& summary
           n(summary.check_regression) + n(summary.check_improvement) + n(summary.check_new) +
           n(summary.check_missing) + n(summary.failing_checks) + "</tr>\n</table>\n";
   html +=
-      "<nav><a href=\"#attention\">Needs attention</a> &middot; <a href=\"#suites\">Suites</a> &middot; "
+      "<nav><a href=\"#standing\">Where each case stands</a> &middot; <a href=\"#attention\">Needs "
+      "attention</a> &middot; <a href=\"#suites\">Suites</a> &middot; "
       "<a href=\"#trends\">Trends</a> &nbsp; <button type=\"button\" id=\"cg-expand\">expand all</button>"
       "<button type=\"button\" id=\"cg-collapse\">collapse all</button><label><input type=\"checkbox\" "
       "id=\"cg-only-failing\"> only failing</label></nav>\n</header>\n";
@@ -229,8 +224,9 @@ std::string render_attention(const run_results& results, const run_summary& summ
               case_anchor(item.case_index) + "\"><code>" + esc(result.instance) + "</code></a></td>";
       if (item.check != nullptr) {
         const check_outcome& check = *item.check;
-        html += "<td><code>" + esc(metric_text(check)) + "</code></td><td>" + esc(check.expected) + "</td>" +
-                number_cell(check.measured) + number_cell(check.baseline) + delta_cell(check) + "<td><code>" +
+        html += "<td><code>" + esc(metric_text(check)) + "</code></td><td>" +
+                esc(round_numbers_in(check.expected)) + "</td>" + number_cell(check.measured) +
+                number_cell(check.baseline) + delta_cell(check) + "<td><code>" +
                 esc(source_text(check.source ? check.source : result.source)) + "</code></td>";
       } else {
         html += "<td></td><td></td><td></td><td></td><td></td><td><code>" + esc(source_text(result.source)) +
@@ -249,6 +245,104 @@ std::string render_attention(const run_results& results, const run_summary& summ
   return html + "</section>\n";
 }
 
+// Where a row stands: 0 fails the case, 1 changed without failing (improvement, new, missing), 2 passes.
+int standing_rank(const check_outcome& check, bool strict) {
+  if (is_failing(check, strict))
+    return 0;
+  return check.verdict == check_verdict::pass ? 2 : 1;
+}
+
+// Where a case stands: 0 failed or error, 1 something changed, 2 passed, 3 skipped.
+int standing_rank(const case_result& result, const std::vector<const check_outcome*>& checks, bool strict) {
+  switch (outcome_of(result, strict)) {
+    case case_outcome::failed:
+    case case_outcome::error:
+      return 0;
+    case case_outcome::skipped:
+      return 3;
+    case case_outcome::passed:
+      break;
+  }
+  for (const auto* check : checks) {
+    if (standing_rank(*check, strict) < 2)
+      return 1;
+  }
+  return 2;
+}
+
+// One row: metric, expected, the bar, measured, verdict (the case's first row gets the case cell, which
+// spans the case's rows).
+std::string standing_row(const char* row, const std::string& metric, const std::string& expected,
+                         const std::string& bar, const std::string& measured, const std::string& verdict) {
+  return "<tr class=\"" + std::string(row) + "\"><td>" + metric + "</td><td>" + expected + "</td><td>" + bar +
+         "</td><td>" + measured + "</td><td>" + verdict + "</td></tr>\n";
+}
+
+// The first picture: every case against its expectations and baseline bands, one row per check
+// (shown_checks), each with its measured value placed on a bar of the accepted values. Cases that fail come
+// first, then those where something changed, then those that pass, then the skipped ones; within a case,
+// failing checks first.
+std::string render_standing(const run_results& results, bool strict) {
+  struct ranked_case {
+    int rank = 0;
+    std::size_t index = 0;
+    std::vector<const check_outcome*> checks;
+  };
+  std::vector<ranked_case> cases;
+  std::size_t rows = 0;
+  for (std::size_t i = 0; i < results.cases.size(); ++i) {
+    std::vector<const check_outcome*> checks = shown_checks(results.cases[i]);
+    std::stable_sort(checks.begin(), checks.end(), [strict](const check_outcome* a, const check_outcome* b) {
+      return standing_rank(*a, strict) < standing_rank(*b, strict);
+    });
+    rows += checks.size();
+    cases.push_back({standing_rank(results.cases[i], checks, strict), i, std::move(checks)});
+  }
+  std::stable_sort(cases.begin(), cases.end(),
+                   [](const ranked_case& a, const ranked_case& b) { return a.rank < b.rank; });
+  std::string html =
+      "<section id=\"standing\">\n<h2>Where each case stands (" + std::to_string(rows) +
+      " checks)</h2>\n<p class=\"muted\">Shaded: the values the expectation or baseline "
+      "accepts; tick: the baseline value; dot: the measurement. Failing cases first, then cases "
+      "where something changed.</p>\n<table class=\"standing\">\n<thead><tr><th>case</th>"
+      "<th>metric</th><th>expected</th><th>where it stands</th><th>measured</th>"
+      "<th>verdict</th></tr></thead>\n";
+  static const char* const case_classes[] = {"bad", "note", "ok", "ok"};
+  for (const auto& [rank, index, checks] : cases) {
+    const case_result& result = results.cases[index];
+    std::vector<std::string> lines;
+    if (result.status == case_status::skipped || result.status == case_status::error) {
+      const bool error = result.status == case_status::error;
+      lines.push_back(standing_row(error ? "bad" : "ok", "-", "-", "", "-",
+                                   (error ? "error: " : "skipped: ") + esc(result.status_reason)));
+    }
+    if (result.verified && !*result.verified) {
+      lines.push_back(
+          standing_row("bad", "(output)", "-", "", "-", "wrong output: " + esc(result.verification_message)));
+    }
+    for (const auto* check : checks) {
+      std::string metric = esc(check->metric);
+      if (!check->kernel.empty())
+        metric += " <span class=\"muted\">[" + esc(check->kernel) + "]</span>";
+      lines.push_back(standing_row(row_class(*check, strict), metric, esc(round_numbers_in(check->expected)),
+                                   render_check_bar_svg(*check),
+                                   check->measured ? esc(format_display_value(*check->measured)) : "-",
+                                   verdict_label(check->verdict)));
+    }
+    if (lines.empty())
+      continue;
+    const std::string case_cell = "<td rowspan=\"" + std::to_string(lines.size()) + "\"><a href=\"#" +
+                                  case_anchor(index) + "\"><code>" + esc(result.instance) +
+                                  "</code></a></td>";
+    lines.front().insert(lines.front().find('>') + 1, case_cell);
+    html += "<tbody id=\"standing-" + std::to_string(index) + "\" class=\"" + case_classes[rank] + "\">\n";
+    for (const auto& line : lines)
+      html += line;
+    html += "</tbody>\n";
+  }
+  return html + "</table>\n</section>\n";
+}
+
 // The source lines a failed case's regressed counters come from (run's blame, docs/blame.md).
 std::string render_blame(const case_blame& blame) {
   std::string html = "<p><strong>source lines</strong> of " + esc(comma_list(blame.regressed)) +
@@ -261,10 +355,12 @@ std::string render_blame(const case_blame& blame) {
       "<table class=\"blame\"><tr><th>line</th><th>instruction</th><th>counter</th><th>before</th>"
       "<th>now</th><th>function</th></tr>\n";
   for (const auto& line : blame.lines) {
-    html += "<tr><td><code>" + esc(line.place) + "</code></td><td><code>" + esc(line.sass) +
-            "</code></td><td>" + esc(line.metric) + "</td><td class=\"n\">" +
-            (line.before ? std::to_string(*line.before) : "-") + "</td><td class=\"n\">" +
-            std::to_string(line.after) + "</td><td><code>" + esc(line.function) + "</code></td></tr>\n";
+    const std::string kinds = describe_kind_change(line);
+    html += "<tr><td><code>" + esc(describe_blamed_place(line)) + "</code></td><td><code>" + esc(line.sass) +
+            "</code>" + (kinds.empty() ? "" : "<br>" + esc(kinds)) + "</td><td>" + esc(line.metric) +
+            "</td><td class=\"n\">" + (line.before ? std::to_string(*line.before) : "-") +
+            "</td><td class=\"n\">" + std::to_string(line.after) + "</td><td><code>" + esc(line.function) +
+            "</code></td></tr>\n";
   }
   return html + "</table>\n";
 }
@@ -295,6 +391,8 @@ std::string render_case(const case_result& result, std::size_t index, bool stric
     facts += "<strong>unverified</strong>: the variant registers no verification; its output was not checked";
   if (result.source)
     facts += " &middot; defined at <code>" + esc(source_text(result.source)) + "</code>";
+  if (!result.checks.empty())
+    facts += " &middot; <a href=\"#standing-" + std::to_string(index) + "\">its checks</a>";
   if (!plots.empty()) {
     facts += " &middot; trends:";
     for (const auto& [plot, metric] : plots)
@@ -302,19 +400,6 @@ std::string render_case(const case_result& result, std::size_t index, bool stric
   }
   if (!facts.empty())
     html += "<p>" + facts + "</p>\n";
-  if (!result.checks.empty()) {
-    html +=
-        "<table><tr><th>verdict</th><th>metric</th><th>origin</th><th>expected</th><th>measured</th>"
-        "<th>baseline</th><th>delta</th><th>where</th></tr>\n";
-    for (const auto& check : result.checks) {
-      html += "<tr class=\"" + std::string(row_class(check, strict)) + "\"><td class=\"v\">" +
-              verdict_label(check.verdict) + "</td><td><code>" + esc(metric_text(check)) +
-              "</code></td><td>" + esc(check.origin) + "</td><td>" + esc(check.expected) + "</td>" +
-              number_cell(check.measured) + number_cell(check.baseline) + delta_cell(check) + "<td><code>" +
-              esc(source_text(check.source)) + "</code></td></tr>\n";
-    }
-    html += "</table>\n";
-  }
   if (result.blame)
     html += render_blame(*result.blame);
   return html + "</details>\n";
@@ -378,10 +463,63 @@ struct ranked_series {
   std::size_t index = 0;
 };
 
-// The history series in display order: failing in this run or at their latest point first, then those
+std::size_t finite_points(const metric_history& series) {
+  return static_cast<std::size_t>(
+      std::count_if(series.points.begin(), series.points.end(),
+                    [](const history_point& p) { return std::isfinite(p.value); }));
+}
+
+// Every run measured the same value under the same band with no failing verdict: a flat line says no more
+// than the count of such series does.
+bool unchanged(const metric_history& series) {
+  const history_point* first = nullptr;
+  for (const auto& point : series.points) {
+    if (!std::isfinite(point.value))
+      continue;
+    if (failing_point(point))
+      return false;
+    if (first == nullptr) {
+      first = &point;
+      continue;
+    }
+    if (point.value != first->value || point.band_low != first->band_low ||
+        point.band_high != first->band_high)
+      return false;
+  }
+  return true;
+}
+
+// The series worth a plot: at least two recorded runs; one per case and metric (a per-kernel series only
+// for a case of this run that launched more than one kernel, else it repeats the case total); not
+// unchanged. `unchanged_count` counts those left out for being unchanged.
+std::vector<std::size_t> plotted_series(const run_results& results,
+                                        const std::vector<metric_history>& history,
+                                        std::size_t& unchanged_count) {
+  std::set<std::string> several_kernels;
+  for (const auto& result : results.cases) {
+    if (result.kernels.size() > 1)
+      several_kernels.insert(result.instance);
+  }
+  std::vector<std::size_t> plotted;
+  unchanged_count = 0;
+  for (std::size_t i = 0; i < history.size(); ++i) {
+    const metric_history& series = history[i];
+    const bool case_total = series.kernel.empty() || series.kernel == "total";
+    if (finite_points(series) < 2 || (!case_total && several_kernels.count(series.instance) == 0))
+      continue;
+    if (unchanged(series)) {
+      ++unchanged_count;
+      continue;
+    }
+    plotted.push_back(i);
+  }
+  return plotted;
+}
+
+// The plotted series in display order: failing in this run or at their latest point first, then those
 // that failed before, then the rest (each group in the order given).
 std::vector<ranked_series> trend_order(const run_results& results, const std::vector<metric_history>& history,
-                                       bool strict) {
+                                       const std::vector<std::size_t>& plotted, bool strict) {
   std::set<std::tuple<std::string, std::string, std::string>> failing_now;
   for (const auto& result : results.cases) {
     for (const auto& check : result.checks) {
@@ -390,7 +528,7 @@ std::vector<ranked_series> trend_order(const run_results& results, const std::ve
     }
   }
   std::vector<ranked_series> ranked;
-  for (std::size_t i = 0; i < history.size(); ++i) {
+  for (const std::size_t i : plotted) {
     const metric_history& series = history[i];
     int rank = 2;
     if (std::any_of(series.points.begin(), series.points.end(), failing_point))
@@ -410,9 +548,10 @@ std::string series_label(const metric_history& series) {
                                                            : series.metric + " [" + series.kernel + "]";
 }
 
-std::string render_trends(const std::vector<metric_history>& history,
-                          const std::vector<ranked_series>& order) {
-  std::string html = "<section id=\"trends\">\n<h2>Trends (" + std::to_string(history.size()) + ")</h2>\n";
+// The plots, collapsed in one <details> (open when one of them fails).
+std::string render_trends(const std::vector<metric_history>& history, const std::vector<ranked_series>& order,
+                          std::size_t unchanged_count) {
+  std::string html = "<section id=\"trends\">\n<h2>Trends (" + std::to_string(order.size()) + ")</h2>\n";
   if (history.empty()) {
     return html +
            "<p class=\"muted\">No history was given for this report: the plots appear when the history store "
@@ -423,19 +562,36 @@ std::string render_trends(const std::vector<metric_history>& history,
     for (const auto& point : series.points)
       runs.insert(point.run_id);
   }
-  html +=
-      "<p class=\"muted\">" + std::to_string(history.size()) + " series over " + std::to_string(runs.size()) +
-      " runs, oldest left, labelled by commit. Shaded: the baseline band in force at each run. Noisy metrics "
-      "are lines, exact metrics steps; red points failed.</p>\n<div class=\"trends\">\n";
+  const std::string unchanged_text =
+      unchanged_count == 0 ? std::string()
+                           : " " + std::to_string(unchanged_count) +
+                                 " series held the same value and band in every run and are not drawn.";
+  if (order.empty()) {
+    return html + "<p class=\"muted\">" +
+           (unchanged_count == 0 ? "The history holds " + std::to_string(runs.size()) +
+                                       " run(s); a metric is plotted once it has two."
+                                 : "Nothing to plot over the " + std::to_string(runs.size()) +
+                                       " runs of the history." + unchanged_text) +
+           "</p>\n</section>\n";
+  }
+  const std::size_t failing = static_cast<std::size_t>(
+      std::count_if(order.begin(), order.end(), [](const ranked_series& s) { return s.rank < 2; }));
+  html += "<details class=\"plots\"" + std::string(failing != 0 ? " open" : "") + "><summary>" +
+          std::to_string(order.size()) + " plots over " + std::to_string(runs.size()) + " runs, " +
+          std::to_string(failing) +
+          " with a failing point</summary>\n<p class=\"muted\">Oldest left, labelled "
+          "by commit. Shaded: the baseline band in force at each run. Noisy metrics are lines, exact metrics "
+          "steps; red points failed." +
+          unchanged_text + "</p>\n<div class=\"trends\">\n";
   for (const auto& [rank, i] : order) {
     const metric_history& series = history[i];
-    const bool failing = rank < 2;
-    html += "<figure id=\"trend-" + std::to_string(i) + "\"" + (failing ? " class=\"failing\"" : "") +
+    const bool failing_series = rank < 2;
+    html += "<figure id=\"trend-" + std::to_string(i) + "\"" + (failing_series ? " class=\"failing\"" : "") +
             "><figcaption><code>" + esc(series.instance) + "</code> &middot; <code>" +
             esc(series_label(series)) + "</code> <span class=\"muted\">(" + to_string(series.cls) +
             ")</span></figcaption>" + render_trend_plot_svg(series) + "</figure>\n";
   }
-  return html + "</div>\n</section>\n";
+  return html + "</div>\n</details>\n</section>\n";
 }
 
 }  // namespace
@@ -444,7 +600,9 @@ std::string render_html_report(const run_results& results, const std::vector<met
                                bool strict) {
   const run_summary summary = summarize(results, strict);
   const bool ok = summary.status == exit_code::success;
-  const std::vector<ranked_series> order = trend_order(results, history, strict);
+  std::size_t unchanged_count = 0;
+  const std::vector<std::size_t> plotted = plotted_series(results, history, unchanged_count);
+  const std::vector<ranked_series> order = trend_order(results, history, plotted, strict);
   plot_index plots;
   for (const auto& series : order)
     plots[history[series.index].instance].emplace_back(series.index, series_label(history[series.index]));
@@ -457,9 +615,10 @@ std::string render_html_report(const run_results& results, const std::vector<met
           "</style>\n</head>\n<body>\n";
   html += render_header(results, summary);
   html += "<main>\n";
+  html += render_standing(results, strict);
   html += render_attention(results, summary, strict);
   html += render_suites(results, strict, plots);
-  html += render_trends(history, order);
+  html += render_trends(history, order, unchanged_count);
   html += "</main>\n<script>" + std::string(page_script) + "</script>\n</body>\n</html>\n";
   return html;
 }

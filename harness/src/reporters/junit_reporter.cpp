@@ -98,10 +98,10 @@ suite_context make_suite_context(const run_metadata& metadata) {
                        xml_escape(metadata.hostname.empty() ? "unknown" : metadata.hostname) + "\"";
   const std::pair<const char*, const std::string*> properties[] = {
       {"gpu_key", &metadata.gpu_key},
-      {"gpu_name", &metadata.gpu_name},
-      {"driver_version", &metadata.driver_version},
-      {"cuda_runtime_version", &metadata.cuda_runtime_version},
-      {"cupti_version", &metadata.cupti_version},
+      {"gpu_name", &metadata.device.name},
+      {"driver_version", &metadata.device.driver_version},
+      {"cuda_runtime_version", &metadata.device.cuda_runtime_version},
+      {"cupti_version", &metadata.device.cupti_version},
       {"git_commit", &metadata.git_commit}};
   context.properties = "    <properties>\n";
   for (const auto& [name, value] : properties) {
@@ -184,46 +184,6 @@ void render_case(std::string& xml, const case_result& result, bool strict) {
 }
 
 }  // namespace
-
-std::string xml_escape(std::string_view text) {
-  std::string escaped;
-  escaped.reserve(text.size());
-  for (const char c : text) {
-    switch (c) {
-      case '&':
-        escaped += "&amp;";
-        break;
-      case '<':
-        escaped += "&lt;";
-        break;
-      case '>':
-        escaped += "&gt;";
-        break;
-      case '"':
-        escaped += "&quot;";
-        break;
-      case '\'':
-        escaped += "&apos;";
-        break;
-      case '\t':
-        escaped += "&#9;";
-        break;
-      case '\n':
-        escaped += "&#10;";
-        break;
-      case '\r':
-        escaped += "&#13;";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
-          escaped += '?';
-        } else {
-          escaped += c;
-        }
-    }
-  }
-  return escaped;
-}
 
 std::string render_junit_report(const run_results& results, bool strict) {
   std::map<std::string, suite_counts> suites;  // by name: a stable order

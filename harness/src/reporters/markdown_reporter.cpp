@@ -24,24 +24,6 @@ struct item {
   std::string note;
 };
 
-int rank_of(const check_outcome& check, bool strict) {
-  switch (check.verdict) {
-    case check_verdict::fail:
-      return 2;
-    case check_verdict::regression:
-      return 3;
-    case check_verdict::missing:
-      return is_failing(check, strict) ? 4 : 6;
-    case check_verdict::improvement:
-      return is_failing(check, strict) ? 4 : 5;
-    case check_verdict::new_metric:
-      return 7;
-    case check_verdict::pass:
-      break;
-  }
-  return 8;
-}
-
 std::string verdict_label(const check_outcome& check) {
   switch (check.verdict) {
     case check_verdict::fail:
@@ -108,22 +90,6 @@ std::string assemble_within_budget(const std::string& heading, const std::string
 
 }  // namespace
 
-std::string markdown_cell(const std::string& text) {
-  std::string escaped;
-  for (char c : text) {
-    if (c == '|') {
-      escaped += "\\|";
-    } else if (c == '\n' || c == '\r') {
-      escaped += ' ';
-    } else if (c == '`') {
-      escaped += '\'';  // a backtick would end the code span the cell may be in
-    } else {
-      escaped += c;
-    }
-  }
-  return escaped;
-}
-
 std::string render_markdown_report(const run_results& results, bool strict, const markdown_budget& budget) {
   const run_summary summary = summarize(results, strict);
   std::vector<item> items;
@@ -148,8 +114,8 @@ std::string render_markdown_report(const run_results& results, bool strict, cons
       std::string metric = check.metric;
       if (!check.kernel.empty())
         metric += " [" + check.kernel + "]";
-      items.push_back({rank_of(check, strict), verdict_label(check), result.instance, metric, check.expected,
-                       check.measured ? format_value(*check.measured) : "-", check.message});
+      items.push_back({attention_rank(check, strict), verdict_label(check), result.instance, metric,
+                       check.expected, check.measured ? format_value(*check.measured) : "-", check.message});
     }
     if (result.blame) {
       // Right under the case's failing checks: the source lines its regressed counters come from.
@@ -157,9 +123,11 @@ std::string render_markdown_report(const run_results& results, bool strict, cons
       if (!blame.note.empty())
         items.push_back({3, blame_verdict, result.instance, comma_list(blame.regressed), "", "", blame.note});
       for (const auto& line : blame.lines) {
+        const std::string kinds = describe_kind_change(line);
         items.push_back({3, blame_verdict, result.instance, line.metric,
                          line.before ? std::to_string(*line.before) : "-", std::to_string(line.after),
-                         line.place + "  " + line.sass + "  (" + line.function + ")"});
+                         describe_blamed_place(line) + "  " + line.sass +
+                             (kinds.empty() ? "" : "  " + kinds) + "  (" + line.function + ")"});
       }
     }
   }
@@ -190,7 +158,7 @@ std::string render_markdown_report(const run_results& results, bool strict, cons
     md += "\nImprovements and new metrics are recorded with `counterguard baseline update`.\n";
   }
   if (!results.metadata.gpu_key.empty()) {
-    md += "\nGPU: " + markdown_cell(results.metadata.gpu_name) + " (`" +
+    md += "\nGPU: " + markdown_cell(results.metadata.device.name) + " (`" +
           markdown_cell(results.metadata.gpu_key) + "`)\n";
   }
   std::string skipped_block;

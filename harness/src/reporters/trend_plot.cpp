@@ -215,33 +215,6 @@ std::string points(const metric_history& series, const plot_frame& frame) {
 
 }  // namespace
 
-std::string html_escape(std::string_view text) {
-  std::string escaped;
-  escaped.reserve(text.size());
-  for (const char c : text) {
-    switch (c) {
-      case '&':
-        escaped += "&amp;";
-        break;
-      case '<':
-        escaped += "&lt;";
-        break;
-      case '>':
-        escaped += "&gt;";
-        break;
-      case '"':
-        escaped += "&quot;";
-        break;
-      case '\'':
-        escaped += "&#39;";
-        break;
-      default:
-        escaped += c;
-    }
-  }
-  return escaped;
-}
-
 std::string short_commit(const std::string& commit) {
   return commit.size() > 7 ? commit.substr(0, 7) : commit;
 }

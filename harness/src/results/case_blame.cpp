@@ -15,10 +15,13 @@ nlohmann::json case_blame_to_json(const case_blame& blame) {
   for (const auto& line : blame.lines) {
     lines.push_back({{"function", line.function},
                      {"place", line.place},
+                     {"chain", line.chain},
                      {"sass", line.sass},
                      {"metric", line.metric},
                      {"before", line.before ? nlohmann::json(*line.before) : nlohmann::json(nullptr)},
-                     {"after", line.after}});
+                     {"after", line.after},
+                     {"opcodes_before", line.opcodes_before},
+                     {"opcodes_after", line.opcodes_after}});
   }
   return {{"regressed", blame.regressed},
           {"metrics", blame.metrics},
@@ -41,22 +44,61 @@ case_blame case_blame_from_json(const json_reader& in, const nlohmann::json& val
     blamed_source_line line;
     line.function = in.string(lines[i], at, "function");
     line.place = in.string(lines[i], at, "place");
+    if (in.optional_member(lines[i], at, "chain") != nullptr)  // absent in results written before chains
+      line.chain = in.strings(lines[i], at, "chain");
     line.sass = in.string(lines[i], at, "sass");
     line.metric = in.string(lines[i], at, "metric");
     if (!in.member(lines[i], at, "before").is_null())
       line.before = static_cast<std::uint64_t>(in.integer(lines[i], at, "before", 0, INT64_MAX));
     line.after = static_cast<std::uint64_t>(in.integer(lines[i], at, "after", 0, INT64_MAX));
+    if (in.optional_member(lines[i], at, "opcodes_before") != nullptr)
+      line.opcodes_before = in.strings(lines[i], at, "opcodes_before");
+    if (in.optional_member(lines[i], at, "opcodes_after") != nullptr)
+      line.opcodes_after = in.strings(lines[i], at, "opcodes_after");
     blame.lines.push_back(std::move(line));
   }
   return blame;
 }
 
+std::string describe_blamed_place(const blamed_source_line& line) {
+  if (line.chain.size() < 2)
+    return line.place;
+  std::string text;
+  for (const auto& place : line.chain)
+    text += (text.empty() ? "" : " -> ") + place;
+  return text;
+}
+
+std::string describe_kind_change(const blamed_source_line& line) {
+  const auto listed = [](const std::vector<std::string>& opcodes) {
+    std::string text;
+    for (const auto& opcode : opcodes)
+      text += (text.empty() ? "" : ", ") + opcode;
+    return text;
+  };
+  if (line.opcodes_before.empty() && line.opcodes_after.empty())
+    return "";
+  if (line.opcodes_before.empty())
+    return "new instruction kinds " + listed(line.opcodes_after);
+  if (line.opcodes_after.empty())
+    return "instruction kinds " + listed(line.opcodes_before) + " gone";
+  return "instruction kinds " + listed(line.opcodes_before) + " -> " + listed(line.opcodes_after);
+}
+
 std::string describe_blamed_line(const blamed_source_line& line) {
   std::string metric = line.metric;  // blame metric names read as words: "shared excess wavefronts"
   std::replace(metric.begin(), metric.end(), '_', ' ');
-  if (line.before)
-    return fmt::format("{}  {}  {} {} -> {}", line.place, line.sass, metric, *line.before, line.after);
-  return fmt::format("{}  {}  {} {}", line.place, line.sass, metric, line.after);
+  const std::string place = describe_blamed_place(line);
+  const std::string kinds = describe_kind_change(line);
+  if (!kinds.empty() && line.before && *line.before == line.after) {
+    return metric.empty()
+               ? fmt::format("{}  {}  {}", place, line.sass, kinds)
+               : fmt::format("{}  {}  {}, {} {} (unchanged)", place, line.sass, kinds, metric, line.after);
+  }
+  std::string text =
+      line.before ? fmt::format("{}  {}  {} {} -> {}", place, line.sass, metric, *line.before, line.after)
+                  : fmt::format("{}  {}  {} {}", place, line.sass, metric, line.after);
+  return kinds.empty() ? text : text + ", " + kinds;
 }
 
 }  // namespace counterguard

@@ -97,37 +97,21 @@ std::optional<source_location> optional_source(const json_reader& in, const json
 }
 
 json metadata_to_json(const run_metadata& m) {
-  return json{{"counterguard_version", m.counterguard_version},
-              {"gpu_name", m.gpu_name},
-              {"chip", m.chip},
-              {"sm_count", m.sm_count},
-              {"compute_capability", m.compute_capability},
-              {"driver_version", m.driver_version},
-              {"cuda_runtime_version", m.cuda_runtime_version},
-              {"cupti_version", m.cupti_version},
-              {"sm_clock_mhz", m.sm_clock_mhz},
-              {"memory_clock_mhz", m.memory_clock_mhz},
-              {"gpu_key", m.gpu_key},
-              {"git_commit", m.git_commit},
-              {"command_line", m.command_line},
-              {"started_at", m.started_at},
-              {"mode", m.mode}};
+  json out = device_to_json(m.device);  // the device's fields stand beside the run's
+  out["counterguard_version"] = m.counterguard_version;
+  out["gpu_key"] = m.gpu_key;
+  out["git_commit"] = m.git_commit;
+  out["command_line"] = m.command_line;
+  out["started_at"] = m.started_at;
+  out["mode"] = m.mode;
+  return out;
 }
 
 run_metadata metadata_from_json(const json_reader& in, const json& value) {
   const std::string path = "metadata";
-  constexpr std::int64_t largest = std::numeric_limits<int>::max();
   run_metadata m;
   m.counterguard_version = in.string(value, path, "counterguard_version");
-  m.gpu_name = in.string(value, path, "gpu_name");
-  m.chip = in.string(value, path, "chip");
-  m.sm_count = static_cast<int>(in.integer(value, path, "sm_count", 0, largest));
-  m.compute_capability = static_cast<int>(in.integer(value, path, "compute_capability", 0, largest));
-  m.driver_version = in.string(value, path, "driver_version");
-  m.cuda_runtime_version = in.string(value, path, "cuda_runtime_version");
-  m.cupti_version = in.string(value, path, "cupti_version");
-  m.sm_clock_mhz = static_cast<int>(in.integer(value, path, "sm_clock_mhz", 0, largest));
-  m.memory_clock_mhz = static_cast<int>(in.integer(value, path, "memory_clock_mhz", 0, largest));
+  m.device = read_device_description(in, value, path);
   m.gpu_key = in.string(value, path, "gpu_key");
   m.git_commit = in.string(value, path, "git_commit");
   m.command_line = in.string(value, path, "command_line");
@@ -141,7 +125,7 @@ run_metadata metadata_from_json(const json_reader& in, const json& value) {
 }
 
 // Members are assigned, not listed in an initializer list: nlohmann copies every listed value deeply, which
-// made a case's result cost the GPU worker about 0.1 ms a case on the H200 (evidence/h200/per_case_cost).
+// made a case's result cost the GPU worker about 0.1 ms a case on the H200 (COUNTERGUARD_TIMING).
 json check_to_json(const check_outcome& c) {
   json out = json::object();
   out["metric"] = c.metric;
@@ -286,6 +270,34 @@ case_result case_from_json(const json_reader& in, const json& value, const std::
 }
 
 }  // namespace
+
+json device_to_json(const device_description& device) {
+  return json{{"gpu_name", device.name},
+              {"chip", device.chip},
+              {"sm_count", device.sm_count},
+              {"compute_capability", device.compute_capability},
+              {"driver_version", device.driver_version},
+              {"cuda_runtime_version", device.cuda_runtime_version},
+              {"cupti_version", device.cupti_version},
+              {"sm_clock_mhz", device.sm_clock_mhz},
+              {"memory_clock_mhz", device.memory_clock_mhz}};
+}
+
+device_description read_device_description(const json_reader& reader, const json& value,
+                                           const std::string& path) {
+  constexpr std::int64_t largest = std::numeric_limits<int>::max();
+  device_description device;
+  device.name = reader.string(value, path, "gpu_name");
+  device.chip = reader.string(value, path, "chip");
+  device.sm_count = static_cast<int>(reader.integer(value, path, "sm_count", 0, largest));
+  device.compute_capability = static_cast<int>(reader.integer(value, path, "compute_capability", 0, largest));
+  device.driver_version = reader.string(value, path, "driver_version");
+  device.cuda_runtime_version = reader.string(value, path, "cuda_runtime_version");
+  device.cupti_version = reader.string(value, path, "cupti_version");
+  device.sm_clock_mhz = static_cast<int>(reader.integer(value, path, "sm_clock_mhz", 0, largest));
+  device.memory_clock_mhz = static_cast<int>(reader.integer(value, path, "memory_clock_mhz", 0, largest));
+  return device;
+}
 
 void to_json(nlohmann::json& out, const run_results& results) {
   json cases = json::array();

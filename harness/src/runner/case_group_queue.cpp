@@ -38,7 +38,7 @@ case_group_queue::case_group_queue(const std::vector<case_instance>& instances,
   // Configurations in the order one GPU's worker takes them (order_by_configuration: those without
   // instrumented counters first, instances without counters last): a worker then never goes back from
   // instrumented to hardware counters, which restarts its profiling session (about 0.1 s on the H200), and a
-  // noisy hardware counter is read after the same history with --devices as without (evidence/h200/startup:
+  // noisy hardware counter is read after the same history with --devices as without (validation/h200.md:
   // achieved_occupancy of occupancy/block_768 read 58.6-59.4 after the instrumented configuration, 62.2-62.4
   // before it). Cases without configurations: the most expensive first.
   std::vector<std::size_t> order;

@@ -25,8 +25,8 @@
 #include "counterguard/measurement/measure_case.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"
 #include "counterguard/model/suite_loader.hpp"
+#include "counterguard/profiler/device_profiler.hpp"
 #include "counterguard/profiler/gpu_lock.hpp"
-#include "counterguard/profiler/range_profiler.hpp"
 #include "counterguard/registry/device_memory_reuse.hpp"
 #include "counterguard/registry/host_memory_reuse.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
@@ -59,20 +59,6 @@ class event_writer {
   int m_fd;
 };
 
-run_metadata describe(const device_description& device) {
-  run_metadata m;
-  m.gpu_name = device.name;
-  m.chip = device.chip;
-  m.sm_count = device.sm_count;
-  m.compute_capability = device.compute_capability;
-  m.driver_version = device.driver_version;
-  m.cuda_runtime_version = device.cuda_runtime_version;
-  m.cupti_version = device.cupti_version;
-  m.sm_clock_mhz = device.sm_clock_mhz;
-  m.memory_clock_mhz = device.memory_clock_mhz;
-  return m;
-}
-
 // A CUDA error that poisons the context: nothing else can run in this process.
 bool context_lost() {
   const cudaError_t status = cudaDeviceSynchronize();
@@ -98,12 +84,12 @@ bool context_lost() {
 
 // The profiler, retried while another process holds the GPU's counters (CUPTI_ERROR_HARDWARE_BUSY: ncu,
 // DCGM, a counterguard that does not share the lock directory) until the request's wait expires.
-std::unique_ptr<range_profiler> open_profiler(const worker_request& request, const event_writer& events) {
+std::unique_ptr<device_profiler> open_profiler(const worker_request& request, const event_writer& events) {
   const auto deadline =
       std::chrono::steady_clock::now() + std::chrono::duration<double>(request.wait_for_gpu_seconds);
   while (true) {
     try {
-      return std::make_unique<range_profiler>(request.device);
+      return std::make_unique<device_profiler>(request.device);
     } catch (const environment_error& e) {
       const double left = std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
       if (e.problem() != environment_problem::profiler_busy || left <= 0.0)
@@ -135,7 +121,7 @@ int initial_max_launches(const kernel_definition& definition) {
 }
 
 struct worker_context {
-  range_profiler& profiler;
+  device_profiler& profiler;
   cudaStream_t stream;
   const worker_request& request;
   capture_archive_writer* archive;
@@ -149,7 +135,8 @@ bool timing_asked() {
 }
 
 void print_timing(const std::string& instance, int configuration, const phase_times& phases) {
-  // Diagnostics for tuning the profiler's per-case cost (tools/benchmark_vs_ncu.py).
+  // Diagnostics for tuning the profiler's per-case cost (validation/benchmark_vs_ncu.py,
+  // tools/timing_summary.py).
   std::string line = "timing " + instance + " worker=" + std::to_string(::getpid()) +
                      " configuration=" + std::to_string(configuration);
   for (const auto& [name, seconds] : phases)
@@ -234,10 +221,23 @@ phase_times profile_case(const worker_context& context, const case_instance& ins
   return phases;
 }
 
-// Every raw counter the requested cases need must exist on `chip` (the run's --chip, then the device's if
-// that differs), checked before anything runs. Then the profiler configurations of every case the worker may
-// be handed, planned with the chip's pass counts (about 90 ms for the built-in suite on the H200 host).
-// Throws input_error for a name the chip lacks.
+void print_configurations_timing(const worker_configurations& configurations, std::size_t cases,
+                                 const std::string& chip, const std::string& how) {
+  if (!timing_asked())
+    return;
+  std::fprintf(stderr, "timing profiler configurations: %zu for %zu cases on chip %s, %s\n",
+               configurations.configurations().size(), cases, chip.c_str(), how.c_str());
+  for (std::size_t c = 0; c < configurations.configurations().size(); ++c) {
+    std::fprintf(stderr, "timing configuration=%zu: %zu raw metrics, %d passes\n", c,
+                 configurations.configurations()[c].raw_metrics.size(),
+                 configurations.configurations()[c].passes);
+  }
+}
+
+// Where the parent's plan is not for this device's chip (or none came): every raw counter the requested cases
+// need must exist on `chip`, checked before anything runs; then the profiler configurations of every case the
+// worker may be handed, planned with the chip's pass counts (about 90 ms for the built-in suite on the H200
+// host). Throws input_error for a name the chip lacks.
 std::unique_ptr<worker_configurations> plan_configurations(
     const worker_request& request, const std::map<std::string, case_instance>& instances,
     const metric_catalog& catalog, const std::string& chip) {
@@ -252,25 +252,38 @@ std::unique_ptr<worker_configurations> plan_configurations(
       request, instances, catalog,
       [&validator](const std::vector<std::string>& metrics) { return validator.pass_count(metrics); },
       configuration_sharing_from_environment());
-  if (timing_asked()) {
-    std::fprintf(stderr, "timing profiler configurations: %zu for %zu cases on chip %s, planned in %f ms\n",
-                 configurations->configurations().size(), request.instances.size(), chip.c_str(),
-                 std::chrono::duration<double>(std::chrono::steady_clock::now() - planning).count() * 1e3);
-    for (std::size_t c = 0; c < configurations->configurations().size(); ++c) {
-      std::fprintf(stderr, "timing configuration=%zu: %zu raw metrics, %d passes\n", c,
-                   configurations->configurations()[c].raw_metrics.size(),
-                   configurations->configurations()[c].passes);
-    }
-  }
+  print_configurations_timing(
+      *configurations, request.instances.size(), chip,
+      "planned in " +
+          std::to_string(std::chrono::duration<double>(std::chrono::steady_clock::now() - planning).count() *
+                         1e3) +
+          " ms");
   return configurations;
 }
 
-// The suites read, and the configurations planned for the chip the parent expects, while CUDA starts.
-struct early_work {
-  std::map<std::string, case_instance> instances;
-  std::unique_ptr<worker_configurations> configurations;  // null: not planned (no chip expected)
-  std::exception_ptr planning_error;                      // the plan's input_error, for that chip
-};
+// The worker's profiler configurations: the parent's plan (the first line on standard input, when the request
+// names the chip it planned for) where this device has that chip, else planned here for the device's `chip`.
+// Throws input_error for a metric name the chip lacks.
+std::unique_ptr<worker_configurations> settle_configurations(
+    const worker_request& request, const std::map<std::string, case_instance>& instances,
+    const metric_catalog& catalog, const std::string& chip) {
+  std::string line;
+  if (!request.expected_chip.empty() && std::getline(std::cin, line)) {
+    const worker_plan plan = decode_worker_plan(line);
+    if (plan.planned && plan.chip == chip) {
+      if (!plan.problem.empty())
+        throw input_error({}, "", plan.problem);
+      if (plan.configuration_of.size() != request.instances.size())
+        throw internal_error("the worker was sent a plan for " +
+                             std::to_string(plan.configuration_of.size()) + " cases, its request names " +
+                             std::to_string(request.instances.size()));
+      auto configurations = std::make_unique<worker_configurations>(plan);
+      print_configurations_timing(*configurations, request.instances.size(), chip, "planned by the parent");
+      return configurations;
+    }
+  }
+  return plan_configurations(request, instances, catalog, chip);
+}
 
 }  // namespace
 
@@ -280,28 +293,18 @@ int run_gpu_worker(const worker_request& request, int event_fd) {
   const event_writer events(event_fd);
   const metric_catalog& catalog = metric_catalog::builtin();
   // The suites are read while CUDA and CUPTI start (on the H200 0.06 s of 320 generated cases against
-  // 0.26 s of start-up: evidence/h200/session_api/per_case), and the configurations planned for the expected
-  // chip.
-  std::future<early_work> loading = std::async(std::launch::async, [&] {
-    early_work early;
+  // 0.26 s of start-up, measured with COUNTERGUARD_TIMING); the parent plans the configurations meanwhile.
+  std::future<std::map<std::string, case_instance>> loading = std::async(std::launch::async, [&] {
+    std::map<std::string, case_instance> loaded;
     for (const auto& s : load_suites(request.suite_paths, kernel_registry::global(), catalog)) {
-      for (auto& instance : expand_instances(s, kernel_registry::global(), catalog)) {
-        early.instances.emplace(instance.name, std::move(instance));
-      }
+      for (auto& instance : expand_instances(s, kernel_registry::global(), catalog))
+        loaded.emplace(instance.name, std::move(instance));
     }
     timeline_mark("worker suites loaded");
-    if (!request.expected_chip.empty()) {
-      try {
-        early.configurations = plan_configurations(request, early.instances, catalog, request.expected_chip);
-      } catch (const input_error&) {
-        early.planning_error = std::current_exception();
-      }
-      timeline_mark("worker configurations planned for the expected chip");
-    }
-    return early;
+    return loaded;
   });
   std::unique_ptr<gpu_lock> lock;  // released as the worker exits, after the profiler below
-  std::unique_ptr<range_profiler> profiler;
+  std::unique_ptr<device_profiler> profiler;
   try {
     if (request.lock_gpu)
       lock = lock_device(request, events);
@@ -310,19 +313,12 @@ int run_gpu_worker(const worker_request& request, int event_fd) {
     events.write(environment_error_event{e.problem(), e.what()});
     return static_cast<int>(exit_code::environment);
   }
-  early_work early = loading.get();
-  std::map<std::string, case_instance> instances = std::move(early.instances);
-  events.write(device_ready_event{describe(profiler->device())});
+  std::map<std::string, case_instance> instances = loading.get();
+  events.write(device_ready_event{profiler->device()});
 
   std::unique_ptr<worker_configurations> configurations;
   try {
-    const std::string& chip = profiler->device().chip;
-    if (chip != request.expected_chip || (!early.configurations && !early.planning_error))
-      configurations = plan_configurations(request, instances, catalog, chip);
-    else if (early.planning_error)
-      std::rethrow_exception(early.planning_error);
-    else
-      configurations = std::move(early.configurations);
+    configurations = settle_configurations(request, instances, catalog, profiler->device().chip);
   } catch (const input_error& e) {
     events.write(input_error_event{e.what()});
     return static_cast<int>(exit_code::invalid_input);

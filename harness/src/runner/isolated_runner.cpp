@@ -11,6 +11,7 @@
 #include "counterguard/core/timeline.hpp"
 #include "counterguard/measurement/case_result_factory.hpp"
 #include "counterguard/runner/gpu_worker.hpp"
+#include "counterguard/runner/worker_configurations.hpp"
 #include "counterguard/runner/worker_protocol.hpp"
 #include "detail/worker_process.hpp"
 
@@ -42,8 +43,9 @@ struct worker_session {
 }  // namespace
 
 // A worker that delivered every result and is exiting: CUDA tears its context down (about 0.1 s on the H200,
-// evidence/h200/startup) while the parent writes its reports and ends. It holds the GPU's lock until it has
-// exited, so whatever profiles that GPU next waits for it; wait_for_exiting_worker waits here instead.
+// validation/gpu_checks.sh suite_time) while the parent writes its reports and ends. It holds the GPU's lock
+// until it has exited, so whatever profiles that GPU next waits for it; wait_for_exiting_worker waits here
+// instead.
 class exiting_worker {
  public:
   exiting_worker(std::unique_ptr<request_file> file, std::unique_ptr<worker_process> process)
@@ -86,7 +88,9 @@ worker_session run_worker_session(const std::vector<case_instance>& instances,
   request.extra_metrics = options.extra_metrics;
   request.save_counter_data_dir = options.save_counter_data_dir;
   request.device = options.device;
-  request.expected_chip = options.chip;
+  const bool planned = options.plan.valid();
+  if (planned)
+    request.expected_chip = options.chip;
   request.wait_for_gpu_seconds = wait_left;
   request.lock_gpu = options.lock_gpu;
   std::vector<std::size_t> handed;  // request position -> index in `instances`
@@ -99,7 +103,7 @@ worker_session run_worker_session(const std::vector<case_instance>& instances,
                                                                       : options.archive_indices.at(i));
   }
   auto file = std::make_unique<request_file>(request);
-  auto worker = std::make_unique<worker_process>(options.executable, file->path());
+  auto worker = std::make_unique<worker_process>(options.executable, file->path(), planned);
   timeline_mark("worker started");
   worker_session session;
   std::string line;
@@ -126,6 +130,12 @@ worker_session run_worker_session(const std::vector<case_instance>& instances,
       timeline_mark("worker device ready");
       outcome.device = device->device;
       session.started = true;
+      if (planned) {
+        // Its part of the run's plan; a worker that died meanwhile is noticed when its events end.
+        static_cast<void>(
+            worker->send(encode_worker_plan(plan_for_positions(options.plan.get(), handed)) + "\n"));
+        worker->close_input();
+      }
     } else if (const auto* busy = std::get_if<gpu_busy_event>(&event)) {
       if (options.echo_progress)
         std::fprintf(stderr, "counterguard: %s\n", busy->message.c_str());

@@ -6,6 +6,7 @@
 #include "counterguard/blame/line_baseline_file.hpp"
 #include "counterguard/blame/source_line_blame.hpp"
 #include "counterguard/core/error.hpp"
+#include "counterguard/statics/sass_disassembler.hpp"
 
 namespace counterguard {
 namespace {
@@ -22,7 +23,8 @@ std::vector<std::string> exact_metrics(const case_result& result) {
 }  // namespace
 
 line_baseline_refresh refresh_line_baselines(const run_results& measured, const std::string& baseline_dir,
-                                             const sass_recording_options& recording) {
+                                             const sass_recording_options& recording,
+                                             const line_attribution& attribution) {
   line_baseline_refresh refresh;
   std::vector<std::string> instances;
   for (const auto& result : measured.cases) {
@@ -51,7 +53,10 @@ line_baseline_refresh refresh_line_baselines(const run_results& measured, const 
     std::vector<std::string> missing;
     std::vector<kernel_blame> blames;
     try {
-      blames = join_profile(profile->second, profile->second.binary, /*lines_only=*/true, &missing);
+      // With nvdisasm (the GPU host's toolkit), the lines keep their memory opcodes: a later change of
+      // instruction kind shows against them.
+      blames = join_profile(profile->second, profile->second.binary, find_nvdisasm().empty(), &missing,
+                            attribution);
     } catch (const input_error& e) {
       refresh.not_recorded.push_back(result.instance + ": " + e.what());
       continue;
@@ -60,9 +65,10 @@ line_baseline_refresh refresh_line_baselines(const run_results& measured, const 
     auto file = files.find(path);
     if (file == files.end()) {
       line_baseline_file loaded = load_line_baseline_file(path).value_or(line_baseline_file{});
+      loaded.schema_version = line_baseline_schema_version;
       loaded.gpu_key = measured.metadata.gpu_key;
       loaded.suite = result.suite;
-      loaded.chip = measured.metadata.chip;
+      loaded.chip = measured.metadata.device.chip;
       file = files.emplace(path, std::move(loaded)).first;
     }
     file->second.cases[result.instance] = make_line_profile(blames, metrics);
@@ -70,6 +76,10 @@ line_baseline_refresh refresh_line_baselines(const run_results& measured, const 
   for (const auto& [path, file] : files) {
     save_line_baseline_file(path, file);
     refresh.written.push_back(path);
+    for (const auto& [instance, profile] : file.cases) {
+      if (profile.attribution != attribution)
+        refresh.keyed_otherwise.push_back(path + ": " + instance);
+    }
   }
   return refresh;
 }

@@ -39,13 +39,13 @@ struct device_worker {
   bool began = false;                                       // it said it started the first one
   bool input_closed = false;                                // told there is no more work
   steady::time_point deadline = steady::time_point::max();  // silent past this: killed
-  run_metadata metadata;
+  device_description description;
   bool retired = false;  // no work left for it
 };
 
 std::string describe_device(const device_worker& worker) {
-  return "device " + std::to_string(worker.device) + " (" + worker.metadata.gpu_name + ", GPU key " +
-         make_gpu_key(worker.metadata) + ")";
+  return "device " + std::to_string(worker.device) + " (" + worker.description.name + ", GPU key " +
+         make_gpu_key(worker.description) + ")";
 }
 
 class device_scheduler {
@@ -82,7 +82,8 @@ class device_scheduler {
     request.save_counter_data_dir = options.save_counter_data_dir;
     request.wait_for_gpu_seconds = wait_left();
     request.streamed = true;
-    request.expected_chip = options.chip;
+    if (options.plan.valid())
+      request.expected_chip = options.chip;
     for (std::size_t i = 0; i < instances.size(); ++i) {
       request.instances.push_back(instances[i].name);
       request.archive_indices.push_back(static_cast<int>(i));
@@ -121,7 +122,7 @@ class device_scheduler {
         dispatch();
     }
     drain();
-    outcome.device = m_workers.front().metadata;
+    outcome.device = m_workers.front().description;
     outcome.results.reserve(m_results.size());
     for (auto& result : m_results)
       outcome.results.push_back(std::move(*result));
@@ -171,8 +172,12 @@ class device_scheduler {
   // False when the run must stop with an environment problem (recorded in `outcome`).
   bool handle_event(device_worker& worker, const worker_event& event, isolated_run_outcome& outcome) {
     if (const auto* device = std::get_if<device_ready_event>(&event)) {
-      worker.metadata = device->device;
+      worker.description = device->device;
       worker.ready = worker.ever_ready = true;
+      if (m_options.plan.valid()) {
+        // The run's plan, before any case (its request lists every instance: positions are the run's).
+        static_cast<void>(worker.process->send(encode_worker_plan(m_options.plan.get()) + "\n"));
+      }
       worker.deadline = steady::time_point::max();
       if (m_dispatching)
         check_gpu_keys();  // a restarted worker must still see the same kind of GPU
@@ -323,7 +328,7 @@ class device_scheduler {
         reference = &worker;
         continue;
       }
-      if (make_gpu_key(worker.metadata) != make_gpu_key(reference->metadata)) {
+      if (make_gpu_key(worker.description) != make_gpu_key(reference->description)) {
         throw input_error({}, "--devices",
                           describe_device(*reference) + " and " + describe_device(worker) +
                               " have different GPU keys; one run compares every case with the baselines of "

@@ -55,9 +55,15 @@ std::vector<blamed_source_line> current_lines(const std::vector<kernel_blame>& b
         return out;
       if (!shown.emplace(blame->function, line_place(line->position)).second)
         continue;
-      out.push_back({blame->function, line_place(line->position),
-                     instruction_text(top_instruction(*blame, *line, metric)), metric, std::nullopt,
-                     line->values.at(metric)});
+      const blamed_instruction& top_one = top_instruction(*blame, *line, metric);
+      blamed_source_line entry;
+      entry.function = blame->function;
+      entry.place = line_place(line->position);
+      entry.chain = inline_chain(top_one);
+      entry.sass = instruction_text(top_one);
+      entry.metric = metric;
+      entry.after = line->values.at(metric);
+      out.push_back(std::move(entry));
     }
   }
   return out;
@@ -115,6 +121,20 @@ recorded_sass_profiles record_sass_profiles(const std::vector<std::string>& inst
   return recorded;
 }
 
+blamed_source_line blamed_line_of(const blame_change& change) {
+  blamed_source_line line;
+  line.function = change.function;
+  line.place = change.place;
+  line.chain = change.chain;
+  line.sass = change.sass;
+  line.metric = change.metric;
+  line.before = change.before;
+  line.after = change.after;
+  line.opcodes_before = change.opcodes_before;
+  line.opcodes_after = change.opcodes_after;
+  return line;
+}
+
 std::vector<std::string> metrics_to_blame(const case_result& result, bool every_failure) {
   std::vector<std::string> metrics;
   for (const auto& check : result.checks) {
@@ -136,7 +156,8 @@ std::vector<std::string> metrics_to_blame(const case_result& result, bool every_
 }
 
 case_blame blame_case(const std::vector<std::string>& regressed, const sass_profile& profile,
-                      const line_profile* before, std::size_t top) {
+                      const line_profile* before, std::size_t top, const line_attribution& attribution,
+                      const std::string& before_path) {
   case_blame out;
   out.regressed = regressed;
   out.metrics = blame_metrics_of(regressed, profile);
@@ -144,10 +165,29 @@ case_blame blame_case(const std::vector<std::string>& regressed, const sass_prof
     out.note = "no per-instruction counter corresponds to " + comma_list(regressed);
     return out;
   }
+  // Against a per-line baseline, the lines are keyed as the baseline's were, so that unchanged code compares
+  // equal; the lines shown are still the user's (each change's chain starts there).
+  line_attribution keyed = attribution;
+  std::string keyed_note;
+  if (before != nullptr && before->attribution != attribution) {
+    const std::string file = before_path.empty() ? "the per-line baseline" : before_path;
+    if (before->attribution.innermost) {
+      keyed.innermost = true;
+      keyed_note = file +
+                   " keys this case's lines by each instruction's own line, inlined or not (recorded before "
+                   "inlined code was blamed on its calling line): compared that way; `counterguard baseline "
+                   "update --with-lines` records it again.";
+    } else {
+      keyed = before->attribution;
+      keyed_note = file + " was recorded with --blame-external " +
+                   (keyed.external_dirs.empty() ? std::string("none") : comma_list(keyed.external_dirs)) +
+                   ": compared that way.";
+    }
+  }
   std::vector<std::string> missing;
   std::vector<kernel_blame> blames;
   try {
-    blames = join_profile(profile, profile.binary, find_nvdisasm().empty(), &missing);
+    blames = join_profile(profile, profile.binary, find_nvdisasm().empty(), &missing, keyed);
   } catch (const input_error& e) {
     out.note =
         std::string("the recorded instructions could not be joined to their source lines: ") + e.what();
@@ -155,19 +195,27 @@ case_blame blame_case(const std::vector<std::string>& regressed, const sass_prof
   }
   if (before != nullptr) {
     out.against_baseline = true;
-    for (const auto& change : diff_blame(to_kernel_blames(*before), blames)) {
+    out.note = keyed_note;
+    for (const auto& change : diff_blame(to_kernel_blames(*before), blames, out.metrics)) {
       if (out.lines.size() >= top)
         break;
       if (std::find(out.metrics.begin(), out.metrics.end(), change.metric) == out.metrics.end())
         continue;
+      blamed_source_line line = blamed_line_of(change);
       // A line only the baseline has (its code was removed or replaced) has no instruction to show now.
-      out.lines.push_back({change.function, change.place,
-                           change.sass.empty() ? "(no instruction now)" : change.sass, change.metric,
-                           change.before, change.after});
+      if (line.sass.empty())
+        line.sass = "(no instruction now)";
+      out.lines.push_back(std::move(line));
     }
     if (!out.lines.empty())
       return out;
-    out.note = "no source line changed against the per-line baseline; the lines carrying them now:";
+    out.note +=
+        (out.note.empty() ? "" : " ") +
+        std::string("no source line changed against the per-line baseline; the lines carrying them now:");
+    if (keyed != attribution) {
+      for (auto& blame : blames)
+        attribute_lines(blame, attribution);
+    }
   }
   out.lines = current_lines(blames, out.metrics, top);
   if (out.lines.empty() && out.note.empty())
@@ -206,21 +254,20 @@ std::size_t blame_regressions(run_results& results, const regression_blame_optio
       continue;
     }
     const line_profile* before = nullptr;
+    std::string before_path;
     if (!options.baseline_dir.empty()) {
+      before_path = line_baseline_path(options.baseline_dir, results.metadata.gpu_key, result.suite);
       auto file = baselines.find(result.suite);
-      if (file == baselines.end()) {
-        file = baselines
-                   .emplace(result.suite, load_line_baseline_file(line_baseline_path(
-                                              options.baseline_dir, results.metadata.gpu_key, result.suite)))
-                   .first;
-      }
+      if (file == baselines.end())
+        file = baselines.emplace(result.suite, load_line_baseline_file(before_path)).first;
       if (file->second) {
         const auto found = file->second->cases.find(result.instance);
         if (found != file->second->cases.end())
           before = &found->second;
       }
     }
-    result.blame = blame_case(wanted->second, profile->second, before, options.top);
+    result.blame =
+        blame_case(wanted->second, profile->second, before, options.top, options.attribution, before_path);
   }
   return instances.size();
 }

@@ -7,8 +7,10 @@
 
 #include "counterguard/core/error.hpp"
 #include "counterguard/cupti/instrumented_counter.hpp"
+#include "counterguard/cupti/metric_name_validator.hpp"
 #include "counterguard/measurement/hardware_counter_stage.hpp"
 #include "counterguard/measurement/metric_plan.hpp"
+#include "counterguard/runner/raw_metric_name_check.hpp"
 
 namespace counterguard {
 
@@ -156,6 +158,61 @@ void worker_configurations::number_hardware_only_first() {
     if (configuration >= 0)
       configuration = number[static_cast<std::size_t>(configuration)];
   }
+}
+
+worker_configurations::worker_configurations(const worker_plan& plan) {
+  m_plan.configurations = plan.configurations;
+  m_plan.configuration_of = plan.configuration_of;
+}
+
+worker_plan plan_for_run(const std::vector<case_instance>& instances,
+                         const std::vector<std::string>& extra_metrics, const std::string& chip) {
+  worker_plan plan;
+  plan.chip = chip;
+  try {
+    const metric_catalog& catalog = metric_catalog::builtin();
+    const metric_name_validator validator(chip);
+    raw_metric_name_check names(catalog, validator);
+    for (const auto& instance : instances)
+      names.check(instance);
+    const worker_configurations planned = plan_for_instances(
+        instances, extra_metrics, catalog,
+        [&validator](const std::vector<std::string>& metrics) { return validator.pass_count(metrics); },
+        configuration_sharing_from_environment());
+    plan.configurations = planned.configurations();
+    for (std::size_t i = 0; i < instances.size(); ++i)
+      plan.configuration_of.push_back(planned.configuration_of(i));
+  } catch (const input_error& e) {
+    plan.problem = e.what();
+  } catch (const std::exception&) {
+    plan.planned = false;
+  }
+  return plan;
+}
+
+worker_plan plan_for_positions(const worker_plan& run, const std::vector<std::size_t>& positions) {
+  worker_plan part;
+  part.chip = run.chip;
+  part.problem = run.problem;
+  part.planned = run.planned;
+  std::vector<int> number(run.configurations.size(), -1);
+  std::vector<bool> used(run.configurations.size(), false);
+  for (const std::size_t position : positions) {
+    const int configuration = position < run.configuration_of.size() ? run.configuration_of[position] : -1;
+    if (configuration >= 0)
+      used[static_cast<std::size_t>(configuration)] = true;
+  }
+  for (std::size_t c = 0; c < run.configurations.size(); ++c) {
+    if (!used[c])
+      continue;
+    number[c] = static_cast<int>(part.configurations.size());
+    part.configurations.push_back(run.configurations[c]);
+  }
+  for (const std::size_t position : positions) {
+    const int configuration = position < run.configuration_of.size() ? run.configuration_of[position] : -1;
+    part.configuration_of.push_back(configuration < 0 ? -1 : number[static_cast<std::size_t>(configuration)]);
+  }
+  return part;
 }
 
 worker_configurations plan_for_instances(const std::vector<case_instance>& instances,

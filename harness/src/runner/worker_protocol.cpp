@@ -15,7 +15,7 @@ using nlohmann::json;
 struct event_encoder {
   json operator()(const device_ready_event& e) const {
     run_results wrapper;
-    wrapper.metadata = e.device;
+    wrapper.metadata.device = e.device;
     return {{"event", "device"}, {"results", wrapper}};
   }
   json operator()(const gpu_busy_event& e) const {
@@ -45,7 +45,8 @@ struct event_encoder {
 worker_event decode(const json_reader& reader, const json& event) {
   const std::string kind = reader.string(event, "", "event");
   if (kind == "device")
-    return device_ready_event{read_run_results(reader.object(event, "", "results"), reader.file()).metadata};
+    return device_ready_event{
+        read_run_results(reader.object(event, "", "results"), reader.file()).metadata.device};
   if (kind == "waiting") {
     return gpu_busy_event{reader.string(event, "", "message"),
                           reader.number_or_nan(reader.member(event, "", "seconds_left"), "seconds_left")};
@@ -115,6 +116,52 @@ worker_request read_worker_request(const json& document, const std::string& file
   if (reader.optional_member(document, "", "expected_chip") != nullptr)
     request.expected_chip = reader.string(document, "", "expected_chip");
   return request;
+}
+
+std::string encode_worker_plan(const worker_plan& plan) {
+  json configurations = json::array();
+  for (const auto& configuration : plan.configurations)
+    configurations.push_back({{"raw_metrics", configuration.raw_metrics}, {"passes", configuration.passes}});
+  const json document{{"chip", plan.chip},
+                      {"configurations", configurations},
+                      {"configuration_of", plan.configuration_of},
+                      {"problem", plan.problem},
+                      {"planned", plan.planned}};
+  return "plan " + document.dump();
+}
+
+worker_plan decode_worker_plan(const std::string& line) {
+  const json_reader reader("<worker plan>");
+  const std::string prefix = "plan ";
+  try {
+    if (line.compare(0, prefix.size(), prefix) != 0)
+      reader.fail("", "a plan line starts with 'plan '");
+    const json document = reader.parse(line.substr(prefix.size()));
+    reader.require_object(document, "");
+    worker_plan plan;
+    plan.chip = reader.string(document, "", "chip");
+    const json& configurations = reader.array(document, "", "configurations");
+    for (std::size_t i = 0; i < configurations.size(); ++i) {
+      const std::string field = "configurations[" + std::to_string(i) + "]";
+      reader.require_object(configurations[i], field);
+      plan.configurations.push_back(
+          {reader.strings(configurations[i], field, "raw_metrics"),
+           static_cast<int>(reader.integer(configurations[i], field, "passes", 0, max_request_cases))});
+    }
+    const auto count = static_cast<std::int64_t>(plan.configurations.size());
+    for (const auto& configuration : reader.array(document, "", "configuration_of")) {
+      if (!configuration.is_number_integer() || configuration.get<std::int64_t>() < -1 ||
+          configuration.get<std::int64_t>() >= count)
+        reader.fail("configuration_of", "expected configuration numbers (or -1)");
+      plan.configuration_of.push_back(configuration.get<int>());
+    }
+    plan.problem = reader.string(document, "", "problem");
+    plan.planned = reader.boolean(document, "", "planned");
+    return plan;
+  } catch (const input_error& e) {
+    throw internal_error(std::string("the GPU worker was sent a malformed plan (") + e.what() +
+                         "): " + line.substr(0, 200));
+  }
 }
 
 std::string encode_worker_event(const worker_event& event) {

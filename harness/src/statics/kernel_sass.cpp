@@ -192,6 +192,7 @@ std::vector<kernel_sass> read_kernel_sass(const std::string& path, const std::st
       sass.instructions = instructions_of(text_section, symbol.name, cubin.bytes, options, &disassembly);
       const auto rows = lines->by_section.find(symbol.section);
       sass.has_line_info = rows != lines->by_section.end() && !rows->second.empty();
+      sass.toolkit_include_dirs = lines->toolkit_include_dirs;
       if (sass.has_line_info) {
         for (auto& instruction : sass.instructions) {
           if (const line_table_row* row = line_at(rows->second, instruction.offset)) {

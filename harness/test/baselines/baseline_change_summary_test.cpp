@@ -107,7 +107,7 @@ TEST(change_summaries_markdown, no_limit_keeps_everything) {
 }
 
 TEST(change_summaries_markdown, a_first_refresh_of_the_builtin_suites_fits_a_pull_request) {
-  // As evidence/h200/baseline_update.md (105,660 bytes): every committed H200 baseline entry added.
+  // As the first H200 refresh wrote it (105,660 bytes): every committed H200 baseline entry added.
   std::vector<baseline_update_result> updates;
   const std::filesystem::path directory =
       std::filesystem::path(COUNTERGUARD_SOURCE_DIR) / "baselines" / "GH100-132sm-cuda13";

@@ -23,7 +23,7 @@ metric_traits classify(const std::string& metric) {
 run_results run_with(const std::string& instance, std::map<std::string, double> totals) {
   run_results run;
   run.metadata.gpu_key = "GH100-132sm-cuda13";
-  run.metadata.gpu_name = "NVIDIA H200";
+  run.metadata.device.name = "NVIDIA H200";
   run.metadata.started_at = "2025-02-01T00:00:00Z";
   case_result result;
   result.instance = instance;

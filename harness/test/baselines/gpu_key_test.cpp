@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "counterguard/results/run_results.hpp"
+
 namespace counterguard {
 namespace {
 
@@ -15,10 +17,10 @@ TEST(gpu_key, reads_the_runtime_version_integer) {
 
 TEST(gpu_key, is_built_from_run_metadata) {
   run_metadata m;
-  m.chip = "GH100";
-  m.sm_count = 132;
-  m.cuda_runtime_version = "13.0.48";
-  EXPECT_EQ(make_gpu_key(m), "GH100-132sm-cuda13");
+  m.device.chip = "GH100";
+  m.device.sm_count = 132;
+  m.device.cuda_runtime_version = "13.0.48";
+  EXPECT_EQ(make_gpu_key(m.device), "GH100-132sm-cuda13");
 }
 
 TEST(gpu_key, replaces_characters_unsafe_in_paths) {

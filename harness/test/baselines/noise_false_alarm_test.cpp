@@ -1,7 +1,7 @@
 // Simulated gates: how often the noise model's band fails an unchanged kernel (the false-alarm rate), and how
 // often it catches a planted change (the power). Each gate refreshes a baseline from n samples, exactly as
 // `baseline update` does (make_baseline_entry), and judges one later measurement with the band the comparison
-// uses (acceptance_band). The noise is what the H200 showed (docs/baselines.md, "Noise model"; gpu-facts):
+// uses (acceptance_band). The noise is what the H200 showed (docs/baselines.md, "Noise model"):
 // normal, and Tukey's contaminated normal (90% N(0, s1), 10% N(0, 3 s1)) for heavier tails.
 //
 // Two estimates of the false-alarm rate per configuration:
@@ -141,7 +141,8 @@ void report(const std::string& what, const noise_source& source, int n, tails sh
   (void)source;
 }
 
-// The noise the H200 showed (gpu-facts §5, the committed baselines, the flaky gate of the problem report).
+// The noise the H200 showed (validation/h200.md, the committed baselines, and a gate that flaked on it under
+// the version 1 rule).
 noise_source small_bank_conflicts(double relative_sd) {
   // A conflict-free kernel's hardware bank-conflict counter: ~1157 +- 5-8% run to run.
   return {"shared_store_bank_conflicts_hw", metric_direction::lower_is_better, 1157.0, relative_sd * 1157.0};
@@ -159,7 +160,7 @@ std::vector<noise_source> other_measured_sources() {
       {"shared_atomic_instructions", metric_direction::exact, 9375828.0, 28000.0},
       // Achieved occupancy (percent, higher is better): 62.05-62.46 in 5 runs (sd ~0.18 points).
       {"achieved_occupancy", metric_direction::higher_is_better, 62.08, 0.18},
-      // Not yet measured on the H200 (tools/noise_stress measures them); assumed:
+      // Not yet measured on the H200 (validation/noise measures them); assumed:
       // DRAM bytes read by vec_add over 2 x 64 MiB, 1% sd; an L2 hit rate, 0.3 points sd;
       // kernel duration, 2% sd (docs/metrics.md: 1-3% run to run).
       {"dram_read_bytes", metric_direction::lower_is_better, 134217728.0, 0.01 * 134217728.0},
@@ -189,7 +190,7 @@ void expect_at_most_the_default_alpha(const noise_source& source, long gates, st
   }
 }
 
-// The problem report: a conflict-free kernel's hardware bank-conflict counter at ~1157 +- 8% (the upper end
+// The case that flaked: a conflict-free kernel's hardware bank-conflict counter at ~1157 +- 8% (the upper end
 // of the 5-8% the H200 showed), refreshed from 3 and from 5 samples, normal and heavier-tailed: 200,000
 // simulated gates each.
 TEST(noise_false_alarm_rate, stays_below_the_default_alpha_for_the_small_bank_conflict_count) {
@@ -225,7 +226,7 @@ TEST(noise_false_alarm_rate, the_removed_version_1_rule_failed_the_small_count_o
   }
   const double rate = static_cast<double>(alarms) / gates;
   std::printf("version 1 rule, small count sd 8%%, n=3: false-alarm rate %.4f\n", rate);
-  EXPECT_GT(rate, 0.01);  // one in tens of runs: the flake of the problem report
+  EXPECT_GT(rate, 0.01);  // one in tens of runs: the flake the version 1 rule gave
 }
 
 // Where the false-alarm rate is large enough to count directly, the band is a calibrated prediction band:

@@ -1,5 +1,5 @@
 // Per-instruction counters recorded on the H200 (harness/test/fixtures/h200_blame: `counterguard blame
-// --record`, tools/h200_evidence.sh blame, evidence/h200/blame) joined to this program's copy of the built-in
+// --record`, validation/gpu_checks.sh blame) joined to this program's copy of the built-in
 // kernels: the same objects as the counterguard binary that recorded them, so the same cubins and PCs. A
 // change to those kernels' sources makes these tests fail until the profiles are recorded again.
 #include <gtest/gtest.h>
@@ -41,12 +41,12 @@ TEST(h200_blame_recording, the_missing_padding_is_blamed_on_the_tile_store_line)
   EXPECT_EQ(changes[1].metric, "shared_wavefronts");
   EXPECT_EQ(changes[1].after - changes[1].before, 4063232U);
   for (const auto& change : changes)
-    EXPECT_EQ(change.place, "transpose.cu:34") << format_change(change);
+    EXPECT_EQ(change.place, "transpose.cu:34") << change.metric;
 }
 
 TEST(h200_blame_recording, the_kernel_totals_are_what_ncu_reports_for_the_same_launch) {
   // ncu --section SourceCounters on transpose/smem_unpadded?n=2048
-  // (evidence/h200/blame/ncu_source_unpadded.txt): L1 Wavefronts Shared 4,325,376, Ideal 262,144; Executed
+  // (validation/gpu_checks.sh blame): L1 Wavefronts Shared 4,325,376, Ideal 262,144; Executed
   // Instructions 4,849,664; L2 Theoretical Sectors Global 1,048,576.
   const auto totals = kernel_totals(joined("unpadded"));
   EXPECT_EQ(totals.at("shared_wavefronts"), 4325376U);
@@ -65,7 +65,7 @@ TEST(h200_blame_recording, a_power_of_two_stride_is_blamed_on_the_shared_load) {
 
 TEST(h200_blame_recording, predicated_off_lanes_are_counted_where_the_compiler_predicated_the_branch) {
   // divergence/predicated_odd_even: the range profiler's 17825792 thread instructions, 17301504 of them
-  // predicated on (evidence/h200/predication), so 524288 lanes predicated off.
+  // predicated on (ncu agrees: validation/gpu_checks.sh predication), so 524288 lanes predicated off.
   const auto blames = joined("predicated");
   const auto totals = kernel_totals(blames);
   EXPECT_EQ(totals.at("thread_executed_instructions"), 17825792U);
@@ -74,9 +74,12 @@ TEST(h200_blame_recording, predicated_off_lanes_are_counted_where_the_compiler_p
   ASSERT_EQ(blames.size(), 1U);
   const auto ranked = rank_lines(blames[0], "predicated_off_thread_instructions");
   ASSERT_FALSE(ranked.empty());
-  // Line 59: the body of path_a_unrolled, inlined under `if (threadIdx.x % 2U == 0U)`: the odd lanes' half.
-  EXPECT_EQ(line_place(ranked[0]->position), "divergence.cu:59");
+  // Line 71: the call of path_a_unrolled under `if (threadIdx.x % 2U == 0U)`, the odd lanes' half; the
+  // predicated instructions are its body (line 59), inlined there.
+  EXPECT_EQ(line_place(ranked[0]->position), "divergence.cu:71");
   EXPECT_EQ(ranked[0]->values.at("predicated_off_thread_instructions"), 524288U);
+  EXPECT_EQ(inline_chain(top_instruction(blames[0], *ranked[0], "predicated_off_thread_instructions")),
+            (std::vector<std::string>{"divergence.cu:71", "divergence.cu:59"}));
 }
 
 TEST(h200_blame_recording, a_second_run_of_the_unchanged_kernel_blames_nothing) {

@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <optional>
+
 #include "counterguard/blame/line_baseline_file.hpp"
 #include "counterguard/core/error.hpp"
 #include "counterguard/core/json_reader.hpp"
@@ -81,7 +84,8 @@ TEST(regression_blame, predication_regressions_point_at_the_predicated_lines) {
       blame_case({"predicated_on_threads_per_instruction"}, recorded("predicated"), nullptr, 5);
   ASSERT_FALSE(blame.lines.empty());
   EXPECT_EQ(blame.lines.front().metric, "predicated_off_thread_instructions");
-  EXPECT_EQ(blame.lines.front().place, "divergence.cu:59");
+  EXPECT_EQ(blame.lines.front().place, "divergence.cu:71");  // the call under the `if`, its body (59) inlined
+  EXPECT_EQ(blame.lines.front().chain, (std::vector<std::string>{"divergence.cu:71", "divergence.cu:59"}));
   EXPECT_EQ(blame.lines.front().after, 524288U);
 }
 
@@ -101,6 +105,99 @@ TEST(regression_blame, only_failing_exact_metrics_ask_for_blame_unless_every_fai
             (std::vector<std::string>{"shared_store_bank_conflicts", "duration_ns"}));
   result.checks.front().failing = false;
   EXPECT_TRUE(metrics_to_blame(result, false).empty());
+}
+
+// The per-line baselines committed under baselines/ (written before inlined code was blamed on its calling
+// line: schema 1, lines keyed by each instruction's own line).
+std::vector<std::string> committed_line_baselines() {
+  std::vector<std::string> paths;
+  for (const auto& entry :
+       std::filesystem::recursive_directory_iterator(std::string(COUNTERGUARD_SOURCE_DIR) + "/baselines")) {
+    const std::string path = entry.path().string();
+    if (path.size() > 11 && path.compare(path.size() - 11, 11, ".lines.json") == 0)
+      paths.push_back(path);
+  }
+  return paths;
+}
+
+line_profile committed_profile(const std::string& suite, const std::string& instance) {
+  const auto file = load_line_baseline_file(std::string(COUNTERGUARD_SOURCE_DIR) +
+                                            "/baselines/GH100-132sm-cuda13/" + suite + ".lines.json");
+  EXPECT_TRUE(file.has_value()) << suite;
+  return file ? file->cases.at(instance) : line_profile{};
+}
+
+TEST(line_baseline_file, every_committed_line_baseline_still_reads) {
+  const std::vector<std::string> paths = committed_line_baselines();
+  ASSERT_FALSE(paths.empty());
+  for (const auto& path : paths) {
+    const std::optional<line_baseline_file> file = load_line_baseline_file(path);
+    ASSERT_TRUE(file.has_value()) << path;
+    EXPECT_FALSE(file->cases.empty()) << path;
+    for (const auto& [instance, profile] : file->cases) {
+      if (file->schema_version == 1) {
+        EXPECT_TRUE(profile.attribution.innermost) << path << ": " << instance;
+      }
+    }
+  }
+}
+
+TEST(regression_blame, an_old_line_baseline_is_compared_by_the_instructions_own_lines_and_says_so) {
+  // divergence.cu's path_a_unrolled is inlined under the `if`: schema 1 recorded its instructions on its own
+  // line, not on the line that calls it. The same profile against it changes nothing.
+  const line_profile before = committed_profile("divergence", "divergence/predicated_odd_even");
+  ASSERT_TRUE(before.attribution.innermost);
+  const case_blame blame = blame_case({"predicated_on_threads_per_instruction"}, recorded("predicated"),
+                                      &before, 5, {}, "baselines/GH100-132sm-cuda13/divergence.lines.json");
+  EXPECT_NE(
+      blame.note.find("baselines/GH100-132sm-cuda13/divergence.lines.json keys this case's lines by each "
+                      "instruction's own line"),
+      std::string::npos)
+      << blame.note;
+  EXPECT_NE(blame.note.find("baseline update --with-lines"), std::string::npos) << blame.note;
+  EXPECT_NE(blame.note.find("no source line changed"), std::string::npos) << blame.note;
+  ASSERT_FALSE(blame.lines.empty());
+  EXPECT_FALSE(blame.lines.front().before.has_value());
+  // Keyed by the user's lines instead, the same profile would look changed on both lines.
+  line_profile as_if_new = before;
+  as_if_new.attribution.innermost = false;
+  EXPECT_FALSE(blame_case({"predicated_on_threads_per_instruction"}, recorded("predicated"), &as_if_new, 5)
+                   .note.find("no source line changed") != std::string::npos);
+}
+
+TEST(regression_blame, a_line_baseline_of_the_users_lines_compares_equal_with_the_same_profile) {
+  const line_profile before = lines_of("predicated", {});
+  EXPECT_FALSE(before.attribution.innermost);
+  const case_blame blame =
+      blame_case({"predicated_on_threads_per_instruction"}, recorded("predicated"), &before, 5);
+  EXPECT_EQ(blame.note, "no source line changed against the per-line baseline; the lines carrying them now:");
+}
+
+TEST(line_baseline_file, a_refreshed_file_marks_the_cases_it_kept_from_schema_1) {
+  line_baseline_file file;
+  file.gpu_key = "GH100-132sm-cuda13";
+  file.suite = "divergence";
+  file.chip = "GH100";
+  file.cases["divergence/predicated_odd_even"] =
+      committed_profile("divergence", "divergence/predicated_odd_even");
+  file.cases["divergence/new"] = lines_of("predicated", {});
+  const std::string text = render_line_baseline(file);
+  EXPECT_NE(text.find("\"schema_version\": 2"), std::string::npos);
+  const line_baseline_file again = parse_line_baseline(text, "d.lines.json");
+  EXPECT_TRUE(again.cases.at("divergence/predicated_odd_even").attribution.innermost);
+  EXPECT_FALSE(again.cases.at("divergence/new").attribution.innermost);
+  EXPECT_EQ(render_line_baseline(again), text);
+}
+
+TEST(line_baseline_file, an_unknown_line_key_names_the_field) {
+  const std::string text = R"({"format": "counterguard-line-baseline", "schema_version": 2, "gpu_key": "k",
+    "suite": "s", "chip": "GH100", "cases": {"s/a": {"keyed_by": "outermost", "functions": []}}})";
+  try {
+    static_cast<void>(parse_line_baseline(text, "b/k/s.lines.json"));
+    FAIL() << "accepted an unknown keyed_by";
+  } catch (const input_error& e) {
+    EXPECT_NE(std::string(e.what()).find("cases.s/a.keyed_by"), std::string::npos) << e.what();
+  }
 }
 
 TEST(line_baseline_file, round_trips_and_keeps_only_the_metrics_asked_for) {

@@ -10,6 +10,7 @@
 #include "counterguard/blame/blame_diff.hpp"
 #include "counterguard/core/error.hpp"
 #include "counterguard/profiler/sass_metric_names.hpp"
+#include "counterguard/runner/regression_blame.hpp"
 
 namespace counterguard {
 namespace {
@@ -90,8 +91,9 @@ TEST(blame_diff, lists_changed_lines_by_size_of_change) {
   EXPECT_EQ(changes[0].after, 4063232U);
   char pc[16];
   std::snprintf(pc, sizeof pc, "%04lx", static_cast<unsigned long>(pc_b));
-  EXPECT_EQ(format_change(changes[0]), "transpose.cu:" + std::to_string(line_of(sass, pc_b)) + "  PC " + pc +
-                                           "  shared wavefronts 0 -> 4063232");
+  EXPECT_EQ(describe_blamed_line(blamed_line_of(changes[0])),
+            "transpose.cu:" + std::to_string(line_of(sass, pc_b)) + "  PC " + pc +
+                "  shared wavefronts 0 -> 4063232");
   EXPECT_EQ(changes[1].before, 5U);
   EXPECT_EQ(changes[1].after, 6U);
   EXPECT_TRUE(diff_blame({after}, {after}).empty());

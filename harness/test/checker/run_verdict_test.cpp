@@ -86,5 +86,25 @@ TEST(settle_case_status, leaves_skipped_cases_alone) {
   EXPECT_EQ(c.status_reason, "no GPU");
 }
 
+TEST(attention_rank, lists_failures_before_regressions_before_what_fails_only_when_strict) {
+  EXPECT_LT(attention_rank(check(check_verdict::fail, true), false),
+            attention_rank(check(check_verdict::regression, true), false));
+  EXPECT_LT(attention_rank(check(check_verdict::regression, true), false),
+            attention_rank(check(check_verdict::improvement, false), true));
+  EXPECT_EQ(attention_rank(check(check_verdict::improvement, false), true),
+            attention_rank(check(check_verdict::missing, true), false));
+}
+
+TEST(attention_rank, puts_what_does_not_fail_after_what_does_and_passes_last) {
+  const int improvement = attention_rank(check(check_verdict::improvement, false), false);
+  const int missing = attention_rank(check(check_verdict::missing, false), false);
+  const int added = attention_rank(check(check_verdict::new_metric, false), false);
+  const int passed = attention_rank(check(check_verdict::pass, false), false);
+  EXPECT_LT(attention_rank(check(check_verdict::missing, true), false), improvement);
+  EXPECT_LT(improvement, missing);
+  EXPECT_LT(missing, added);
+  EXPECT_LT(added, passed);
+}
+
 }  // namespace
 }  // namespace counterguard

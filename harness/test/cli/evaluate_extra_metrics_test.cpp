@@ -73,7 +73,7 @@ TEST(evaluate_extra_metrics, a_malformed_metric_list_is_an_input_error_naming_th
 namespace counterguard::test {
 namespace {
 
-// Recorded on the H200 (evidence/h200/README.md, stage extras): `run cases/transpose.yaml
+// Recorded on the H200 (validation/gpu_checks.sh extras): `run cases/transpose.yaml
 // cases/coalescing.yaml
 // --metric dram_read_bytes --metric l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum --save-counter-data D`.
 TEST(evaluate_extra_metrics, evaluating_an_h200_recording_gives_every_value_the_run_reported) {

@@ -2,7 +2,7 @@
 // GPU: the counter data recorded on an H200 (harness/test/fixtures/h200_builtin, one archive per built-in
 // case) laid out the way the injection library records `counterguard exec --cases cases -- counterguard
 // launch cases` (every case's launches selected by the NVTX range `launch` marks them with), then evaluated
-// with `counterguard evaluate DIR`. The GPU run of the same command is in tools/exec_evidence.sh.
+// with `counterguard evaluate DIR`. The GPU run of the same command is in validation/exec_checks.sh.
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
@@ -76,7 +76,7 @@ void write_recording(const fs::path& directory, const std::vector<recorded_proce
     record.process.executable = COUNTERGUARD_BINARY;
     record.process.argv = envelope.program.argv;
     record.process.rank = spec.rank;
-    record.device = run.results.metadata;
+    record.device = run.results.metadata.device;
     record.finished = true;
     const fs::path folder = process_folder(directory, record.process);
     fs::create_directories(folder);
@@ -85,7 +85,7 @@ void write_recording(const fs::path& directory, const std::vector<recorded_proce
       const counter_data_archive archive = load_counter_data_archive(path);
       const archived_case& data = archive.cases.front();
       for (const auto& launch : data.launches)
-        note_launch(record, launch.function, launch.mangled, data.name);
+        note_launch(record, launch.function, launch.mangled, nvtx_context{{{"", {data.name}}}, {}});
       const bool wrong_suite = !spec.only_suite.empty() && data.name.rfind(spec.only_suite + "/", 0) != 0;
       if (spec.leave_out.count(data.name) != 0 || wrong_suite)
         continue;

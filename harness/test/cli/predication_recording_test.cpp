@@ -1,7 +1,8 @@
 // Predicated-off lanes, measured on the H200 (harness/test/fixtures/h200_divergence: `run
 // cases/divergence.yaml
-// --save-counter-data`, evidence/h200/README.md): the divergence suite's expectations and its committed
-// baselines hold for the recording, and the predicated case shows what threads_per_instruction cannot.
+// --save-counter-data`, validation/gpu_checks.sh predication): the divergence suite's expectations and its
+// committed baselines hold for the recording, and the predicated case shows what threads_per_instruction
+// cannot.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>

@@ -1,5 +1,5 @@
 // CI has no GPU: these tests take counter data recorded on an H200 (harness/test/fixtures/h200_builtin, made
-// by `counterguard run cases/ --save-counter-data`, see evidence/h200/README.md) through offline evaluation
+// by `counterguard run cases/ --save-counter-data`: validation/gpu_checks.sh run) through offline evaluation
 // and the committed baselines, end to end through the command line.
 #include <gtest/gtest.h>
 

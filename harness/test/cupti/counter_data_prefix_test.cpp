@@ -10,7 +10,7 @@
 namespace counterguard::detail {
 namespace {
 
-// Host only: NVPW builds prefixes for a chip with no GPU present (gpu-facts §4).
+// Host only: NVPW builds prefixes for a chip with no GPU present (CI runs this without one).
 TEST(counter_data_prefix, names_the_raw_counters_of_the_metrics_and_grows_with_them) {
   const auto one = counter_data_prefix("GH100", {}, {"smsp__sass_inst_executed_op_global_ld.sum"});
   const auto two =

@@ -16,7 +16,7 @@ const metric_name_validator& gh100() {
   return validator;
 }
 
-// gpu-facts §6: names validated against CUPTI on the GH100 (and collected on an H200).
+// Names CUPTI validates for the GH100 (each also collected on an H200).
 const std::vector<std::string> k_known_gh100_metrics = {
     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",

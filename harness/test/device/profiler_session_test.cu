@@ -12,7 +12,7 @@
 
 #include "counterguard/core/cuda_check.hpp"
 #include "counterguard/evaluator/counter_data_evaluator.hpp"
-#include "counterguard/profiler/range_profiler.hpp"
+#include "counterguard/profiler/device_profiler.hpp"
 #include "counterguard/registry/device_buffer.hpp"
 
 namespace counterguard {
@@ -35,7 +35,7 @@ struct measured {
 };
 
 // `launches` launches of the kernel profiled with `metrics`.
-measured profile(range_profiler& profiler, device_buffer<float>& data,
+measured profile(device_profiler& profiler, device_buffer<float>& data,
                  const std::vector<std::string>& metrics, int launches) {
   const profile_capture capture = profiler.profile(
       metrics, "profiler_session_test",
@@ -66,7 +66,7 @@ void expect_exact_values(const measured& m, int launches, const std::vector<std:
 
 TEST(profiler_session, captures_hold_their_own_ranges_and_switch_configurations_in_one_session) {
   ::unsetenv("COUNTERGUARD_PROFILER_API");
-  range_profiler profiler(0);
+  device_profiler profiler(0);
   device_buffer<float> data(elements);
   profiler.reserve({hardware, instrumented}, 2);
 
@@ -93,7 +93,7 @@ TEST(profiler_session, launches_beyond_the_room_asked_for_are_reported_as_droppe
   // The worker asks for room for a case's first launches and profiles again with more when ranges were
   // dropped (gpu_worker.cpp): the session must report them, not lose them silently.
   ::unsetenv("COUNTERGUARD_PROFILER_API");
-  range_profiler profiler(0);
+  device_profiler profiler(0);
   device_buffer<float> data(elements);
   profiler.reserve({hardware}, 2);
   const profile_capture capture = profiler.profile(
@@ -113,7 +113,7 @@ TEST(profiler_session, gives_the_values_the_range_profiler_gives) {
   std::vector<measured> by_api;
   for (const char* api : {"range", "session"}) {
     ::setenv("COUNTERGUARD_PROFILER_API", api, 1);
-    range_profiler profiler(0);
+    device_profiler profiler(0);
     device_buffer<float> data(elements);
     by_api.push_back(profile(profiler, data, instrumented, 1));
     by_api.push_back(profile(profiler, data, hardware, 1));

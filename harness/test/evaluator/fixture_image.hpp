@@ -8,9 +8,8 @@
 
 namespace counterguard::test {
 
-// The H200 counter-data image committed under harness/test/fixtures (see /work/shared/fixtures: auto range,
-// kernel replay, 5 ranges: atomic counter, in-place increment, 32-way shared conflict, registers,
-// divergence).
+// The H200 counter-data image committed under harness/test/fixtures (auto range, kernel replay, 5 ranges:
+// atomic counter, in-place increment, 32-way shared conflict, registers, divergence).
 inline std::string fixture_path(const std::string& name) {
   return std::string(COUNTERGUARD_SOURCE_DIR) + "/harness/test/fixtures/" + name;
 }

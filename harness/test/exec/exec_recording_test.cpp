@@ -60,7 +60,7 @@ class exec_recording : public ::testing::Test {
     record.process.executable = "/work/bin/app";
     record.process.argv = {"./app"};
     record.process.rank = rank;
-    record.device = run_metadata{};
+    record.device = device_description{};
     record.device->chip = "GH100";
     record.device->sm_count = 132;
     record.device->compute_capability = 90;
@@ -79,7 +79,7 @@ class exec_recording : public ::testing::Test {
       std::snprintf(fixture, sizeof(fixture), "%04d", number);
       const counter_data_archive archive = load_counter_data_archive(fixtures / fixture);
       for (const auto& launch : archive.cases.front().launches)
-        note_launch(record, launch.function, launch.mangled, "main/step");
+        note_launch(record, launch.function, launch.mangled, nvtx_context{{{"", {"main", "step"}}}, {}});
       recorded_launch launch;
       launch.cases = names;
       launch.data = archive.cases.front();
@@ -172,6 +172,63 @@ TEST_F(exec_recording, a_case_that_selected_nothing_fails_listing_the_kernels_la
       << check.message;
 }
 
+TEST_F(exec_recording, a_near_miss_says_why_and_what_to_write) {
+  add_process(100, std::nullopt, {0}, {per_thread});  // launched inside "main" > "step"
+  case_instance missing = atomics_instance("atomics/none");
+  nvtx_selector one_range;
+  one_range.path.push_back(name_pattern::glob("main/step"));
+  missing.select->nvtx = one_range;
+  const check_outcome check = evaluate({missing}).results.at(0).checks.at(0);
+  EXPECT_NE(
+      check.message.find("selected no kernel launch (kernel 'per_thread', inside NVTX 'main/step'): "
+                         "`nvtx: [\"main/step\"]` asks for one range whose name holds '/', and the program "
+                         "pushed the parts as nested ranges; write `nvtx: \"main/step\"`"),
+      std::string::npos)
+      << check.message;
+}
+
+TEST_F(exec_recording, launch_ordinals_past_the_matches_say_which_ordinal_to_write) {
+  add_process(100, std::nullopt, {0, 0}, {per_thread});
+  // The process matched twice and profiled nothing: the selector skips 5.
+  case_instance late = atomics_instance("atomics/late");
+  late.select->launch_skip = 5;
+  std::vector<recorded_process> processes = load_recorded_processes(m_directory);
+  processes.at(0).launches.clear();
+  processes.at(0).record.cases.push_back({"atomics/late", true, 2, 0, {}});
+  const check_outcome check = evaluate_exec_recording(processes, {late}, {}, {}).results.at(0).checks.at(0);
+  EXPECT_NE(
+      check.message.find("2 launches matched, fewer than the 5 the selector skips (launch ordinals count "
+                         "from 0 in each process); write `launch: 1` for the last of them, or `launch: "
+                         "{skip: 0, count: 2}` for all"),
+      std::string::npos)
+      << check.message;
+}
+
+TEST_F(exec_recording, static_metrics_come_from_the_loaded_module_when_the_program_files_have_none) {
+  // A JIT-compiled kernel: no file holds its cubin; the injection read the module the driver loaded.
+  const fs::path folder = add_process(100, std::nullopt, {0}, {per_thread});
+  process_record record = load_process_record((folder / "process.json").string());
+  kernel_resources loaded;
+  loaded.mangled = record.kernels.at(0).mangled;
+  loaded.function = record.kernels.at(0).function;
+  loaded.architecture = "sm_90";
+  loaded.registers = 64;
+  loaded.stack_frame_bytes = 3824;
+  loaded.spill_store_bytes = 3820;
+  record.kernels.at(0).resources = loaded;
+  save_process_record((folder / "process.json").string(), record);
+  case_instance instance = atomics_instance();
+  for (const char* metric : {"registers_per_thread", "spill_store_bytes", "stack_frame_bytes"}) {
+    resolved_expectation expectation;
+    expectation.metric = metric;
+    instance.expectations.push_back(expectation);
+  }
+  const case_result result = evaluate({instance}).results.at(0);
+  EXPECT_EQ(result.totals.at("registers_per_thread").value, 64);
+  EXPECT_EQ(result.totals.at("spill_store_bytes").value, 3820);
+  EXPECT_EQ(result.totals.at("stack_frame_bytes").value, 3824);
+}
+
 TEST_F(exec_recording, a_process_selector_that_matched_no_process_says_which_processes_ran) {
   add_process(100, 0, {0}, {});
   case_instance rank3 = atomics_instance();
@@ -250,7 +307,7 @@ TEST_F(exec_recording, the_envelope_and_resources_read_back) {
   envelope.program.argv = {"./app"};
   envelope.program.exit_status = 0;
   envelope.allow_program_failure = true;
-  envelope.results.metadata.chip = "GH100";
+  envelope.results.metadata.device.chip = "GH100";
   save_exec_envelope(m_directory, envelope);
   EXPECT_TRUE(is_exec_recording(m_directory));
   const exec_envelope back = load_exec_envelope(m_directory);
@@ -258,7 +315,7 @@ TEST_F(exec_recording, the_envelope_and_resources_read_back) {
   EXPECT_EQ(back.command_line_cases.at(0).selector.describe(), "kernel 'per_thread'");
   EXPECT_EQ(back.extra_metrics, envelope.extra_metrics);
   EXPECT_TRUE(back.allow_program_failure);
-  EXPECT_EQ(back.results.metadata.chip, "GH100");
+  EXPECT_EQ(back.results.metadata.device.chip, "GH100");
 
   kernel_resources kernel;
   kernel.function = "k";

@@ -17,17 +17,27 @@ std::string temporary_file(const std::string& name) {
       .string();
 }
 
+// A launch inside the push/pop ranges `ranges` of `domain`.
+nvtx_context inside(std::vector<std::string> ranges, std::string domain = "") {
+  nvtx_context context;
+  context.stacks.push_back({std::move(domain), std::move(ranges)});
+  return context;
+}
+
 TEST(process_record, launches_are_counted_per_kernel_with_their_first_nvtx_contexts) {
   process_record record;
   for (int i = 0; i < 20; ++i)
-    note_launch(record, "ns::reduce<256>", "_Z6reduce", "step " + std::to_string(i % 10));
-  note_launch(record, "init", "_Z4init", "(none)");
+    note_launch(record, "ns::reduce<256>", "_Z6reduce", inside({"step " + std::to_string(i % 10)}));
+  note_launch(record, "init", "_Z4init", nvtx_context{});
   EXPECT_EQ(record.launches, 21);
   ASSERT_EQ(record.kernels.size(), 2U);
   EXPECT_EQ(record.kernels[0].launches, 20);
   EXPECT_EQ(record.kernels[0].nvtx.size(), process_record::max_nvtx_contexts_per_kernel);
   EXPECT_EQ(record.kernels[0].nvtx.front(), "step 0");
+  ASSERT_EQ(record.kernels[0].contexts.size(), process_record::max_nvtx_contexts_per_kernel);
+  EXPECT_EQ(record.kernels[0].contexts.front().ranges_of(""), std::vector<std::string>{"step 0"});
   EXPECT_EQ(record.kernels[1].function, "init");
+  EXPECT_EQ(record.kernels[1].nvtx.front(), "(none)");
 }
 
 TEST(process_record, a_saved_record_reads_back_whole) {
@@ -35,14 +45,25 @@ TEST(process_record, a_saved_record_reads_back_whole) {
   record.process.pid = 4242;
   record.process.argv = {"./app", "--n", "4"};
   record.process.rank = 1;
-  run_metadata device;
-  device.gpu_name = "NVIDIA H200";
+  device_description device;
+  device.name = "NVIDIA H200";
   device.chip = "GH100";
   device.sm_count = 132;
   device.compute_capability = 90;
   device.cuda_runtime_version = "13.0";
   record.device = device;
-  note_launch(record, "k", "_Z1kv", "main");
+  nvtx_context context = inside({"phase/transform"});
+  context.stacks.push_back({"CCCL", {"cub::DeviceTransform::Transform"}});
+  context.start_end.push_back({"", "epoch 1"});
+  note_launch(record, "k", "_Z1kv", context);
+  kernel_resources resources;
+  resources.mangled = "_Z1kv";
+  resources.function = "k";
+  resources.architecture = "sm_90";
+  resources.registers = 64;
+  resources.stack_frame_bytes = 3824;
+  resources.spill_store_bytes = 3820;
+  record.kernels.front().resources = resources;
   record.cases.push_back({"s/a", true, 3, 2, {"kernel 'k': launch failed"}});
   record.environment = environment_problem::profiler_busy;
   record.environment_message = "held by ncu";
@@ -56,6 +77,13 @@ TEST(process_record, a_saved_record_reads_back_whole) {
   ASSERT_TRUE(back.device.has_value());
   EXPECT_EQ(back.device->sm_count, 132);
   EXPECT_EQ(back.kernels.at(0).mangled, "_Z1kv");
+  ASSERT_EQ(back.kernels.at(0).contexts.size(), 1U);
+  EXPECT_EQ(back.kernels.at(0).contexts.front().describe(), context.describe());
+  EXPECT_EQ(back.kernels.at(0).contexts.front().ranges_of("CCCL"),
+            std::vector<std::string>{"cub::DeviceTransform::Transform"});
+  ASSERT_TRUE(back.kernels.at(0).resources.has_value());
+  EXPECT_EQ(back.kernels.at(0).resources->registers, 64);
+  EXPECT_EQ(back.kernels.at(0).resources->spill_store_bytes, 3820U);
   EXPECT_EQ(back.cases.at(0).profiled, 2);
   EXPECT_EQ(back.cases.at(0).errors.at(0), "kernel 'k': launch failed");
   EXPECT_EQ(back.environment, environment_problem::profiler_busy);

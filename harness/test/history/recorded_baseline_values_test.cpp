@@ -30,7 +30,7 @@ metric_traits classify(const std::string& metric) {
 run_results run_of(double noisy, int day, const std::string& key = gpu_key) {
   run_results run;
   run.metadata.gpu_key = key;
-  run.metadata.gpu_name = "NVIDIA H200";
+  run.metadata.device.name = "NVIDIA H200";
   run.metadata.git_commit = std::string(40, 'a');
   run.metadata.started_at =
       "2026-01-" + std::string(day < 10 ? "0" : "") + std::to_string(day) + "T00:00:00Z";

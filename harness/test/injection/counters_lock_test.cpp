@@ -28,40 +28,35 @@ class counters_lock_test : public ::testing::Test {
   fs::path m_folder;
 };
 
-TEST_F(counters_lock_test, try_acquire_takes_a_free_lock) {
+TEST_F(counters_lock_test, acquire_takes_a_free_lock) {
   counters_lock first(path());
-  EXPECT_TRUE(first.try_acquire());
+  EXPECT_TRUE(first.acquire(1.0));
   EXPECT_TRUE(first.held());
-  EXPECT_TRUE(first.try_acquire());  // held already
+  first.release();
+  EXPECT_FALSE(first.held());
 }
 
-TEST_F(counters_lock_test, try_acquire_neither_waits_nor_asks_the_holder_to_hand_over) {
+TEST_F(counters_lock_test, acquire_gives_up_while_another_process_keeps_the_lock) {
   counters_lock holder(path());
   counters_lock other(path());
   ASSERT_TRUE(holder.acquire(1.0));
-  EXPECT_FALSE(other.try_acquire());
+  EXPECT_FALSE(other.acquire(0.05));
   EXPECT_FALSE(other.held());
-  EXPECT_FALSE(holder.others_waiting());
-  holder.release();
-  EXPECT_TRUE(other.try_acquire());
+  EXPECT_FALSE(holder.others_waiting());  // a process that gave up waits no longer
 }
 
-TEST_F(counters_lock_test, try_acquire_leaves_a_free_lock_to_a_process_that_waits) {
+TEST_F(counters_lock_test, a_waiting_process_is_seen_by_the_holder_and_gets_the_lock_on_release) {
   counters_lock holder(path());
   counters_lock waiter(path());
-  counters_lock early(path());
   ASSERT_TRUE(holder.acquire(1.0));
   auto waited = std::async(std::launch::async, [&waiter] { return waiter.acquire(10.0); });
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
   while (!holder.others_waiting() && std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   ASSERT_TRUE(holder.others_waiting());
-  EXPECT_FALSE(early.try_acquire());  // somebody waits: the early set-up does not jump the queue
   holder.release();
   EXPECT_TRUE(waited.get());
-  EXPECT_FALSE(early.try_acquire());  // the waiter has it now
-  waiter.release();
-  EXPECT_TRUE(early.try_acquire());
+  EXPECT_TRUE(waiter.held());
 }
 
 }  // namespace

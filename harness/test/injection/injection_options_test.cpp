@@ -20,10 +20,9 @@ injection_options read(const environment& variables) {
       &variables);
 }
 
-TEST(injection_options, defaults_reuse_the_image_and_set_up_early) {
+TEST(injection_options, defaults_reuse_the_image) {
   const injection_options options = read({});
   EXPECT_EQ(options.reuse, setup_reuse::image);
-  EXPECT_TRUE(options.early_setup);
   EXPECT_EQ(options.problem, "");
 }
 
@@ -36,19 +35,11 @@ TEST(injection_options, reads_each_setup) {
   EXPECT_STREQ(setup_reuse_name(setup_reuse::config), "config");
 }
 
-TEST(injection_options, turns_the_early_setup_off) {
-  EXPECT_FALSE(read({{"COUNTERGUARD_INJECTION_EARLY_SETUP", "0"}}).early_setup);
-  EXPECT_TRUE(read({{"COUNTERGUARD_INJECTION_EARLY_SETUP", "1"}}).early_setup);
-}
-
 TEST(injection_options, names_a_wrong_value_and_keeps_the_default) {
-  const injection_options options =
-      read({{"COUNTERGUARD_INJECTION_SETUP", "fast"}, {"COUNTERGUARD_INJECTION_EARLY_SETUP", "yes"}});
+  const injection_options options = read({{"COUNTERGUARD_INJECTION_SETUP", "fast"}});
   EXPECT_EQ(options.reuse, setup_reuse::image);
-  EXPECT_TRUE(options.early_setup);
   EXPECT_EQ(options.problem,
-            "COUNTERGUARD_INJECTION_SETUP='fast' is not one of full, image, config; using image; "
-            "COUNTERGUARD_INJECTION_EARLY_SETUP='yes' is not 0 or 1; using 1");
+            "COUNTERGUARD_INJECTION_SETUP='fast' is not one of full, image, config; using image");
 }
 
 }  // namespace

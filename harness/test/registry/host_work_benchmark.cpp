@@ -1,7 +1,7 @@
 // Micro-benchmark of the host side of the built-in cases (not a test): input generation, CPU references and
 // output comparison at the sizes the built-ins use, the old single loop against the parallel code the
 // variants use now. Checks that both give the same values and exits 1 if not.
-//   build/harness/test/registry/host_work_benchmark > evidence/host_work_benchmark.txt
+//   build/harness/test/registry/host_work_benchmark   (on a GPU host: validation/gpu_checks.sh floor)
 #include <algorithm>
 #include <chrono>
 #include <cmath>

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <sstream>
 #include <vector>
 
@@ -86,6 +87,118 @@ TEST(console_report, prints_a_blamed_cases_source_lines_under_the_table) {
             std::string::npos)
       << text;
   EXPECT_EQ(render_console_report(test::sample_run()).find("source lines of"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace counterguard
+
+namespace counterguard {
+namespace {
+
+kernel_measurement launch_of(const std::string& function, int index) {
+  kernel_measurement launch;
+  launch.function = function;
+  launch.launch_index = index;
+  return launch;
+}
+
+// A case with one launch: each baseline check comes once for the case total and once for the kernel.
+run_results one_kernel_case_with_baseline_checks() {
+  run_results results;
+  case_result c;
+  c.instance = "transpose/smem_unpadded?n=2048";
+  c.suite = "transpose";
+  c.kernels.push_back(launch_of("counterguard::kernels::transpose::smem_tile", 0));
+  c.checks.push_back(
+      test::make_check("shared_store_bank_conflicts", "== 4063232", 4063232, check_verdict::pass, false));
+  check_outcome total = test::make_check("shared_store_bank_conflicts_hw",
+                                         "33251.33 in [28774.92059073962, 39727.746075927054]",
+                                         33312.123456789, check_verdict::pass, false, 33251.33);
+  check_outcome per_kernel = total;
+  per_kernel.kernel = "counterguard::kernels::transpose::smem_tile";
+  c.checks.push_back(total);
+  c.checks.push_back(per_kernel);
+  results.cases.push_back(c);
+  return results;
+}
+
+std::size_t rows_naming(const std::string& text, const std::string& metric) {
+  std::size_t n = 0;
+  for (const auto& line : lines_of(text))
+    n += line.find(" " + metric + " ") != std::string::npos ? 1 : 0;
+  return n;
+}
+
+TEST(console_report, a_one_kernel_case_prints_each_check_once) {
+  const std::string text = render_console_report(one_kernel_case_with_baseline_checks());
+  EXPECT_EQ(rows_naming(text, "shared_store_bank_conflicts_hw"), 1U) << text;
+  EXPECT_EQ(text.find("[counterguard::kernels::transpose::smem_tile]"), std::string::npos) << text;
+}
+
+TEST(console_report, a_per_kernel_check_that_differs_from_its_total_is_still_printed) {
+  run_results results = one_kernel_case_with_baseline_checks();
+  results.cases[0].checks[2].verdict = check_verdict::regression;
+  results.cases[0].checks[2].failing = true;
+  const std::string text = render_console_report(results);
+  EXPECT_EQ(rows_naming(text, "shared_store_bank_conflicts_hw"), 2U) << text;  // the total and the kernel
+  EXPECT_FALSE(row_of(text, "transpose/smem_unpadded?n=2048",
+                      "shared_store_bank_conflicts_hw [counterguard::kernels::transpose::smem_tile]")
+                   .empty())
+      << text;
+}
+
+TEST(console_report, a_case_with_several_kernels_prints_a_row_per_kernel) {
+  run_results results = one_kernel_case_with_baseline_checks();
+  results.cases[0].kernels.push_back(launch_of("counterguard::kernels::transpose::smem_tile", 1));
+  const std::string text = render_console_report(results);
+  EXPECT_EQ(rows_naming(text, "shared_store_bank_conflicts_hw"), 2U) << text;  // the total and the kernel
+  EXPECT_FALSE(row_of(text, "transpose/smem_unpadded?n=2048",
+                      "shared_store_bank_conflicts_hw [counterguard::kernels::transpose::smem_tile]")
+                   .empty())
+      << text;
+}
+
+TEST(console_report, prints_bands_and_measured_values_to_six_significant_digits) {
+  const std::string text = render_console_report(one_kernel_case_with_baseline_checks());
+  const std::string line = row_of(text, "transpose/smem_unpadded?n=2048", "shared_store_bank_conflicts_hw");
+  EXPECT_NE(line.find("33251.3 in [28774.9, 39727.7]"), std::string::npos) << line;
+  EXPECT_NE(line.find(" 33312.1 "), std::string::npos) << line;
+  EXPECT_NE(line.find(" +60.7935 "), std::string::npos) << line;
+  EXPECT_EQ(line.find("28774.92"), std::string::npos) << line;
+  // Exact counts are never rounded.
+  EXPECT_NE(row_of(text, "transpose/smem_unpadded?n=2048", "shared_store_bank_conflicts").find("4063232"),
+            std::string::npos);
+}
+
+TEST(console_report, a_case_measured_without_checks_prints_every_value_per_launch_and_in_total) {
+  // exec -k K --metric M: measured values and no expectation, shown as ncu shows them.
+  run_results results;
+  case_result selection;
+  selection.instance = "exec/selection";
+  for (int launch = 0; launch < 2; ++launch) {
+    kernel_measurement kernel;
+    kernel.function = "add_kernel";
+    kernel.launch_index = launch;
+    kernel.metrics["global_load_sectors"] = 262144;
+    selection.kernels.push_back(kernel);
+  }
+  selection.totals["global_load_sectors"] = metric_value{524288, metric_class::exact};
+  results.cases.push_back(selection);
+  const std::string text = render_console_report(results);
+  EXPECT_NE(row_of(text, "exec/selection", "global_load_sectors [add_kernel #1]").find("262144"),
+            std::string::npos)
+      << text;
+  const auto lines = lines_of(text);
+  const bool total_row = std::any_of(lines.begin(), lines.end(), [](const std::string& line) {
+    return line.find("global_load_sectors  ") != std::string::npos &&
+           line.find(" 524288 ") != std::string::npos && line.find("measured") != std::string::npos;
+  });
+  EXPECT_TRUE(total_row) << text;
+}
+
+TEST(console_report, a_case_with_checks_shows_its_checks_not_every_value) {
+  const std::string text = render_console_report(one_kernel_case_with_baseline_checks());
+  EXPECT_EQ(text.find("measured\n"), std::string::npos) << text;
 }
 
 }  // namespace

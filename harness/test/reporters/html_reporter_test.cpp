@@ -154,26 +154,82 @@ TEST(html_report, lists_what_needs_attention_most_urgent_first) {
   EXPECT_EQ(attention.find("says pass"), std::string::npos);
 }
 
-TEST(html_report, lists_every_check_of_every_case_in_collapsible_blocks) {
+TEST(html_report, lists_every_case_in_collapsible_blocks) {
   const run_results results = test::sample_run();
   const std::string suites = section(render_html_report(results, {}, false), "suites");
   EXPECT_EQ(count(suites, "<details class=\"suite"), 3U);
   EXPECT_EQ(count(suites, "<details class=\"case"), results.cases.size());
-  std::size_t checks = 0;
-  for (const auto& c : results.cases)
-    checks += c.checks.size();
-  EXPECT_EQ(count(suites, "<tr class=\""), checks);
   // Failing cases start open, passing ones closed.
   EXPECT_NE(suites.find("<details class=\"case failing\" id=\"case-1\" open>"), std::string::npos) << suites;
   EXPECT_NE(suites.find("<details class=\"case\" id=\"case-0\"><summary>"), std::string::npos) << suites;
 }
 
-TEST(html_report, names_the_yaml_line_of_an_expectation) {
+TEST(html_report, the_first_picture_has_a_row_per_check_and_per_case_that_did_not_run) {
+  const run_results results = test::sample_run();
+  const std::string html = render_html_report(results, {}, false);
+  const std::string standing = section(html, "standing");
+  EXPECT_LT(html.find("<section id=\"standing\">"), html.find("<section id=\"attention\">"));
+  std::size_t checks = 0;
+  for (const auto& c : results.cases)
+    checks += c.checks.size();
+  EXPECT_EQ(count(standing, "<tr class=\""), checks + 2) << standing;  // + the skipped and the errored case
+  EXPECT_EQ(count(standing, "<tbody id=\"standing-"), results.cases.size());
+  EXPECT_EQ(count(standing, "<svg viewBox=\"0 0 120 12\">"), checks);
+}
+
+TEST(html_report, the_first_picture_puts_failing_cases_first_then_changed_ones) {
+  run_results results = test::sample_run();
+  case_result fine;
+  fine.instance = "s/fine";
+  fine.suite = "s";
+  fine.checks.push_back(test::make_check("m", "== 1", 1, check_verdict::pass, false));
+  results.cases.insert(results.cases.begin(), fine);
+  const std::string standing = section(render_html_report(results, {}, false), "standing");
+  const auto failed = standing.find("transpose/naive?n=2048");
+  const auto errored = standing.find("atomics/hist");
+  const auto changed = standing.find("transpose/smem?pad=1,n=2048");  // a new metric, nothing failing
+  const auto passed = standing.find("s/fine");
+  const auto skipped = standing.find("dsmem/cluster");
+  EXPECT_LT(failed, errored);
+  EXPECT_LT(errored, changed);
+  EXPECT_LT(changed, passed);
+  EXPECT_LT(passed, skipped);
+  EXPECT_NE(skipped, std::string::npos);
+  EXPECT_NE(standing.find("<tbody id=\"standing-2\" class=\"bad\">"), std::string::npos) << standing;
+  EXPECT_NE(standing.find("<tbody id=\"standing-1\" class=\"note\">"), std::string::npos) << standing;
+  // Within the failing case its rows keep the check order, failing ones first.
+  EXPECT_LT(standing.find("shared_store_bank_conflicts", failed), standing.find("duration_ns", failed));
+}
+
+TEST(html_report, the_first_picture_lists_a_one_kernel_cases_checks_once) {
+  run_results results = test::sample_run();
+  case_result& c = results.cases[0];
+  c.kernels.resize(1);
+  c.kernels[0].function = "k";
+  check_outcome per_kernel = c.checks[1];
+  per_kernel.kernel = "k";
+  c.checks.push_back(per_kernel);
+  const std::string standing = section(render_html_report(results, {}, false), "standing");
+  EXPECT_EQ(count(standing, "global_load_sectors"), 1U) << standing;
+  c.kernels.resize(2);
+  const std::string two = section(render_html_report(results, {}, false), "standing");
+  EXPECT_EQ(count(two, "global_load_sectors"), 2U) << two;
+}
+
+TEST(html_report, rounds_bands_to_six_significant_digits) {
+  run_results results = test::sample_run();
+  results.cases[1].checks[1].expected = "1000.123456789 in [900.987654321, 1100.5]";
+  const std::string html = render_html_report(results, {}, false);
+  EXPECT_EQ(html.find("900.987654321"), std::string::npos);
+  EXPECT_NE(section(html, "standing").find("1000.12 in [900.988, 1100.5]"), std::string::npos);
+  EXPECT_NE(section(html, "attention").find("1000.12 in [900.988, 1100.5]"), std::string::npos);
+}
+
+TEST(html_report, names_the_yaml_line_of_a_failed_expectation) {
   run_results results = test::sample_run();
   results.cases[1].checks[0].source = source_location{"cases/transpose.yaml", 42, 7};
   const std::string html = render_html_report(results, {}, false);
   EXPECT_NE(section(html, "attention").find("cases/transpose.yaml:42"), std::string::npos);
-  EXPECT_NE(section(html, "suites").find("cases/transpose.yaml:42"), std::string::npos);
 }
 
 TEST(html_report, draws_one_plot_per_history_series) {
@@ -193,13 +249,70 @@ TEST(html_report, puts_series_failing_now_before_the_others) {
   metric_history fine = exact_series();
   fine.instance = "s/fine";
   for (auto& p : fine.points) {
+    p.value = p.git_commit[0] == 'b' ? 1 : 0;
+    p.verdict = "pass";
+    p.band_low.reset();
+    p.band_high.reset();
+  }
+  const std::string trends =
+      section(render_html_report(test::sample_run(), {fine, noisy_series()}, false), "trends");
+  ASSERT_NE(trends.find("s/fine"), std::string::npos) << trends;
+  EXPECT_LT(trends.find("transpose/naive?n=2048"), trends.find("s/fine"));
+  EXPECT_NE(trends.find("<figure id=\"trend-1\" class=\"failing\">"), std::string::npos);
+}
+
+TEST(html_report, plots_only_metrics_with_two_recorded_runs) {
+  metric_history one_run = noisy_series();
+  one_run.points.resize(1);
+  metric_history two_runs = noisy_series();
+  two_runs.metric = "dram_read_bytes";
+  two_runs.points.resize(2);
+  const std::string trends =
+      section(render_html_report(test::sample_run(), {one_run, two_runs}, false), "trends");
+  EXPECT_EQ(count(trends, "<svg class=\"cg-plot"), 1U) << trends;
+  EXPECT_NE(trends.find("dram_read_bytes"), std::string::npos);
+  const std::string only_one = section(render_html_report(test::sample_run(), {one_run}, false), "trends");
+  EXPECT_EQ(count(only_one, "<svg"), 0U);
+  EXPECT_NE(only_one.find("a metric is plotted once it has two"), std::string::npos) << only_one;
+}
+
+TEST(html_report, plots_a_kernel_of_a_one_kernel_case_only_as_the_case_total) {
+  run_results results = test::sample_run();
+  results.cases[1].kernels.resize(1);
+  metric_history total = noisy_series();
+  metric_history per_kernel = noisy_series();
+  per_kernel.kernel = "counterguard::kernels::transpose::naive";
+  EXPECT_EQ(count(section(render_html_report(results, {total, per_kernel}, false), "trends"),
+                  "<svg class=\"cg-plot"),
+            1U);
+  results.cases[1].kernels.resize(2);
+  EXPECT_EQ(count(section(render_html_report(results, {total, per_kernel}, false), "trends"),
+                  "<svg class=\"cg-plot"),
+            2U);
+}
+
+TEST(html_report, counts_series_that_never_changed_instead_of_drawing_them) {
+  metric_history flat = exact_series();
+  for (auto& p : flat.points) {
     p.value = 0;
     p.verdict = "pass";
   }
   const std::string trends =
-      section(render_html_report(test::sample_run(), {fine, noisy_series()}, false), "trends");
-  EXPECT_LT(trends.find("transpose/naive?n=2048"), trends.find("s/fine"));
-  EXPECT_NE(trends.find("<figure id=\"trend-1\" class=\"failing\">"), std::string::npos);
+      section(render_html_report(test::sample_run(), {flat, noisy_series()}, false), "trends");
+  EXPECT_EQ(count(trends, "<svg class=\"cg-plot"), 1U);
+  EXPECT_NE(trends.find("1 series held the same value and band in every run"), std::string::npos) << trends;
+}
+
+TEST(html_report, keeps_the_plots_collapsed_unless_one_fails) {
+  metric_history fine = noisy_series();
+  fine.instance = "s/quiet";  // not a case failing in sample_run()
+  fine.points.back().value = 1020;
+  fine.points.back().verdict = "pass";
+  const std::string quiet = section(render_html_report(test::sample_run(), {fine}, false), "trends");
+  EXPECT_NE(quiet.find("<details class=\"plots\"><summary>"), std::string::npos) << quiet;
+  const std::string failing =
+      section(render_html_report(test::sample_run(), {noisy_series()}, false), "trends");
+  EXPECT_NE(failing.find("<details class=\"plots\" open><summary>"), std::string::npos) << failing;
 }
 
 TEST(html_report, links_a_case_to_its_plots) {
@@ -221,7 +334,8 @@ TEST(html_report, needs_nothing_from_the_network) {
 }
 
 TEST(html_report, the_recorded_builtin_run_stays_small) {
-  // The whole built-in suite as recorded on the H200 (93 cases, 402 checks), with a plot for every total.
+  // The whole built-in suite as recorded on the H200 (93 cases, 402 checks) and a history of 30 runs in
+  // which every noisy total moves from run to run.
   std::ifstream in(std::string(COUNTERGUARD_SOURCE_DIR) + "/harness/test/fixtures/h200_builtin/results.json");
   const run_results results = nlohmann::json::parse(in).get<run_results>();
   std::vector<metric_history> history;
@@ -232,16 +346,19 @@ TEST(html_report, the_recorded_builtin_run_stays_small) {
       series.kernel = "total";
       series.metric = metric;
       series.cls = total.cls;
-      for (int run = 0; run < 10; ++run)
-        series.points.push_back(
-            point(std::string(8, static_cast<char>('a' + run)), total.value, total.value, total.value));
+      for (int run = 0; run < 30; ++run) {
+        const double value =
+            total.cls == metric_class::noisy ? total.value * (1.0 + 0.001 * (run % 7)) : total.value;
+        series.points.push_back(point(std::string(8, static_cast<char>('a' + run % 26)) + std::to_string(run),
+                                      value, total.value * 0.9, total.value * 1.1));
+      }
       history.push_back(series);
     }
   }
   const std::string without = render_html_report(results, {}, false);
   const std::string with = render_html_report(results, history, false);
-  EXPECT_LT(without.size(), 400'000U);
-  EXPECT_LT(with.size(), 3'000'000U) << history.size() << " plots";
+  EXPECT_LT(without.size(), 300'000U);
+  EXPECT_LT(with.size(), 1'500'000U) << history.size() << " series";
 }
 
 TEST(trend_plot, labels_runs_with_short_commit_hashes) {

@@ -147,9 +147,9 @@ TEST(junit_report, every_testsuite_has_timestamp_hostname_and_properties) {
   run_results results = test::sample_run();
   results.metadata.started_at = "2026-11-30T03:22:42Z";
   results.metadata.hostname = "gpu-runner-7";
-  results.metadata.driver_version = "580.159.04";
-  results.metadata.cuda_runtime_version = "13.0";
-  results.metadata.cupti_version = "130001";
+  results.metadata.device.driver_version = "580.159.04";
+  results.metadata.device.cuda_runtime_version = "13.0";
+  results.metadata.device.cupti_version = "130001";
   results.metadata.git_commit = "6955cc2194e6859188c19fb57c589d1f2213125b";
   const std::string xml = render_junit_report(results, false);
   EXPECT_EQ(count(xml, R"( timestamp="2026-11-30T03:22:42" hostname="gpu-runner-7">)"), 3U) << xml;

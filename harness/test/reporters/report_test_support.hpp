@@ -21,7 +21,7 @@ inline check_outcome make_check(const std::string& metric, const std::string& ex
 // Four cases: one passing, one failing (expectation + regression), one skipped, one with an error.
 inline run_results sample_run() {
   run_results results;
-  results.metadata.gpu_name = "NVIDIA H200";
+  results.metadata.device.name = "NVIDIA H200";
   results.metadata.gpu_key = "GH100-132sm-cuda13";
   case_result passing;
   passing.instance = "transpose/smem?pad=1,n=2048";

@@ -14,15 +14,15 @@ namespace {
 run_results sample_results() {
   run_results results;
   results.metadata.counterguard_version = "0.1.0";
-  results.metadata.gpu_name = "NVIDIA H200";
-  results.metadata.chip = "GH100";
-  results.metadata.sm_count = 132;
-  results.metadata.compute_capability = 90;
-  results.metadata.driver_version = "580.65";
-  results.metadata.cuda_runtime_version = "13.0";
-  results.metadata.cupti_version = "13.0.48";
-  results.metadata.sm_clock_mhz = 1980;
-  results.metadata.memory_clock_mhz = 3201;
+  results.metadata.device.name = "NVIDIA H200";
+  results.metadata.device.chip = "GH100";
+  results.metadata.device.sm_count = 132;
+  results.metadata.device.compute_capability = 90;
+  results.metadata.device.driver_version = "580.65";
+  results.metadata.device.cuda_runtime_version = "13.0";
+  results.metadata.device.cupti_version = "13.0.48";
+  results.metadata.device.sm_clock_mhz = 1980;
+  results.metadata.device.memory_clock_mhz = 3201;
   results.metadata.gpu_key = "GH100-132sm-cuda13";
   results.metadata.git_commit = "abc123";
   results.metadata.command_line = "counterguard run cases/";
@@ -102,7 +102,7 @@ TEST(run_results_json, round_trip_keeps_every_case_field) {
   EXPECT_EQ(c.passes, 3);
   EXPECT_FALSE(back.cases[1].verified.has_value());
   EXPECT_EQ(back.metadata.gpu_key, "GH100-132sm-cuda13");
-  EXPECT_EQ(back.metadata.sm_count, 132);
+  EXPECT_EQ(back.metadata.device.sm_count, 132);
 }
 
 TEST(run_results_json, uses_the_documented_field_names) {
@@ -237,6 +237,46 @@ TEST(run_results_json, round_trip_keeps_a_cases_source_line_blame) {
             "transpose.cu:34  STS [R7], R8  shared excess wavefronts 0 -> 4063232");
   EXPECT_EQ(describe_blamed_line(back.cases[0].blame->lines[1]),
             "transpose.cu:40  LDS R9, [R8]  shared wavefronts 262144");
+}
+
+TEST(run_results_json, a_blamed_line_keeps_its_inline_chain_and_change_of_instruction_kind) {
+  run_results results = sample_results();
+  case_blame blame = sample_blame();
+  blamed_source_line& line = blame.lines[0];
+  line.place = "kernels.cu:111";
+  line.chain = {"kernels.cu:111", "device_atomic_functions.hpp:226"};
+  line.sass = "ATOMG.E.ADD.64.STRONG.GPU PT, R2, desc[UR6][R2.64], R4";
+  line.metric = "global_sectors";
+  line.before = 32768U;
+  line.after = 32768U;
+  line.opcodes_before = {"RED.E.ADD.64.STRONG.GPU"};
+  line.opcodes_after = {"ATOMG.E.ADD.64.STRONG.GPU"};
+  results.cases[0].blame = blame;
+  const run_results back = round_trip(results);
+  const blamed_source_line& again = back.cases[0].blame->lines[0];
+  EXPECT_EQ(again.chain, line.chain);
+  EXPECT_EQ(again.opcodes_after, line.opcodes_after);
+  EXPECT_EQ(
+      describe_blamed_line(again),
+      "kernels.cu:111 -> device_atomic_functions.hpp:226  ATOMG.E.ADD.64.STRONG.GPU PT, R2, "
+      "desc[UR6][R2.64], "
+      "R4  instruction kinds RED.E.ADD.64.STRONG.GPU -> ATOMG.E.ADD.64.STRONG.GPU, global sectors 32768 "
+      "(unchanged)");
+}
+
+TEST(run_results_json, a_blame_written_before_inline_chains_still_reads) {
+  nlohmann::json json = sample_results();
+  json["cases"][0]["blame"] = case_blame_to_json(sample_blame());
+  for (auto& line : json["cases"][0]["blame"]["lines"]) {
+    line.erase("chain");
+    line.erase("opcodes_before");
+    line.erase("opcodes_after");
+  }
+  const run_results back = read_run_results(json, "old.json");
+  ASSERT_TRUE(back.cases[0].blame.has_value());
+  EXPECT_TRUE(back.cases[0].blame->lines[0].chain.empty());
+  EXPECT_EQ(describe_blamed_line(back.cases[0].blame->lines[0]),
+            "transpose.cu:34  STS [R7], R8  shared excess wavefronts 0 -> 4063232");
 }
 
 TEST(run_results_json, a_malformed_blame_names_its_field) {

@@ -8,6 +8,7 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <nlohmann/json.hpp>
 #include <thread>
 
@@ -27,8 +28,8 @@ case_instance instance(const std::string& name) {
 
 std::string device_event() {
   run_results wrapper;
-  wrapper.metadata.gpu_name = "Scripted GPU";
-  wrapper.metadata.chip = "GH100";
+  wrapper.metadata.device.name = "Scripted GPU";
+  wrapper.metadata.device.chip = "GH100";
   return nlohmann::json{{"event", "device"}, {"results", wrapper}}.dump();
 }
 
@@ -87,7 +88,7 @@ TEST(isolated_runner, collects_one_result_per_case_in_order) {
   ASSERT_EQ(outcome.results.size(), 2U);
   EXPECT_EQ(outcome.results[0].instance, "s/a");
   EXPECT_EQ(outcome.results[1].instance, "s/b");
-  EXPECT_EQ(outcome.device.gpu_name, "Scripted GPU");
+  EXPECT_EQ(outcome.device.name, "Scripted GPU");
 }
 
 TEST(isolated_runner, a_worker_that_runs_the_cases_in_its_own_order_gives_results_in_the_order_given) {
@@ -220,6 +221,55 @@ TEST(isolated_runner, a_lost_cuda_context_restarts_the_worker_for_the_remaining_
   ASSERT_EQ(outcome.results.size(), 2U);
   EXPECT_EQ(outcome.results[1].instance, "s/b");
   EXPECT_EQ(outcome.results[1].status, case_status::passed);
+}
+
+TEST(isolated_runner, each_worker_gets_its_part_of_the_runs_plan_once_it_reports_its_device) {
+  // Two cases of two configurations; the first worker loses its context after the first case, so a second
+  // worker is started for the other, and is sent only the configuration that case uses.
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("counterguard-plan-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string marker = (dir / "restarted").string();
+  const std::string first = (dir / "first").string();
+  const std::string second = (dir / "second").string();
+  const scripted_worker worker(
+      emit(device_event()) + "if [ ! -e " + marker + " ]; then\n  touch " + marker + "\n  read -r line\n" +
+      "  echo \"$line\" > " + first + "\n  grep -q expected_chip \"$2\" && echo request >> " + first + "\n" +
+      emit(R"({"event":"begin","instance":"s/a","position":0})") + emit(result_event("a")) +
+      "  exit 70\nfi\n" + "read -r line\necho \"$line\" > " + second + "\n" +
+      emit(R"({"event":"begin","instance":"s/b","position":0})") + emit(result_event("b")));
+  isolated_run_options options = worker.options();
+  options.chip = "GH100";
+  worker_plan plan;
+  plan.chip = "GH100";
+  plan.configurations = {{{"x.sum"}, 1}, {{"y.sum"}, 2}};
+  plan.configuration_of = {0, 1};
+  std::promise<worker_plan> planned;
+  planned.set_value(plan);
+  options.plan = planned.get_future().share();
+  const auto outcome = run_isolated({instance("a"), instance("b")}, options);
+  ASSERT_EQ(outcome.results.size(), 2U);
+  EXPECT_EQ(outcome.results[1].status, case_status::passed);
+  std::string line;
+  std::string request;
+  {
+    std::ifstream in(first);
+    std::getline(in, line);
+    std::getline(in, request);
+  }
+  EXPECT_EQ(request, "request") << "the request says a plan comes";
+  const worker_plan whole = decode_worker_plan(line);
+  EXPECT_EQ(whole.configuration_of, (std::vector<int>{0, 1}));
+  EXPECT_EQ(whole.configurations.size(), 2U);
+  {
+    std::ifstream in(second);
+    std::getline(in, line);
+  }
+  const worker_plan part = decode_worker_plan(line);
+  EXPECT_EQ(part.configuration_of, (std::vector<int>{0}));
+  ASSERT_EQ(part.configurations.size(), 1U);
+  EXPECT_EQ(part.configurations[0].raw_metrics, (std::vector<std::string>{"y.sum"}));
+  std::filesystem::remove_all(dir);
 }
 
 TEST(isolated_runner, a_worker_that_cannot_start_stops_the_run_with_its_message) {

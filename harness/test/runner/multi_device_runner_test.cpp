@@ -6,6 +6,7 @@
 
 #include <csignal>
 #include <fstream>
+#include <future>
 #include <map>
 #include <set>
 #include <thread>
@@ -79,7 +80,7 @@ TEST(multi_device_runner, every_case_runs_once_and_results_come_back_in_the_give
   for (const auto& i : list)
     EXPECT_EQ(ran.count(i.name), 1U) << i.name;
   EXPECT_EQ(devices, (std::set<int>{0, 1})) << "both devices took cases";
-  EXPECT_EQ(outcome.device.gpu_name, "Scripted GPU");
+  EXPECT_EQ(outcome.device.name, "Scripted GPU");
 }
 
 TEST(multi_device_runner, cases_are_handed_out_longest_first_with_ties_in_suite_order) {
@@ -112,6 +113,38 @@ TEST(multi_device_runner, a_worker_keeps_to_a_profiler_configuration_planned_whi
   const std::set<std::vector<std::string>> runs{by_device[0], by_device[1]};
   EXPECT_EQ(runs, (std::set<std::vector<std::string>>{{"s/b_slow"}, {"s/a", "s/c", "s/e", "s/d_slow"}}))
       << "each device kept to its configuration, then helped from the other's end";
+}
+
+TEST(multi_device_runner, every_worker_gets_the_runs_plan_before_its_first_case) {
+  const scratch_dir dir;
+  // Each worker keeps the first line of its input (the plan), then takes cases as usual.
+  const scripted_worker worker(
+      read_device_from_request() + emit(scripted_device_event()) + "read -r plan\necho \"$plan\" > " +
+      dir.file("plan") + "-$device\n" + "while read -r position name; do\n  echo \"$device $name\" >> " +
+      dir.file("log") +
+      "\n  echo \"{\\\"event\\\":\\\"begin\\\",\\\"instance\\\":\\\"$name\\\",\\\"position\\\":"
+      "$position}\" >&3\n" +
+      emit_result_for("name") + "done\n");
+  const auto list = instances({"a", "b", "c", "d"});
+  isolated_run_options options = worker.options();
+  options.chip = "GH100";
+  worker_plan plan;
+  plan.chip = "GH100";
+  plan.configurations = {{{"x.sum"}, 1}, {{"y.sum"}, 1}};
+  plan.configuration_of = {0, 1, 0, 1};
+  std::promise<worker_plan> planned;
+  planned.set_value(plan);
+  options.plan = planned.get_future().share();
+  const auto outcome = run_on_devices(list, std::vector<double>(list.size(), 1.0), {0, 1}, options,
+                                      [&] { return plan.configuration_of; });
+  ASSERT_EQ(outcome.results.size(), list.size());
+  EXPECT_EQ(read_log(dir.file("log")).size(), list.size()) << "no case line was taken for the plan";
+  for (const int device : {0, 1}) {
+    std::ifstream in(dir.file("plan") + "-" + std::to_string(device));
+    std::string line;
+    std::getline(in, line);
+    EXPECT_EQ(decode_worker_plan(line).configuration_of, plan.configuration_of) << "device " << device;
+  }
 }
 
 // How many bytes wait in the worker's standard input during its first case (written to `file`).

@@ -28,10 +28,10 @@ inline case_instance scripted_instance(const std::string& name) {
 // {"event":"device"} for a GPU with `sm_count` SMs (the GPU key depends on it).
 inline std::string scripted_device_event(int sm_count = 132) {
   run_results wrapper;
-  wrapper.metadata.gpu_name = "Scripted GPU";
-  wrapper.metadata.chip = "GH100";
-  wrapper.metadata.sm_count = sm_count;
-  wrapper.metadata.cuda_runtime_version = "13.0";
+  wrapper.metadata.device.name = "Scripted GPU";
+  wrapper.metadata.device.chip = "GH100";
+  wrapper.metadata.device.sm_count = sm_count;
+  wrapper.metadata.device.cuda_runtime_version = "13.0";
   return nlohmann::json{{"event", "device"}, {"results", wrapper}}.dump();
 }
 

@@ -282,5 +282,41 @@ TEST(worker_configurations, configurations_without_instrumented_counters_are_num
   EXPECT_EQ(order_by_configuration({1, 0, 1, 0, -1}), (std::vector<std::size_t>{1, 3, 0, 2, 4}));
 }
 
+TEST(worker_configurations, the_run_is_planned_once_as_a_worker_handed_all_of_it_would_plan_it) {
+  std::vector<case_instance> list;
+  for (const auto& [name, made] : suite())
+    list.push_back(made);
+  const worker_plan plan = plan_for_run(list, {}, "GH100");
+  ASSERT_TRUE(plan.planned);
+  EXPECT_TRUE(plan.problem.empty());
+  const metric_name_validator validator("GH100");
+  const worker_configurations worker = plan_for_instances(
+      list, {}, catalog(),
+      [&](const std::vector<std::string>& metrics) { return validator.pass_count(metrics); },
+      configuration_sharing::hardware_stages);
+  ASSERT_EQ(plan.configuration_of.size(), list.size());
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    EXPECT_EQ(plan.configuration_of[i], worker.configuration_of(i)) << list[i].name;
+    EXPECT_EQ(worker_configurations(plan).raw_metrics(i), worker.raw_metrics(i)) << list[i].name;
+  }
+}
+
+TEST(worker_configurations, a_metric_the_chip_lacks_is_the_plans_problem_naming_it) {
+  const worker_plan plan = plan_for_run({instance("bad", {"dram__no_such_counter.sum"})}, {}, "GH100");
+  EXPECT_NE(plan.problem.find("dram__no_such_counter.sum"), std::string::npos) << plan.problem;
+}
+
+TEST(worker_configurations, a_part_of_the_plan_keeps_only_the_configurations_its_cases_use_in_order) {
+  worker_plan run;
+  run.chip = "GH100";
+  run.configurations = {{{"a.sum"}, 1}, {{"b.sum"}, 1}, {{"c.sum"}, 1}};
+  run.configuration_of = {0, 1, 2, -1, 2};
+  const worker_plan part = plan_for_positions(run, {2, 3, 4});
+  ASSERT_EQ(part.configurations.size(), 1U);
+  EXPECT_EQ(part.configurations[0].raw_metrics, (std::vector<std::string>{"c.sum"}));
+  EXPECT_EQ(part.configuration_of, (std::vector<int>{0, -1, 0}));
+  EXPECT_EQ(plan_for_positions(run, {1, 0}).configuration_of, (std::vector<int>{1, 0}));
+}
+
 }  // namespace
 }  // namespace counterguard

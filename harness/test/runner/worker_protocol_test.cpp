@@ -10,8 +10,8 @@ namespace counterguard {
 namespace {
 
 TEST(worker_protocol, every_event_reads_back_as_it_was_written) {
-  run_metadata device;
-  device.gpu_name = "NVIDIA H200";
+  device_description device;
+  device.name = "NVIDIA H200";
   device.chip = "GH100";
   device.sm_count = 132;
   case_result result;
@@ -24,7 +24,7 @@ TEST(worker_protocol, every_event_reads_back_as_it_was_written) {
 
   const auto device_back =
       std::get<device_ready_event>(decode_worker_event(encode_worker_event(device_ready_event{device})));
-  EXPECT_EQ(device_back.device.gpu_name, "NVIDIA H200");
+  EXPECT_EQ(device_back.device.name, "NVIDIA H200");
   EXPECT_EQ(device_back.device.sm_count, 132);
   const auto busy =
       std::get<gpu_busy_event>(decode_worker_event(encode_worker_event(gpu_busy_event{"held", 12.5})));
@@ -104,8 +104,8 @@ TEST(worker_protocol, a_streamed_request_says_so_and_an_older_request_is_not_str
 }
 
 TEST(worker_protocol, a_request_names_the_chip_the_parent_validated_for) {
-  // The worker plans its configurations for it while CUDA starts (gpu_worker.cpp); none named: planned once
-  // the device is known, as before.
+  // The parent plans the configurations for it and sends the plan once the worker reports its device; none
+  // named: the worker plans once the device is known, as before.
   worker_request request;
   request.suite_paths = {"cases"};
   request.instances = {"s/a"};
@@ -119,6 +119,34 @@ TEST(worker_protocol, a_request_names_the_chip_the_parent_validated_for) {
   nlohmann::json wrong = worker_request_to_json(request);
   wrong["expected_chip"] = 100;
   EXPECT_THROW(static_cast<void>(read_worker_request(wrong, "request.json")), input_error);
+}
+
+TEST(worker_protocol, a_plan_reads_back_as_it_was_sent) {
+  worker_plan plan;
+  plan.chip = "GH100";
+  plan.configurations = {{{"a.sum", "b.sum"}, 2}, {{"c.sum"}, 1}};
+  plan.configuration_of = {1, -1, 0};
+  const std::string line = encode_worker_plan(plan);
+  EXPECT_EQ(line.find('\n'), std::string::npos) << "one line";
+  const worker_plan back = decode_worker_plan(line);
+  EXPECT_EQ(back.chip, "GH100");
+  ASSERT_EQ(back.configurations.size(), 2U);
+  EXPECT_EQ(back.configurations[0].raw_metrics, (std::vector<std::string>{"a.sum", "b.sum"}));
+  EXPECT_EQ(back.configurations[0].passes, 2);
+  EXPECT_EQ(back.configuration_of, (std::vector<int>{1, -1, 0}));
+  EXPECT_TRUE(back.planned);
+  EXPECT_TRUE(back.problem.empty());
+  worker_plan refused;
+  refused.chip = "GH100";
+  refused.problem = "cases/x.yaml:3: no CUPTI metric of this name on chip GH100";
+  EXPECT_EQ(decode_worker_plan(encode_worker_plan(refused)).problem, refused.problem);
+}
+
+TEST(worker_protocol, a_malformed_plan_is_an_internal_error) {
+  EXPECT_THROW(static_cast<void>(decode_worker_plan("3 s/a")), internal_error);
+  worker_plan plan;
+  plan.configuration_of = {0};  // no configuration 0
+  EXPECT_THROW(static_cast<void>(decode_worker_plan(encode_worker_plan(plan))), internal_error);
 }
 
 }  // namespace

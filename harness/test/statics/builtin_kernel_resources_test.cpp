@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "counterguard/build_info.hpp"
-#include "counterguard/measurement/case_measurement.hpp"
+#include "counterguard/measurement/fill_measurements.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
 #include "counterguard/statics/embedded_resource_report.hpp"
 

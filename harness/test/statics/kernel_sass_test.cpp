@@ -12,6 +12,7 @@
 
 #include "counterguard/core/error.hpp"
 #include "counterguard/statics/sass_disassembler.hpp"
+#include "counterguard/statics/toolkit_sources.hpp"
 
 namespace counterguard {
 namespace {
@@ -117,6 +118,85 @@ TEST(kernel_sass, inlined_code_carries_its_call_site) {
     EXPECT_TRUE(ends_with(instruction.inlined_at.front().file, "inlined_probe.cu"));
   }
   EXPECT_GT(inlined, 0U);
+}
+
+// inline_chains.cu: several kernels in one cubin, each with code inlined from headers. Line tables give each
+// function a sequence of its own, and an inlined row names its call site by its index in that sequence.
+struct kernel_lines {
+  int first = 0;  // the __global__ line
+  int last = 0;   // the closing brace
+};
+
+kernel_lines lines_of_kernel(const std::string& name) {
+  return {source_line_containing("__global__ void " + name + "(", INLINE_CHAINS_SOURCE),
+          source_line_containing("// end " + name, INLINE_CHAINS_SOURCE)};
+}
+
+TEST(kernel_sass, every_kernel_of_a_cubin_has_its_own_call_sites) {
+  for (const std::string kernel : {"shuffle_sum", "group_sum", "count_unused", "count_used", "scale"}) {
+    const kernel_lines body = lines_of_kernel(kernel);
+    const kernel_sass sass = lines_of(INLINE_CHAINS, kernel);
+    ASSERT_TRUE(sass.has_line_info) << kernel;
+    std::size_t inlined = 0;
+    for (const auto& instruction : sass.instructions) {
+      if (instruction.inlined_at.empty())
+        continue;
+      ++inlined;
+      const source_position& outermost = instruction.inlined_at.back();
+      EXPECT_TRUE(ends_with(outermost.file, "inline_chains.cu")) << kernel << ": " << outermost.file;
+      EXPECT_GE(outermost.line, body.first) << kernel << " at " << instruction.offset;
+      EXPECT_LE(outermost.line, body.last) << kernel << " at " << instruction.offset;
+    }
+    EXPECT_GT(inlined, 0U) << kernel;
+  }
+}
+
+TEST(kernel_sass, an_atomic_add_is_the_toolkits_code_inlined_at_the_call) {
+  const int call = source_line_containing("marker: atomic unused", INLINE_CHAINS_SOURCE);
+  const kernel_sass sass = lines_of(INLINE_CHAINS, "count_unused");
+  std::size_t in_header = 0;
+  for (const auto& instruction : sass.instructions) {
+    if (!ends_with(instruction.position->file, "device_atomic_functions.hpp"))
+      continue;
+    ++in_header;
+    ASSERT_EQ(instruction.inlined_at.size(), 1U) << "offset " << instruction.offset;
+    EXPECT_EQ(instruction.inlined_at.front().line, call);
+    EXPECT_NE(instruction.inlined_function.find("atomicAdd"), std::string::npos)
+        << instruction.inlined_function;
+  }
+  EXPECT_GT(in_header, 0U);
+}
+
+TEST(kernel_sass, a_cooperative_groups_reduction_nests_inlined_calls_under_the_users_call) {
+  const int call = source_line_containing("marker: reduce call", INLINE_CHAINS_SOURCE);
+  const kernel_sass sass = lines_of(INLINE_CHAINS, "group_sum");
+  std::size_t nested = 0;
+  for (const auto& instruction : sass.instructions) {
+    if (instruction.inlined_at.size() < 2 || instruction.inlined_at.back().line != call)
+      continue;
+    ++nested;
+    // Innermost first: every call site but the last is in the toolkit's cooperative groups headers.
+    for (std::size_t i = 0; i + 1 < instruction.inlined_at.size(); ++i)
+      EXPECT_NE(instruction.inlined_at[i].file.find("cooperative_groups"), std::string::npos)
+          << instruction.inlined_at[i].file;
+  }
+  EXPECT_GT(nested, 0U);
+}
+
+TEST(kernel_sass, the_toolkits_include_directories_hold_its_headers_but_not_the_projects) {
+  const kernel_sass sass = lines_of(INLINE_CHAINS, "count_unused");
+  ASSERT_FALSE(sass.toolkit_include_dirs.empty());
+  const auto in_toolkit = [&](const std::string& file) {
+    return std::any_of(sass.toolkit_include_dirs.begin(), sass.toolkit_include_dirs.end(),
+                       [&](const std::string& dir) { return source_in_directory(file, dir); });
+  };
+  for (const auto& instruction : lines_of(INLINE_CHAINS, "group_sum").instructions) {
+    for (const auto& call : instruction.inlined_at) {
+      const bool projects = ends_with(call.file, "inline_chains.cu");
+      EXPECT_EQ(in_toolkit(call.file), !projects) << call.file;
+    }
+  }
+  EXPECT_FALSE(in_toolkit(INLINE_CHAINS_SOURCE));
 }
 
 TEST(kernel_sass, an_unknown_kernel_is_an_error_listing_close_names) {

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "counterguard/results/run_results.hpp"
+#include "counterguard/core/device_description.hpp"
 
 namespace counterguard {
 
@@ -15,7 +15,7 @@ namespace counterguard {
                                        const std::string& cuda_version);
 
 // The key of the device a run measured (chip, sm_count, cuda_runtime_version).
-[[nodiscard]] std::string make_gpu_key(const run_metadata& metadata);
+[[nodiscard]] std::string make_gpu_key(const device_description& device);
 
 // The major version of "13.0", "13.0.48", "13000" (cudaRuntimeGetVersion) or "13"; -1 when unreadable.
 [[nodiscard]] int cuda_major_version(const std::string& version);

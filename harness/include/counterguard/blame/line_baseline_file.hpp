@@ -8,8 +8,10 @@
 
 namespace counterguard {
 
-// Version of the per-line baseline format (docs/blame.md). Bump on any incompatible change.
-inline constexpr int line_baseline_schema_version = 1;
+// Version of the per-line baseline format (docs/blame.md). Bump on any incompatible change. 2: lines are the
+// user's lines (inlined code blamed on its caller, source_line_blame.hpp), with their inline chains and
+// memory opcodes; schema 1 files still read, their lines keyed by the instructions' own lines.
+inline constexpr int line_baseline_schema_version = 2;
 
 // baselines/<gpu_key>/<suite>.lines.json, written by `baseline update --with-lines`: the per-line profile of
 // each case instance's exact counters, what `run` compares a regressed case's blame with.
@@ -18,7 +20,7 @@ struct line_baseline_file {
   std::string gpu_key;
   std::string suite;
   std::string chip;
-  std::map<std::string, line_profile> cases;  // by case instance name
+  std::map<std::string, line_profile> cases;  // by case instance name (a schema 1 file's: innermost lines)
 };
 
 [[nodiscard]] std::string line_baseline_path(const std::string& directory, const std::string& gpu_key,

@@ -8,6 +8,12 @@ namespace counterguard {
 // Whether a check fails the case. An improvement fails only when `strict` (baselines must be refreshed).
 [[nodiscard]] bool is_failing(const check_outcome& check, bool strict);
 
+// Where a check stands in the order reports list what needs attention, most urgent first (0 and 1 are a
+// case's error and wrong output): 2 a failed expectation, 3 a regression, 4 a missing metric or an
+// improvement that fails (--strict), 5 an improvement and 6 a missing metric that do not, 7 a new metric,
+// 8 a pass.
+[[nodiscard]] int attention_rank(const check_outcome& check, bool strict);
+
 // Sets a case's status from its checks and verification: skipped and error stay as they are; a wrong
 // output (verified == false) or any failing check makes it failed (with a reason); otherwise passed.
 void settle_case_status(case_result& result, bool strict);

@@ -12,7 +12,7 @@ namespace counterguard::detail {
 // range profiler `profiler` (cuptiRangeProfilerGetCounterDataSize, then CounterDataImageInitialize). Both
 // `run` and the `exec` injection keep one per configuration and Enable and start each capture from a copy:
 // on the H200 that is the same image as initialising again, at a fraction of the cost
-// (evidence/h200/pristine_image, evidence/h200/exec/setups).
+// (validation/h200.md, "Per case"; validation/exec_checks.sh setups).
 [[nodiscard]] std::vector<std::uint8_t> initialized_counter_data_image(
     CUpti_RangeProfiler_Object* profiler, const std::vector<std::string>& raw_metrics, int max_ranges);
 

@@ -9,7 +9,7 @@ namespace counterguard::detail {
 // of linked. Its static initialiser writes about 100 MB (27,000 page faults, 45 ms here), which every
 // counterguard process paid at start: the `run` parent and its worker each, and commands that never touch
 // counters (list, static, merge). CUPTI's host API opens the library by the same name, so one copy serves
-// both; counterguard opens it before CUPTI needs it (profiler_host, range_profiler). Looked for beside
+// both; counterguard opens it before CUPTI needs it (profiler_host, device_profiler). Looked for beside
 // libcupti, then by name (LD_LIBRARY_PATH, the program's run path), then where the build found it.
 struct nvperf_host_functions {
   decltype(&NVPW_InitializeHost) initialize_host;

@@ -13,9 +13,10 @@ namespace counterguard::detail {
 // open across profiler configurations. Why not the range profiler: on the H200 its first capture after each
 // Enable costs about 145 ms of driver time, and a new configuration needs a new Enable; here a session costs
 // about 60 ms once and a configuration switch (UnsetConfig, SetConfig) under 0.1 ms, with the same values
-// (evidence/h200/switch). The session's counter-data image holds the raw counters of every configuration it
-// may be given; after each capture its bytes are copied out (the capture's own image, holding its ranges
-// only) and reset in place, which the H200 showed to give the next capture ranges from 0 again.
+// (validation/h200.md, "Findings"). The session's counter-data image holds the raw counters of every
+// configuration it may be given; after each capture its bytes are copied out (the capture's own image,
+// holding its ranges only) and reset in place, which the H200 showed to give the next capture ranges from 0
+// again.
 //
 // Seen on the H200: switching from a configuration with instrumented (SASS-patched) counters to one without
 // them crashes the process inside CUPTI, so such a switch starts a new session instead (worker configurations

@@ -34,6 +34,10 @@ struct recorded_launch {
   // Whether the launch attributes (registers, occupancy, ...) could be read: a runtime launch through a host
   // stub, with no driver launch under it, has none, and its "launch" metrics stay unmeasured.
   bool attributes_known = true;
+  // The launch with its replay passes (kernel replay restores device memory between passes: the cost grows
+  // with what the program holds), and the device memory in use when it began; 0 in older recordings.
+  double launch_milliseconds = 0.0;
+  std::uint64_t device_bytes_in_use = 0;
 };
 
 struct recorded_process {
@@ -80,7 +84,7 @@ void save_recorded_resources(const std::filesystem::path& directory,
 struct exec_evaluation {
   std::vector<case_result> results;
   std::vector<case_instance> instances;            // parallel to results: per process, named with its label
-  std::optional<run_metadata> device;              // GPU fields of the first process that profiled
+  std::optional<device_description> device;        // the GPU of the first process that profiled
   std::optional<environment_problem> environment;  // a process could not profile at all
   std::string environment_message;
 };

@@ -6,8 +6,10 @@
 #include <vector>
 
 #include "counterguard/core/error.hpp"
+#include "counterguard/model/launch_context.hpp"
 #include "counterguard/model/process_identity.hpp"
 #include "counterguard/results/run_results.hpp"
+#include "counterguard/statics/kernel_resources.hpp"
 
 namespace counterguard {
 
@@ -16,7 +18,13 @@ struct seen_kernel {
   std::string function;  // demangled, without parameters
   std::string mangled;
   std::int64_t launches = 0;
-  std::vector<std::string> nvtx;  // the distinct NVTX contexts it was launched in (the first few)
+  std::vector<std::string> nvtx;  // the distinct NVTX contexts it was launched in (the first few), described
+  // The same contexts range by range (absent in records written before they were kept): what the "selected
+  // nothing" diagnosis compares a selector with.
+  std::vector<nvtx_context> contexts;
+  // Its resources from the module the driver loaded it from (a JIT-compiled kernel's only source of static
+  // metrics); absent when that module held no cubin or was loaded before the injection.
+  std::optional<kernel_resources> resources;
 };
 
 // How far a case got in this process.
@@ -37,7 +45,7 @@ struct process_record {
   static constexpr std::size_t max_nvtx_contexts_per_kernel = 8;
 
   process_identity process;
-  std::optional<run_metadata> device;              // GPU fields only: the device of the first profiled launch
+  std::optional<device_description> device;        // GPU fields only: the device of the first profiled launch
   std::int64_t launches = 0;                       // every kernel launch of the process
   std::vector<seen_kernel> kernels;                // in first-launch order
   std::vector<case_progress> cases;                // in the instructions' order
@@ -46,9 +54,9 @@ struct process_record {
   bool finished = false;  // the process reached exit() (false: it crashed or was killed)
 };
 
-// Records one launch of `function` (`mangled`) in the NVTX context described by `nvtx`.
+// Records one launch of `function` (`mangled`) in the NVTX context `nvtx`.
 void note_launch(process_record& record, const std::string& function, const std::string& mangled,
-                 const std::string& nvtx);
+                 const nvtx_context& nvtx);
 
 void save_process_record(const std::string& path, const process_record& record);
 // A missing or malformed file is an input_error naming it and the field.

@@ -11,7 +11,7 @@ namespace counterguard {
 // (SASS-patched: "__sass_" in its name). Why it matters: in kernel replay each launch pays for the hardware
 // stages its configuration collects, not for the counters alone (on the H200 a launch replayed with the L1TEX
 // tag-stage local-memory counters took 27 ms, with the constant cache's 4 ms, with instrumented counters
-// under 1 ms: evidence/h200/configurations), so a case must not be given stages it does not collect itself.
+// under 1 ms, on the H200), so a case must not be given stages it does not collect itself.
 [[nodiscard]] std::string hardware_counter_stage(const std::string& raw_metric);
 
 // The distinct hardware stages of a set of raw counters, sorted (empty: instrumented counters only).

@@ -33,4 +33,15 @@ class metric_catalog;
 [[nodiscard]] std::vector<case_instance> filter_instances(std::vector<case_instance> instances,
                                                           const std::string& glob);
 
+// An `expect:` map on its own, as YAML or JSON text (JSON is YAML): the forms, checks and messages of a
+// case's `expect:` block (docs/schema.md, "Expectations"). `origin` stands for the file in error messages.
+[[nodiscard]] std::vector<expectation> parse_expectations(const std::string& text, const std::string& origin,
+                                                          const metric_catalog& metrics);
+
+// An expectation evaluated for one instance's parameters: its formulas computed (an unknown or string
+// parameter is an input_error naming the numeric ones), its class the declared one or the catalog's.
+[[nodiscard]] resolved_expectation resolve_expectation(const expectation& spec,
+                                                       const parameter_list& parameters,
+                                                       const metric_catalog& metrics);
+
 }  // namespace counterguard

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "counterguard/profiler/range_profiler.hpp"
+#include "counterguard/profiler/device_profiler.hpp"
 #include "counterguard/profiler/sass_metric_names.hpp"
 
 namespace counterguard {
@@ -37,7 +37,7 @@ struct sass_metric_details {
 
 // Per-instruction counters from CUPTI's SASS metrics API (cupti_sass_metrics.h) on one device: CUPTI patches
 // each kernel's SASS to count per instruction (no replay: the work runs once). Collect in a process without
-// a range_profiler: the two were not verified together. Construction initialises CUDA and CUPTI and throws
+// a device_profiler: the two were not verified together. Construction initialises CUDA and CUPTI and throws
 // environment_error when the device cannot collect SASS metrics. With `trace`, every CUPTI call and what it
 // returned is written there, one line each.
 class sass_metrics_collector {

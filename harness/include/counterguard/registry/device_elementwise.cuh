@@ -2,7 +2,7 @@
 // For kernel sources (nvcc): inputs that are functions of their index, written on the GPU, and outputs
 // checked on the GPU against a reference that is a function of the index too. No host array is made, copied
 // or compared: on the H200 the built-in suite's input creation and verification went from 0.48 and 0.79 s to
-// 0.15 and 0.20 s (evidence/h200/gpu_checks_528c148). The check runs after profiling, like verify(), and
+// 0.15 and 0.20 s (COUNTERGUARD_TIMING). The check runs after profiling, like verify(), and
 // reports like compare_with_reference (exact comparison). `Value` and `Expected` are __host__ __device__
 // functors of the index: the first mismatch's expected value is recomputed on the host for the message.
 #include <cuda_runtime_api.h>

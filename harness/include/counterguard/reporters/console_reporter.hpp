@@ -13,9 +13,11 @@ struct console_report_options {
 
 // A plain-text table, columns aligned with spaces:
 //   CASE  METRIC  EXPECTED  MEASURED  DELTA  VERDICT
-// one row per check (METRIC carries "[kernel]" for per-kernel checks; EXPECTED is the expectation or the
-// baseline band; DELTA is measured - baseline), one row per skipped, errored or wrongly computing case,
-// and a last line with the counts (summary_line). Failing verdicts are upper case.
+// one row per check (shown_checks: per-kernel rows, METRIC "name [kernel]", only where the case launched more
+// than one kernel; EXPECTED is the expectation or the baseline band; DELTA is measured - baseline; numbers
+// that are not integers to about six significant digits, format_display_value), one row per skipped,
+// errored or wrongly computing case, and a last line with the counts (summary_line, every check counted).
+// Failing verdicts are upper case.
 [[nodiscard]] std::string render_console_report(const run_results& results,
                                                 const console_report_options& options = {});
 

@@ -3,14 +3,15 @@
 #include <string>
 #include <string_view>
 
+#include "counterguard/reporters/markup_escape.hpp"
 #include "counterguard/results/run_results.hpp"
 
 namespace counterguard {
 
-// Text made safe for XML 1.0 element content and attribute values: & < > " ' as entities, tab, line
-// feed and carriage return as character references (kept in attributes), other control characters
-// (not allowed in XML 1.0 at all) as '?'.
-[[nodiscard]] std::string xml_escape(std::string_view text);
+// Text made safe for XML 1.0 element content and attribute values (escape_markup).
+[[nodiscard]] inline std::string xml_escape(std::string_view text) {
+  return escape_markup(text, markup_language::xml);
+}
 
 // JUnit XML as CI systems read it: <testsuites> with one <testsuite> per suite and one <testcase> per
 // case instance (classname = suite, name = instance, time = seconds). A failed case has one

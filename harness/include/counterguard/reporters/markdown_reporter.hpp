@@ -3,6 +3,7 @@
 #include <string>
 
 #include "counterguard/core/markdown_budget.hpp"
+#include "counterguard/core/markdown_cell.hpp"
 #include "counterguard/results/run_results.hpp"
 
 namespace counterguard {
@@ -19,8 +20,5 @@ namespace counterguard {
 // Writes render_markdown_report atomically to `path`.
 void write_markdown_report(const std::string& path, const run_results& results, bool strict,
                            const markdown_budget& budget = {});
-
-// Text safe inside a Markdown table cell: '|' escaped, line breaks as spaces.
-[[nodiscard]] std::string markdown_cell(const std::string& text);
 
 }  // namespace counterguard

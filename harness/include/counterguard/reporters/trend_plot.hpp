@@ -4,11 +4,14 @@
 #include <string_view>
 
 #include "counterguard/history/metric_history.hpp"
+#include "counterguard/reporters/markup_escape.hpp"
 
 namespace counterguard {
 
-// Text safe in HTML (and inline SVG) element content and quoted attribute values: & < > " ' as entities.
-[[nodiscard]] std::string html_escape(std::string_view text);
+// Text safe in HTML (and inline SVG) element content and quoted attribute values (escape_markup).
+[[nodiscard]] inline std::string html_escape(std::string_view text) {
+  return escape_markup(text, markup_language::html);
+}
 
 // "6955cc2" (the first 7 characters of a commit hash), or the text as it is when shorter.
 [[nodiscard]] std::string short_commit(const std::string& commit);

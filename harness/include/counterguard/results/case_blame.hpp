@@ -14,11 +14,19 @@ class json_reader;
 // baseline, when it has the case) and now.
 struct blamed_source_line {
   std::string function;  // demangled, without parameters
-  std::string place;     // "transpose.cu:34"
+  std::string place;     // "kernels.cu:111": the user's line (docs/blame.md)
   std::string sass;      // the line's instruction that carries (or changed) most: "STS [R7], R8", "PC 01f0"
   std::string metric;    // a blame metric: "shared_excess_wavefronts"
   std::optional<std::uint64_t> before;
   std::uint64_t after = 0;
+  // The fields below are initialised, so that a line brace-initialised with the ones above stays complete.
+  // Its inline chain, the user's line first: {"kernels.cu:111", "device_atomic_functions.hpp:226"} for an
+  // instruction of an inlined atomicAdd; one place when nothing is inlined; empty in results written before.
+  std::vector<std::string> chain = {};
+  // Memory instruction opcodes the line lost and gained against the per-line baseline ("RED.E.ADD.64..." ->
+  // "ATOMG.E.ADD.64..."): a change of instruction kind, also when the counters are the same. Empty: none.
+  std::vector<std::string> opcodes_before = {};
+  std::vector<std::string> opcodes_after = {};
 };
 
 // Source-line blame of a case (`run --blame`, and automatically for a regressed exact metric): which lines
@@ -37,7 +45,15 @@ struct case_blame {
 [[nodiscard]] case_blame case_blame_from_json(const json_reader& in, const nlohmann::json& value,
                                               const std::string& path);
 
-// "transpose.cu:34  STS [R7], R8  shared excess wavefronts 0 -> 4063232" (no "0 ->" without a before).
+// "transpose.cu:34  STS [R7], R8  shared excess wavefronts 0 -> 4063232" (no "0 ->" without a before); an
+// inlined line shows its chain ("kernels.cu:111 -> device_atomic_functions.hpp:226  ...") and a change of
+// instruction kind what changed ("... instruction kinds RED.E.ADD.64.STRONG.GPU -> ATOMG.E.ADD.64.STRONG.GPU,
+// global sectors 32768 (unchanged)").
 [[nodiscard]] std::string describe_blamed_line(const blamed_source_line& line);
+// The line's place with its chain: "kernels.cu:111 -> device_atomic_functions.hpp:226", or "transpose.cu:34".
+[[nodiscard]] std::string describe_blamed_place(const blamed_source_line& line);
+// "instruction kinds RED.E.ADD.64.STRONG.GPU -> ATOMG.E.ADD.64.STRONG.GPU", "new instruction kinds STL", or
+// "" when the kinds did not change.
+[[nodiscard]] std::string describe_kind_change(const blamed_source_line& line);
 
 }  // namespace counterguard

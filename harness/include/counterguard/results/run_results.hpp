@@ -6,12 +6,15 @@
 #include <string>
 #include <vector>
 
+#include "counterguard/core/device_description.hpp"
 #include "counterguard/core/source_location.hpp"
 #include "counterguard/metrics/metric_class.hpp"
 #include "counterguard/results/case_blame.hpp"
 #include "counterguard/results/shard_record.hpp"
 
 namespace counterguard {
+
+class json_reader;
 
 // Version of the results JSON (docs/results-schema.md). Bump on any incompatible change.
 inline constexpr int results_schema_version = 1;
@@ -83,16 +86,8 @@ struct case_result {
 
 struct run_metadata {
   std::string counterguard_version;
-  std::string gpu_name;
-  std::string chip;  // "GH100"
-  int sm_count = 0;
-  int compute_capability = 0;  // 90
-  std::string driver_version;
-  std::string cuda_runtime_version;
-  std::string cupti_version;
-  int sm_clock_mhz = 0;
-  int memory_clock_mhz = 0;
-  std::string gpu_key;  // baselines/<gpu_key>/
+  device_description device;  // empty where no GPU ran (static checks)
+  std::string gpu_key;        // baselines/<gpu_key>/
   std::string git_commit;
   std::string command_line;
   std::string started_at;  // ISO 8601, UTC
@@ -117,5 +112,12 @@ void to_json(nlohmann::json& out, const run_results& results);
 [[nodiscard]] run_results load_run_results(const std::string& path);
 // read_run_results for nlohmann's get<run_results>(); errors name "<results JSON>".
 void from_json(const nlohmann::json& in, run_results& results);
+
+// A device as results files write it: gpu_name, chip, sm_count, compute_capability, driver_version,
+// cuda_runtime_version, cupti_version, sm_clock_mhz, memory_clock_mhz (members of the object at `path`).
+[[nodiscard]] nlohmann::json device_to_json(const device_description& device);
+[[nodiscard]] device_description read_device_description(const json_reader& reader,
+                                                         const nlohmann::json& value,
+                                                         const std::string& path);
 
 }  // namespace counterguard

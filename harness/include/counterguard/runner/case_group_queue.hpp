@@ -15,10 +15,10 @@ namespace counterguard {
 // counters). A worker that runs a group back to back sets the profiler up once (measured on an H200: the
 // first capture after a set-up takes 0.14 s, later ones none), while one group handed alternately to two
 // workers makes each set it up again and again (on two H200s, --devices all took 1.26x one GPU's time when
-// the groups were cases and cases shared configurations: evidence/h200/multi_gpu). So a worker keeps to a
-// group until its instances are gone, starts a group no other worker is on (configurations in the order one
-// GPU's worker profiles them, hardware counters before instrumented ones; cases the most expensive first),
-// and only when none is left helps with another worker's group.
+// the groups were cases and cases shared configurations: validation/multi_gpu_checks.sh). So a worker keeps
+// to a group until its instances are gone, starts a group no other worker is on (configurations in the order
+// one GPU's worker profiles them, hardware counters before instrumented ones; cases the most expensive
+// first), and only when none is left helps with another worker's group.
 class case_group_queue {
  public:
   // `costs`: one estimate per instance (estimate_case_costs); a group costs the sum of its instances.

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <future>
 #include <memory>
 #include <optional>
 #include <string>
@@ -8,6 +9,7 @@
 #include "counterguard/core/error.hpp"
 #include "counterguard/model/case_instance.hpp"
 #include "counterguard/results/run_results.hpp"
+#include "counterguard/runner/worker_protocol.hpp"
 
 namespace counterguard {
 
@@ -17,7 +19,11 @@ struct isolated_run_options {
   std::vector<std::string> extra_metrics;
   std::string save_counter_data_dir;
   int device = 0;
-  std::string chip;                     // the run's --chip (worker_request::expected_chip)
+  // The run's profiler configurations for its --chip, `chip` (plan_for_run), planned once while the workers
+  // start: each worker is sent its part once it reports its device (worker_request::expected_chip). None
+  // (not valid): each worker plans for itself once its device is known.
+  std::string chip;
+  std::shared_future<worker_plan> plan;
   double case_timeout_seconds = 120.0;  // a case that reports nothing for this long is killed
   // How long to wait for a GPU that another counterguard (or profiler) holds before giving up (exit 3).
   double wait_for_gpu_seconds = 600.0;
@@ -34,12 +40,12 @@ struct isolated_run_options {
 class exiting_worker;
 
 struct isolated_run_outcome {
-  run_metadata device;                             // the GPU fields, as the worker saw the device
+  device_description device;                       // as the worker described it
   std::vector<case_result> results;                // one per instance, in the same order
   std::optional<environment_problem> environment;  // set when no worker could profile at all
   std::string environment_message;
   // The worker that delivered every result, still exiting (CUDA tears its context down, about 0.1 s on the
-  // H200, evidence/h200/startup) and holding the GPU's lock till then; left to finish on its own.
+  // H200) and holding the GPU's lock till then; left to finish on its own.
   std::shared_ptr<exiting_worker> exiting;
 };
 

@@ -12,14 +12,18 @@ namespace counterguard {
 struct line_baseline_refresh {
   std::vector<std::string> written;       // the .lines.json files
   std::vector<std::string> not_recorded;  // "<instance>: why"
+  // "<file>: <instance>" of instances not measured this time whose lines are keyed another way (recorded by
+  // an older counterguard, or with other --blame-external directories): run compares with them that way.
+  std::vector<std::string> keyed_otherwise;
 };
 
 // Records the per-instruction counters of every case in `measured` that has exact counters (one `blame`
 // process), reduces each to its source lines and the blame metrics of those counters, and writes them into
 // baselines/<gpu_key>/<suite>.lines.json, keeping the instances it did not measure. Every file is computed
-// before any is written; each is written atomically.
+// before any is written; each is written atomically. Lines are blamed under `attribution`.
 [[nodiscard]] line_baseline_refresh refresh_line_baselines(const run_results& measured,
                                                            const std::string& baseline_dir,
-                                                           const sass_recording_options& recording);
+                                                           const sass_recording_options& recording,
+                                                           const line_attribution& attribution = {});
 
 }  // namespace counterguard

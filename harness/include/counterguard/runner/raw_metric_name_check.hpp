@@ -11,8 +11,9 @@ namespace counterguard {
 
 // Every raw CUPTI name a case needs, its own or an alias's inputs, must exist on the validator's chip: an
 // unknown name is an input error before the case runs, naming the expectation that asked for it (file:line,
-// field) and the closest names the chip has. The parent checks the selection when it has no GPU worker to do
-// it; a worker checks its request for the chip it plans for.
+// field) and the closest names the chip has. The parent checks the selection for the run's --chip as it plans
+// the profiler configurations (plan_for_run) and when it has no GPU worker; a worker whose device has another
+// chip checks its request for that chip.
 class raw_metric_name_check {
  public:
   raw_metric_name_check(const metric_catalog& catalog, const metric_name_validator& validator)

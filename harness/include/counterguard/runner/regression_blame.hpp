@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "counterguard/blame/blame_diff.hpp"
 #include "counterguard/blame/line_profile.hpp"
 #include "counterguard/blame/sass_profile.hpp"
 #include "counterguard/results/run_results.hpp"
@@ -35,11 +36,15 @@ struct recorded_sass_profiles {
 [[nodiscard]] std::vector<std::string> blame_metrics_of(const std::vector<std::string>& metrics,
                                                         const sass_profile& profile);
 
+// A change of a line as the reports show it (describe_blamed_line renders it).
+[[nodiscard]] blamed_source_line blamed_line_of(const blame_change& change);
+
 // Which cases to blame and how much to show.
 struct regression_blame_options {
-  bool every_failure = false;  // --blame: every failing check; else only exact metrics that regressed
-  std::size_t top = 5;         // lines per case
-  std::string baseline_dir;    // where the per-line baselines are (empty: none)
+  bool every_failure = false;    // --blame: every failing check; else only exact metrics that regressed
+  std::size_t top = 5;           // lines per case
+  std::string baseline_dir;      // where the per-line baselines are (empty: none)
+  line_attribution attribution;  // which frame of inlined code is the line (--blame-external)
 };
 
 // The failing metrics of `result` that ask for blame: with `every_failure` each failing check's metric, else
@@ -47,10 +52,14 @@ struct regression_blame_options {
 [[nodiscard]] std::vector<std::string> metrics_to_blame(const case_result& result, bool every_failure);
 
 // Blames `result` from its recorded profile: the lines carrying the blame metrics of the regressed ones (the
-// metric catalog's raw counters decide which, metric_blame_counterparts.hpp), before -> after against
-// `before` (the per-line baseline's profile of the case) when there is one.
+// metric catalog's raw counters decide which, metric_blame_counterparts.hpp), under `attribution`; before ->
+// after against `before` (the per-line baseline's profile of the case, read from `before_path`) when there is
+// one, its lines keyed as the baseline's were (a note says so when that is not `attribution`), changes of
+// instruction kind on a line included.
 [[nodiscard]] case_blame blame_case(const std::vector<std::string>& regressed, const sass_profile& profile,
-                                    const line_profile* before, std::size_t top);
+                                    const line_profile* before, std::size_t top,
+                                    const line_attribution& attribution = {},
+                                    const std::string& before_path = "");
 
 // Every case of `results` with metrics to blame: records their profiles (one process) and attaches a blame.
 // Returns how many cases were blamed.

@@ -19,7 +19,7 @@ namespace counterguard {
 //                    counters add cheap passes only)
 //   no_extra_passes  only where no case needs more passes than alone, whatever the stages (on the H200 the
 //                    built-in suite took 5.4 s, against 6.7 s shared and 8.6 s per case,
-//                    evidence/h200/configurations)
+//                    on the H200)
 //   shared           up to allowed_passes(own) passes per case, whatever the stages
 //   per_case         every case alone, with exactly its own metrics (as before configurations were shared)
 // A case that measures a noisy metric always keeps exactly its own metrics: a noisy value may depend on what
@@ -43,6 +43,9 @@ class worker_configurations {
   worker_configurations(const worker_request& request, const std::map<std::string, case_instance>& instances,
                         const metric_catalog& catalog, const pass_counter& passes,
                         configuration_sharing sharing = configuration_sharing::hardware_stages);
+  // The configurations the parent planned (worker_plan, without a problem): position i of the request is
+  // position i of the plan.
+  explicit worker_configurations(const worker_plan& plan);
 
   // The configuration of the case at `position` in request.instances; -1 when it collects no counters.
   [[nodiscard]] int configuration_of(std::size_t position) const;
@@ -64,6 +67,19 @@ class worker_configurations {
                                                        const metric_catalog& catalog,
                                                        const pass_counter& passes,
                                                        configuration_sharing sharing);
+
+// A run's profiler configurations, planned once for `chip` (its --chip) from all of `instances` in their
+// order (position i is instances[i]), as a worker handed all of them would plan them: their raw metric names
+// are checked first (raw_metric_name_check; a name the chip lacks is the plan's problem); any other failure
+// leaves it unplanned (worker_plan::planned), for the workers to meet themselves.
+[[nodiscard]] worker_plan plan_for_run(const std::vector<case_instance>& instances,
+                                       const std::vector<std::string>& extra_metrics,
+                                       const std::string& chip);
+
+// The part of a run's plan for the instances at `positions` (what a worker restarted for the cases left is
+// handed): only the configurations they use, in the run plan's order.
+[[nodiscard]] worker_plan plan_for_positions(const worker_plan& run,
+                                             const std::vector<std::size_t>& positions);
 
 // The configuration a worker planning from all of `instances` (with `passes`) profiles each of them with, in
 // their order; -1 for an instance that collects no counters. A worker handed any of them plans the same.

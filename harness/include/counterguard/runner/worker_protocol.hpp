@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "counterguard/core/error.hpp"
+#include "counterguard/measurement/profiler_configuration_plan.hpp"
 #include "counterguard/results/run_results.hpp"
 
 namespace counterguard {
@@ -33,15 +34,30 @@ struct worker_request {
   // The worker takes the GPU's lock (gpu_lock.hpp) itself before it profiles, held until it exits: the parent
   // of a one-GPU run starts it without touching CUDA. False where the parent holds the locks (several GPUs).
   bool lock_gpu = false;
-  // The chip the run names (--chip): the worker checks the cases' metric names and plans its profiler
-  // configurations for it while CUDA starts, and uses that plan when the device has this chip (otherwise it
-  // checks and plans again for the device's). Empty: planned once the device is known.
+  // The chip the run names (--chip), for which the parent plans the profiler configurations once, while the
+  // worker starts: once the worker has reported its device, the parent sends it that plan (worker_plan) as
+  // the first line on its standard input, and the worker uses it when the device has this chip (otherwise it
+  // checks the metric names and plans for the device's chip itself). Empty: no plan comes; the worker plans
+  // once the device is known.
   std::string expected_chip;
 };
 
-// {"event": "device"}: the worker set up the device; its description, as results metadata.
+// The profiler configurations the parent planned for a worker's cases (worker_configurations.hpp), for the
+// chip of worker_request::expected_chip: the line "plan <JSON>" on the worker's standard input.
+struct worker_plan {
+  std::string chip;
+  std::vector<profiler_configuration> configurations;
+  std::vector<int> configuration_of;  // per position in request.instances; -1: no counters to collect
+  // Why there is no plan: the cases ask for a counter the chip lacks (the input_error's message; the worker
+  // reports it as input_error_event when its device has that chip).
+  std::string problem;
+  // False when the parent could not plan at all (the worker plans for itself, and meets the same failure).
+  bool planned = true;
+};
+
+// {"event": "device"}: the worker set up the device; its description, as results metadata carry it.
 struct device_ready_event {
-  run_metadata device;
+  device_description device;
 };
 // {"event": "waiting"}: the GPU's counters are held by another process; the worker retries until its wait
 // expires. Also a heartbeat: the parent's start-up timeout restarts with each one.
@@ -76,6 +92,11 @@ using worker_event = std::variant<device_ready_event, gpu_busy_event, case_begin
 [[nodiscard]] nlohmann::json worker_request_to_json(const worker_request& request);
 // Throws input_error naming `file` and the field for a malformed request.
 [[nodiscard]] worker_request read_worker_request(const nlohmann::json& document, const std::string& file);
+
+// The plan as the line the parent sends (without the newline), and back; a malformed line is an
+// internal_error, as for events.
+[[nodiscard]] std::string encode_worker_plan(const worker_plan& plan);
+[[nodiscard]] worker_plan decode_worker_plan(const std::string& line);
 
 // One event as the line the worker writes (without the newline).
 [[nodiscard]] std::string encode_worker_event(const worker_event& event);

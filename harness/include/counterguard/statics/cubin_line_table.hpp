@@ -25,8 +25,8 @@ struct source_position {
 };
 
 // One row of a function's line table: the instructions from `offset` up to the next row's offset come from
-// `position`. For an inlined function, `inlined_at` lists the call sites, innermost first, and
-// `inlined_function` names the function the instructions belong to.
+// `position`. For an inlined function, `inlined_at` lists the call sites, innermost first (the last one is in
+// the function the row belongs to), and `inlined_function` names (mangled) the function inlined at the first.
 struct line_table_row {
   std::uint64_t offset = 0;  // bytes from the start of the function (its .text.<name> section)
   source_position position;
@@ -35,13 +35,14 @@ struct line_table_row {
 };
 
 // The SASS-to-source line tables of one cubin, from its .debug_line section (kernels built with -lineinfo
-// or -G; nvcc keeps the PTX-to-SASS table apart in .nv_debug_line_sass). Read with elfutils' libdw
-// (dwarf_next_lines, and dwarf_linecontext for NVIDIA's inlined-at extension). The table's addresses are
+// or -G; nvcc keeps the PTX-to-SASS table apart in .nv_debug_line_sass). The table's addresses are
 // relocated against each function's section symbol (R_CUDA_64 in .rela.debug_line): the rows are keyed by
 // that section's index.
 struct cubin_line_tables {
   bool present = false;  // false: the cubin has no .debug_line (built without -lineinfo)
   std::map<std::size_t, std::vector<line_table_row>> by_section;  // rows sorted by offset
+  std::vector<std::string> files;                                 // every source file the tables name
+  std::vector<std::string> toolkit_include_dirs;                  // toolkit_include_dirs(files)
 };
 
 // A malformed line table or relocation is an input_error naming the cubin and the offset.

@@ -49,6 +49,9 @@ struct kernel_sass {
   std::string function;        // "counterguard::kernels::transpose::smem_tile"
   std::string architecture;    // "sm_90"
   bool has_line_info = false;  // the cubin has a line table with rows for this function
+  // The CUDA toolkit's include directories among the cubin's source files (toolkit_sources.hpp): its inlined
+  // code (atomicAdd, cooperative groups, ...) is not the user's.
+  std::vector<std::string> toolkit_include_dirs;
   std::vector<sass_instruction> instructions;
 };
 

@@ -1,0 +1,48 @@
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "counterguard/build_info.hpp"
+#include "counterguard/model/case_instance.hpp"
+#include "counterguard/results/run_results.hpp"
+#include "counterguard/results/shard_record.hpp"
+#include "counterguard/runner/case_cost.hpp"
+
+namespace counterguard {
+
+// Which case instances a command works on: the suites at `paths`, those whose names match `filter`.
+struct selection_options {
+  std::vector<std::string> paths{"cases"};
+  std::string filter;
+  std::string chip = COUNTERGUARD_DEFAULT_CHIP;  // raw CUPTI metric names are validated for this chip
+  // Whether cases that select launches of a program (`select:`, for `exec`) may be among them; commands that
+  // run registered variants refuse them with a message that says to use `exec`.
+  bool allow_program_cases = false;
+};
+
+// `selection` as a recording is evaluated: the suites it was made from (`suite_paths`) where none are named,
+// and the chip of its device (`metadata`) where it had one.
+[[nodiscard]] selection_options recorded_selection(selection_options selection,
+                                                   const std::vector<std::string>& suite_paths,
+                                                   const run_metadata& metadata);
+
+// Loads, expands and filters the selected suites; validates raw CUPTI metric names for the chip.
+[[nodiscard]] std::vector<case_instance> select_instances(const selection_options& selection);
+// The same without the metric names' check (a GPU worker checks them for its chip while CUDA starts).
+[[nodiscard]] std::vector<case_instance> load_instances(const selection_options& selection);
+// Every raw CUPTI metric the instances need exists on `chip` (raw_metric_name_check.hpp), else input_error.
+void validate_raw_metric_names(const std::vector<case_instance>& instances, const std::string& chip);
+
+// The selected instances of shard `shard_text` ("I/N"; empty: all of them), balanced by `costs`, and the
+// record its results file carries.
+struct shard_selection {
+  std::vector<case_instance> instances;
+  std::optional<shard_record> shard;
+};
+[[nodiscard]] shard_selection select_shard(std::vector<case_instance> instances,
+                                           const std::string& shard_text, const case_cost_table& costs,
+                                           bool quiet);
+
+}  // namespace counterguard

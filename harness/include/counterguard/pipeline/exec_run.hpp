@@ -1,0 +1,40 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "counterguard/pipeline/case_selection.hpp"
+#include "counterguard/pipeline/judgement.hpp"
+#include "counterguard/pipeline/recording_evaluation.hpp"
+
+namespace counterguard {
+
+// `counterguard exec [--cases F.yaml] [options] -- ./program args...`: runs an unmodified program with the
+// counterguard injection library loaded into each of its processes, profiles the kernel launches the cases
+// select, and checks them like `run` (docs/exec.md).
+struct exec_options {
+  selection_options selection;
+  report_options reports;
+  std::string kernel_name;
+  std::string nvtx_include;
+  std::int64_t launch_skip = 0;
+  std::int64_t launch_count = 0;  // 0: not given
+  std::int64_t max_launches = 0;  // 0: not given
+  std::vector<std::string> extra_metrics;
+  std::vector<std::string> binaries;
+  std::vector<std::string> program;
+  std::string save_counter_data;
+  double timeout_seconds = 600.0;
+  double wait_for_gpu_seconds = 600.0;
+  bool allow_program_failure = false;
+  std::string command_line;
+};
+
+// Returns the exit status.
+int run_exec(const exec_options& options);
+
+// `evaluate DIR` for a directory recorded by `counterguard exec`; returns the exit status.
+int evaluate_exec_recording_directory(const evaluate_options& options);
+
+}  // namespace counterguard

@@ -1,0 +1,27 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "counterguard/pipeline/case_selection.hpp"
+
+namespace counterguard {
+
+// What this runner knows, printed on stdout; each returns the exit status.
+
+// `kernels`: the registered variants, their device functions and parameters.
+int list_kernels();
+// `metrics list`: the metric aliases (as JSON with `json`), or with `raw` every raw CUPTI metric of `chip`.
+int list_metrics(const std::string& chip, bool raw, bool json);
+// `metrics validate`: every metric the selected cases name exists (for their chip), else input_error.
+int validate_metrics(const selection_options& selection);
+
+// `list`: the case instances of suites, one name per line or as JSON, with no GPU and no CUPTI.
+struct list_options {
+  std::vector<std::string> paths{"cases"};
+  std::string filter;
+  bool json = false;
+};
+int list_instances(const list_options& options);
+
+}  // namespace counterguard

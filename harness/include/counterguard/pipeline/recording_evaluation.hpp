@@ -1,0 +1,25 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "counterguard/pipeline/case_selection.hpp"
+#include "counterguard/pipeline/judgement.hpp"
+
+namespace counterguard {
+
+// `counterguard evaluate DIR`: a recording (`run --save-counter-data` or `exec --save-counter-data`)
+// measured again without a GPU, judged and reported as the run was.
+struct evaluate_options {
+  std::string directory;
+  selection_options selection;  // paths empty: the suites the recording used
+  report_options reports;
+  std::vector<std::string> cost_from;  // default: the recording's own per-case seconds
+  std::string shard;
+  std::string command_line;
+};
+
+// Returns the exit status.
+int evaluate_recording_directory(const evaluate_options& options);
+
+}  // namespace counterguard

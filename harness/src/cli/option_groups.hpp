@@ -1,0 +1,37 @@
+#pragma once
+// Options that several commands share, added the same way to each (docs/cli.md).
+
+#include <string>
+#include <vector>
+
+#include "counterguard/pipeline/case_selection.hpp"
+#include "counterguard/pipeline/device_choice.hpp"
+#include "counterguard/pipeline/judgement.hpp"
+
+namespace CLI {
+class App;
+}
+
+namespace counterguard::detail {
+
+// Suite paths (positional), --filter, --chip.
+void add_selection_options(CLI::App& command, selection_options& selection);
+
+// --json, --junit, --markdown, --markdown-limit, --html, --quiet and, with baselines, --baseline-dir,
+// --no-baselines, --false-alarm-rate, --strict, --history.
+void add_report_options(CLI::App& command, report_options& reports, bool with_baselines);
+
+// --device N or --devices all|0,1,... (docs/scaling.md). device_options::device_given is set when the command
+// runs (device_given_on).
+void add_device_options(CLI::App& command, device_options& devices);
+// Whether --device was on the command line of `command` (else ctest's assignment wins).
+[[nodiscard]] bool device_given_on(const CLI::App& command);
+
+// --shard I/N and the results files (--cost-from) it is balanced by.
+void add_shard_options(CLI::App& command, std::vector<std::string>& cost_from, std::string& shard,
+                       const std::string& cost_help);
+
+// --wait-for-gpu SECONDS.
+void add_gpu_wait_option(CLI::App& command, double& seconds, const std::string& help);
+
+}  // namespace counterguard::detail

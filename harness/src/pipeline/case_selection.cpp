@@ -1,0 +1,109 @@
+// The case instances a command works on: suites loaded, expanded and filtered, their metric names checked,
+// and the part of them one shard (--shard I/N) runs (runner/shard_plan.hpp).
+#include "counterguard/pipeline/case_selection.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "counterguard/core/error.hpp"
+#include "counterguard/cupti/metric_name_validator.hpp"
+#include "counterguard/cupti/nvperf_host_library.hpp"
+#include "counterguard/metrics/metric_catalog.hpp"
+#include "counterguard/model/suite_loader.hpp"
+#include "counterguard/registry/kernel_registry.hpp"
+#include "counterguard/runner/raw_metric_name_check.hpp"
+#include "counterguard/runner/shard_plan.hpp"
+
+namespace counterguard {
+
+selection_options recorded_selection(selection_options selection, const std::vector<std::string>& suite_paths,
+                                     const run_metadata& metadata) {
+  if (selection.paths.empty())
+    selection.paths = suite_paths;
+  if (!metadata.device.chip.empty())
+    selection.chip = metadata.device.chip;
+  return selection;
+}
+
+std::vector<case_instance> load_instances(const selection_options& selection) {
+  const kernel_registry& kernels = kernel_registry::global();
+  const metric_catalog& metrics = metric_catalog::builtin();
+  std::vector<case_instance> instances;
+  for (const auto& s : load_suites(selection.paths, kernels, metrics)) {
+    for (auto& instance : expand_instances(s, kernels, metrics))
+      instances.push_back(std::move(instance));
+  }
+  instances = filter_instances(std::move(instances), selection.filter);
+  for (const auto& instance : instances) {
+    if (instance.select && !selection.allow_program_cases) {
+      throw input_error(
+          instance.where, "select",
+          "case '" + instance.name + "' selects kernel launches of a program, it has no registered kernel",
+          "run it with `counterguard exec --cases " + instance.suite_path +
+              " -- <program>`, and keep such suites apart from those of `run` (docs/exec.md)");
+    }
+  }
+  return instances;
+}
+
+void validate_raw_metric_names(const std::vector<case_instance>& instances, const std::string& chip) {
+  const metric_catalog& catalog = metric_catalog::builtin();
+  const bool needs_names =
+      std::any_of(instances.begin(), instances.end(), [&](const case_instance& instance) {
+        return std::any_of(instance.expectations.begin(), instance.expectations.end(),
+                           [&](const auto& e) { return !catalog.resolve(e.metric).raw_inputs.empty(); });
+      });
+  if (!needs_names)
+    return;  // static checks only: libnvperf_host is not needed
+  const metric_name_validator validator(chip);
+  raw_metric_name_check names(catalog, validator);
+  for (const auto& instance : instances)
+    names.check(instance);
+}
+
+std::vector<case_instance> select_instances(const selection_options& selection) {
+  detail::load_nvperf_host_in_background();  // for the metric names' check below, while the suites are read
+  std::vector<case_instance> instances = load_instances(selection);
+  validate_raw_metric_names(instances, selection.chip);
+  return instances;
+}
+
+shard_selection select_shard(std::vector<case_instance> instances, const std::string& shard_text,
+                             const case_cost_table& costs, bool quiet) {
+  shard_selection selection;
+  if (shard_text.empty()) {
+    selection.instances = std::move(instances);
+    return selection;
+  }
+  const shard_spec spec = parse_shard_spec(shard_text);
+  std::vector<std::string> names;
+  names.reserve(instances.size());
+  for (const auto& instance : instances)
+    names.push_back(instance.name);
+  const shard_assignment assignment = assign_shards(names, estimate_case_costs(instances, costs), spec.count);
+  selection.shard = make_shard_record(assignment, spec);
+  selection.instances.reserve(selection.shard->positions.size());
+  for (const std::size_t position : selection.shard->positions)
+    selection.instances.push_back(std::move(instances[position]));
+  if (!quiet) {
+    std::fputs(fmt::format(
+                   "counterguard: shard {}/{}: {} of {} case instances (estimated {:.2f} s of {:.2f} s; "
+                   "plan {})\n",
+                   spec.index, spec.count, selection.instances.size(), names.size(),
+                   assignment.load[static_cast<std::size_t>(spec.index - 1)],
+                   [&] {
+                     double sum = 0.0;
+                     for (const double load : assignment.load)
+                       sum += load;
+                     return sum;
+                   }(),
+                   assignment.plan)
+                   .c_str(),
+               stderr);
+  }
+  return selection;
+}
+
+}  // namespace counterguard

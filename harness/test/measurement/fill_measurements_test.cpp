@@ -1,0 +1,81 @@
+// Static measurements from kernel resources: a value the binary does not record stays unmeasured. Counter
+// measurements from the counters a metric reads now, or those it read when an older recording was made.
+#include "counterguard/measurement/fill_measurements.hpp"
+
+#include <gtest/gtest.h>
+
+namespace counterguard {
+namespace {
+
+metric_plan static_plan() {
+  metric_plan plan;
+  for (const char* name : {"registers_per_thread", "spill_store_bytes", "spill_load_bytes"})
+    plan.metrics.push_back(*metric_catalog::builtin().find_alias(name));
+  return plan;
+}
+
+kernel_resources kernel(bool spills_known) {
+  kernel_resources k;
+  k.mangled = "_Z1kv";
+  k.function = "k";
+  k.registers = 40;
+  k.spill_store_bytes = 0;
+  k.spill_bytes_known = spills_known;
+  return k;
+}
+
+TEST(fill_measurements, unknown_spill_bytes_leave_the_spill_metrics_unmeasured_not_zero) {
+  case_result result;
+  fill_static_measurements(result, static_plan(), {"k"}, {kernel(false)});
+  ASSERT_EQ(result.kernels.size(), 1U);
+  EXPECT_EQ(result.kernels[0].metrics.count("registers_per_thread"), 1U);
+  EXPECT_EQ(result.kernels[0].metrics.count("spill_store_bytes"), 0U);
+  EXPECT_EQ(result.kernels[0].metrics.count("spill_load_bytes"), 0U);
+  EXPECT_EQ(result.totals.count("spill_store_bytes"), 0U);
+}
+
+TEST(fill_measurements, known_spill_bytes_are_measured_even_when_zero) {
+  case_result result;
+  fill_static_measurements(result, static_plan(), {"k"}, {kernel(true)});
+  ASSERT_EQ(result.kernels.size(), 1U);
+  EXPECT_EQ(result.kernels[0].metrics.at("spill_store_bytes"), 0.0);
+  EXPECT_EQ(result.totals.at("spill_store_bytes").value, 0.0);
+}
+
+metric_plan local_bytes_plan() {
+  metric_plan plan;
+  plan.metrics.push_back(*metric_catalog::builtin().find_alias("local_store_bytes"));
+  return plan;
+}
+
+// One launch of kernel k whose counter data holds `raw`; the case's measurements.
+case_result measured_from(const std::map<std::string, double>& raw) {
+  profiled_launch launch;
+  launch.function = "k";
+  evaluated_range range;
+  range.values = raw;
+  case_result result;
+  fill_measurements(result, local_bytes_plan(), {launch}, {range}, {}, {});
+  return result;
+}
+
+TEST(fill_measurements, local_bytes_are_32_bytes_per_instrumented_sector) {
+  const case_result result =
+      measured_from({{"smsp__sass_l1tex_t_sectors_pipe_lsu_mem_local_op_st.sum", 278528.0}});
+  EXPECT_EQ(result.kernels.at(0).metrics.at("local_store_bytes"), 8912896.0);
+  EXPECT_EQ(result.totals.at("local_store_bytes").value, 8912896.0);
+}
+
+TEST(fill_measurements, a_recording_made_with_the_hardware_counter_still_gives_its_local_bytes) {
+  // Recordings of earlier versions hold l1tex__t_bytes_pipe_lsu_mem_local_op_st.sum, which the metric read
+  // then; with neither counter the metric stays unmeasured (the checker reports it missing).
+  const case_result older = measured_from({{"l1tex__t_bytes_pipe_lsu_mem_local_op_st.sum", 8912896.0}});
+  EXPECT_EQ(older.kernels.at(0).metrics.at("local_store_bytes"), 8912896.0);
+  EXPECT_EQ(older.totals.at("local_store_bytes").value, 8912896.0);
+  const case_result neither = measured_from({{"smsp__sass_inst_executed_op_local_st.sum", 4.0}});
+  EXPECT_EQ(neither.kernels.at(0).metrics.count("local_store_bytes"), 0U);
+  EXPECT_EQ(neither.totals.count("local_store_bytes"), 0U);
+}
+
+}  // namespace
+}  // namespace counterguard

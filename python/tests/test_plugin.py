@@ -1,0 +1,212 @@
+"""The pytest plugin, run on test projects with pytester: skips without a GPU, the marker's expectations and
+formulas, the counters fixture, baselines and reports, with blocks measured from real H200 recordings."""
+
+import json
+
+import pytest
+
+import counterguard
+
+PLUGIN = ("-p", "counterguard.pytest_plugin")
+COALESCED = "coalescing/contiguous"
+STRIDED_32 = "coalescing/strided?stride=32"
+
+
+def run(pytester, *arguments):
+    return pytester.runpytest(*PLUGIN, "-rs", *arguments)
+
+
+def test_counter_tests_are_skipped_with_the_reason_where_profiling_is_not_possible(pytester):
+    why = counterguard.profiling_unavailable()
+    if why is None or why.problem == "under_exec":
+        pytest.skip("this machine can profile: the no-GPU path is exercised on CPU machines")
+    pytester.makepyfile(test_kernels="""
+import counterguard
+import pytest
+
+def test_with_the_fixture(counters):
+    with counters.profile(["global_load_requests"]) as m:
+        raise AssertionError("the block must not run")
+
+@pytest.mark.counterguard(expect={"shared_load_bank_conflicts": 0})
+def test_with_the_marker():
+    raise AssertionError("a marked test must not run unprofiled")
+
+def test_with_profile_directly():
+    with counterguard.profile(["global_load_requests"]):
+        raise AssertionError("the block must not run")
+
+def test_without_counters():
+    pass
+""")
+    result = run(pytester)
+    result.assert_outcomes(passed=1, skipped=3)
+    result.stdout.fnmatch_lines(["SKIPPED *counterguard: counterguard cannot profile here*"])
+    assert why.reason in result.stdout.str()
+
+
+def test_marker_expectations_pass_and_a_violation_names_metric_expected_measured_and_kernel(recorded_session):
+    pytester = recorded_session({"test_coalesced": COALESCED, "test_strided": STRIDED_32})
+    pytester.makepyfile(test_copy="""
+import pytest
+
+@pytest.mark.counterguard(expect={"global_load_sectors_per_request": 4, "global_load_requests": {"min": 1}})
+def test_coalesced():
+    pass
+
+@pytest.mark.counterguard(expect={"global_load_sectors_per_request": 4})
+def test_strided():
+    pass
+""")
+    result = run(pytester)
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines([
+        "*counterguard: test_copy/test_strided: 1 counter check(s) failed*",
+        "*global_load_sectors_per_request: expected == 4, measured 32 (fail, expectation) in kernels "
+        "counterguard::kernels::coalescing::strided_add*",
+    ])
+    assert "Traceback" not in result.stdout.str()
+
+
+def test_formulas_read_the_parametrize_values(recorded_session):
+    pytester = recorded_session({f"test_stride[{s}]": f"coalescing/strided?stride={s}" for s in (1, 2, 4, 8)})
+    pytester.makepyfile(test_strides="""
+import pytest
+
+@pytest.mark.parametrize("stride", [1, 2, 4, 8])
+@pytest.mark.counterguard(expect={
+    "global_load_sectors_per_request": {"equals": "min(4 * stride, 32)"},
+    "global_load_requests": {"between": ["262144 / stride", "262144 / stride"]},
+})
+def test_stride(stride):
+    pass
+""")
+    result = run(pytester, "--counterguard-json", "results.json")
+    result.assert_outcomes(passed=4)
+    written = json.loads((pytester.path / "results.json").read_text())
+    instances = [case["instance"] for case in written["cases"]]
+    assert instances == [f"test_strides/test_stride?stride={s}" for s in (1, 2, 4, 8)]
+    expected = [check["expected"] for case in written["cases"] for check in case["checks"]
+                if check["metric"] == "global_load_sectors_per_request"]
+    assert expected == ["== 4", "== 8", "== 16", "== 32"]
+
+
+def test_a_formula_with_an_unknown_parameter_fails_naming_the_test_and_the_parameters(recorded_session):
+    pytester = recorded_session({"test_stride": STRIDED_32})
+    pytester.makepyfile(test_bad="""
+import pytest
+
+@pytest.mark.parametrize("stride", [32])
+@pytest.mark.counterguard(expect={"global_load_requests": "n / stride"})
+def test_stride(stride):
+    pass
+""")
+    result = run(pytester)
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*test_bad.py:*formula 'n / stride' uses 'n', which is not a parameter*"
+                                 "numeric parameters of this case: stride*"])
+
+
+def test_the_counters_fixture_measures_its_blocks_with_the_marker_metrics(recorded_session):
+    pytester = recorded_session({"test_blocks": COALESCED})
+    pytester.makepyfile(test_fixture="""
+import pytest
+
+@pytest.mark.counterguard(expect={"global_load_sectors_per_request": 4})
+def test_blocks(counters):
+    with counters.profile(["global_load_requests"]) as first:
+        pass
+    assert first["global_load_requests"] == 262144
+    assert first["global_load_sectors_per_request"] == 4  # the marker's metric is measured too
+    assert first.for_kernel("vec_add")["global_load_requests"] == 262144
+    with counters.profile("global_store_requests", name="again") as second:
+        pass
+    assert len(counters.measurements) == 2
+""")
+    result = run(pytester, "--counterguard-json", "results.json", "-v")
+    result.assert_outcomes(passed=1)
+    instances = [case["instance"] for case in json.loads((pytester.path / "results.json").read_text())["cases"]]
+    assert instances == ["test_fixture/test_blocks", "test_fixture/test_blocks#again"]
+    result.stdout.fnmatch_lines(["*counterguard*", "*test_fixture/test_blocks*global_load_sectors_per_request*"])
+
+
+def test_baselines_are_recorded_then_gate_a_planted_regression(recorded_session, monkeypatch):
+    monkeypatch.setenv("CG_PLANT", "")
+    pytester = recorded_session({"test_copy": COALESCED, "test_copy_planted": STRIDED_32})
+    pytester.makeconftest(pytester.path.joinpath("conftest.py").read_text().replace(
+        "return RECORDINGS.get(test)",
+        "import os\n    if os.environ.get('CG_PLANT') == 'stride':\n        test = test + '_planted'\n"
+        "    return RECORDINGS.get(test)"))
+    pytester.makepyfile(test_gate="""
+def test_copy(counters):
+    with counters.profile(["global_load_sectors_per_request", "global_load_requests"]):
+        pass
+""")
+    recorded = run(pytester, "--counterguard-baselines", "baselines", "--counterguard-update-baselines")
+    recorded.assert_outcomes(passed=1)
+    baseline = pytester.path / "baselines" / "GH100-132sm-cuda13" / "test_gate.yaml"
+    assert "test_gate/test_copy:" in baseline.read_text()
+    recorded.stdout.fnmatch_lines(["*counterguard: baselines: 1 file(s) written*"])
+
+    run(pytester, "--counterguard-baselines", "baselines").assert_outcomes(passed=1)
+
+    monkeypatch.setenv("CG_PLANT", "stride")
+    gated = run(pytester, "--counterguard-baselines", "baselines", "--counterguard-markdown", "summary.md")
+    gated.assert_outcomes(failed=1)
+    gated.stdout.fnmatch_lines(["*global_load_sectors_per_request: expected 4*measured 32 (regression, baseline)*"])
+    assert "global_load_sectors_per_request" in (pytester.path / "summary.md").read_text()
+
+
+def test_reports_of_run_are_written_for_the_session(recorded_session):
+    pytester = recorded_session({"test_strided": STRIDED_32})
+    pytester.makepyfile(test_report="""
+import pytest
+
+@pytest.mark.counterguard(expect={"global_load_sectors_per_request": 4})
+def test_strided():
+    pass
+""")
+    result = run(pytester, "--counterguard-json", "r.json", "--counterguard-markdown", "r.md",
+                 "--counterguard-html", "r.html")
+    result.assert_outcomes(failed=1)
+    written = json.loads((pytester.path / "r.json").read_text())
+    assert written["metadata"]["mode"] == "pytest"
+    assert written["metadata"]["gpu_key"] == "GH100-132sm-cuda13"
+    assert written["cases"][0]["status"] == "failed"
+    assert written["summary"]["exit_code"] == 1
+    assert "test_report/test_strided" in (pytester.path / "r.md").read_text()
+    assert "test_report/test_strided" in (pytester.path / "r.html").read_text()
+    result.stdout.fnmatch_lines(["*counterguard: wrote r.json*"])
+
+
+def test_a_malformed_marker_is_an_error_saying_what_is_valid(recorded_session):
+    pytester = recorded_session({"test_typo": COALESCED})
+    pytester.makepyfile(test_typo="""
+import pytest
+
+@pytest.mark.counterguard(expects={"global_load_requests": 1})
+def test_typo():
+    pass
+""")
+    result = run(pytester)
+    assert result.ret != 0
+    result.stdout.fnmatch_lines(["*has no keyword expects; valid: expect, metrics, max_launches*"])
+
+
+def test_the_ini_option_names_the_baseline_directory_relative_to_the_ini_file(recorded_session):
+    pytester = recorded_session({"test_copy": COALESCED})
+    pytester.makeini("[pytest]\ncounterguard_baselines = gpu-baselines\n")
+    pytester.makepyfile(test_ini="""
+def test_copy(counters):
+    with counters.profile("global_load_requests"):
+        pass
+""")
+    run(pytester, "--counterguard-update-baselines").assert_outcomes(passed=1)
+    assert (pytester.path / "gpu-baselines" / "GH100-132sm-cuda13" / "test_ini.yaml").is_file()
+
+
+def test_recording_baselines_without_a_directory_is_a_usage_error(pytester):
+    pytester.makepyfile(test_nothing="def test_nothing():\n    pass\n")
+    result = run(pytester, "--counterguard-update-baselines")
+    assert result.ret != 0
+    result.stderr.fnmatch_lines(["*--counterguard-update-baselines needs --counterguard-baselines DIR*"])
