@@ -3,8 +3,9 @@
 #   lib/libcounterguard.a             the harness your own runners and tests link (counterguard::counterguard)
 #   lib/libcounterguard_main.a        the command line's main() (counterguard::main, with counterguard_add_runner)
 #   lib/counterguard/                 the injection library of `exec` and the shared libraries counterguard
-#                                     needs that a host may lack (yaml-cpp, muparser, elfutils, ...); CUPTI
+#                                     needs that a host may lack (yaml-cpp, muparser, SQLite, ...); CUPTI
 #                                     (libcupti, libnvperf_host) in cupti/ (COUNTERGUARD_BUNDLE_CUPTI)
+#   lib/python3/dist-packages/        the Python package and its C ABI library (python/CMakeLists.txt)
 #   include/counterguard/             the user API: counterguard.hpp and what it includes, the gtest API
 #   lib/cmake/counterguard/           find_package(counterguard 0.3 CONFIG REQUIRED)
 #   share/counterguard/               the built-in suites (cases/) and their baselines
@@ -93,6 +94,12 @@ install(TARGETS counterguard_injection EXPORT counterguardTargets
 install(EXPORT counterguardTargets NAMESPACE counterguard:: DESTINATION ${COUNTERGUARD_INSTALL_CMAKEDIR})
 
 set(bundle_executables "")
+# The libraries loaded with dlopen: the injection library, and the Python package's C ABI (python/CMakeLists.txt
+# installs it in the package, whose run paths lead here).
+set(bundle_modules "$<TARGET_FILE:counterguard_injection>")
+if(TARGET counterguard_capi)
+  list(APPEND bundle_modules "$<TARGET_FILE:counterguard_capi>")
+endif()
 if(TARGET counterguard)
   set(private "\$ORIGIN/../${COUNTERGUARD_INSTALL_PRIVATE_LIBDIR}")
   set_target_properties(counterguard PROPERTIES INSTALL_RPATH "${private};${private}/cupti")
@@ -110,7 +117,7 @@ set(bundled_debian
 set(bundle_script "${PROJECT_SOURCE_DIR}/cmake/bundle_runtime_libraries.cmake")
 install(CODE "
   set(EXECUTABLES \"${bundle_executables}\")
-  set(MODULES \"$<TARGET_FILE:counterguard_injection>\")
+  set(MODULES \"${bundle_modules}\")
   set(BUNDLED \"${bundled_debian}\")
   set(DESTINATION \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${COUNTERGUARD_INSTALL_PRIVATE_LIBDIR}\")
   message(STATUS \"Bundling runtime libraries: \${DESTINATION}\")
@@ -122,7 +129,7 @@ install(CODE "
 if(COUNTERGUARD_BUNDLE_CUPTI)
   install(CODE "
     set(EXECUTABLES \"${bundle_executables}\")
-    set(MODULES \"$<TARGET_FILE:counterguard_injection>\")
+    set(MODULES \"${bundle_modules}\")
     set(BUNDLED \"libcupti\")
     set(DESTINATION \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${COUNTERGUARD_INSTALL_PRIVATE_LIBDIR}/cupti\")
     include(\"${bundle_script}\")

@@ -24,6 +24,8 @@ stale=$( {
   git grep -n -E 'find_package\(counterguard [0-9]+\.[0-9]+' -- '*.md' '*.txt' '*.cmake' '*.in' |
     grep -v "find_package(counterguard ${version%.*}[ .)]" || true
   grep -q "^## \[$version\]" CHANGELOG.md || echo "CHANGELOG.md: no '## [$version]' entry"
+  grep -q "^__version__ = \"$version\"$" python/counterguard/__init__.py ||
+    echo "python/counterguard/__init__.py: __version__ is not \"$version\""
 } )
 if [[ -n $stale ]]; then
   echo "version: these name another release than $version (CMakeLists.txt):" >&2

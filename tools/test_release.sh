@@ -8,7 +8,8 @@
 #     are the user API only (at most 25) and each compiles on its own against the package.
 #  3. From a clean environment and a folder outside the source tree: `counterguard --version` and
 #     `counterguard static` on the built-in suites the tarball carries; packaging/install_release.sh (the
-#     container recipe's install step) installs and checks it again.
+#     container recipe's install step) installs and checks it again; the Python package it carries imports and
+#     loads its C ABI library with the bundled libraries.
 #  4. examples/reduction_stencil is built against the unpacked package on a machine from which counterguard's
 #     -dev packages are hidden (tools/without_packages.py, in a private mount namespace), then its tests run:
 #     the static checks and the recorded H200 counter data evaluated against its baselines. The time from the
@@ -83,13 +84,32 @@ echo "every installed header compiles on its own, without counterguard's -dev pa
 # 3. The tool from a clean environment, outside the source tree; the container recipe's install script.
 cd "$work"
 clean_env=(env -i "PATH=/usr/bin:/bin" "HOME=$work" "TMPDIR=${TMPDIR:-/tmp}")
+version=$(sed -n 's/^project(counterguard VERSION \([0-9.]*\).*/\1/p' "$source_dir/CMakeLists.txt")
 "${clean_env[@]}" "$prefix/bin/counterguard" --version | tee "$work/version.txt"
-grep -q "^counterguard $(sed -n 's/^project(counterguard VERSION \([0-9.]*\).*/\1/p' "$source_dir/CMakeLists.txt")$" \
-  "$work/version.txt" || fail "--version does not name the project version"
+grep -q "^counterguard $version$" "$work/version.txt" || fail "--version does not name the project version"
 "${clean_env[@]}" "$prefix/bin/counterguard" static "$prefix/share/counterguard/cases" --quiet ||
   fail "counterguard static on the built-in suites from the unpacked tarball"
 "${clean_env[@]}" bash "$source_dir/packaging/install_release.sh" "$tarball" "$work/installed" ||
   fail "packaging/install_release.sh"
+# The Python package the tarball carries loads its C ABI library, and that library the package's copies of
+# counterguard's libraries and CUPTI, with the yaml-cpp and muParser runtime packages hidden.
+cat >"$work/python_package.py" <<EOF
+import pathlib
+import counterguard
+from counterguard import _library
+package = pathlib.Path(counterguard.__file__).parent
+assert package == pathlib.Path("$prefix/lib/python3/dist-packages/counterguard"), package
+assert counterguard.__version__ == "$version", counterguard.__version__
+assert any(m.name == "shared_load_bank_conflicts" for m in counterguard.metrics())
+assert pathlib.Path(_library.library()._name).parent == package
+maps = pathlib.Path("/proc/self/maps").read_text().splitlines()
+for name in ("libyaml-cpp", "libmuparser", "libcupti"):
+    paths = {line.split()[-1] for line in maps if "/" + name in line}
+    assert paths and all(path.startswith("$prefix/") for path in paths), (name, paths)
+print("python: the package and its C ABI library run from the tarball")
+EOF
+without_packages "${clean_env[@]}" PYTHONPATH="$prefix/lib/python3/dist-packages" PYTHONDONTWRITEBYTECODE=1 \
+  python3 "$work/python_package.py" || fail "the Python package from the unpacked tarball"
 
 # 4. A user's project against the package, without counterguard's dependencies.
 cp -r "$source_dir/examples/reduction_stencil" "$work/project"
