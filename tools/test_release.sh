@@ -5,7 +5,8 @@
 #     default a temporary folder, removed when the test passes) and
 #     the folder moved, so nothing can depend on where it was built or first unpacked.
 #  2. Every ELF file finds its libraries through run paths relative to itself ($ORIGIN); the installed headers
-#     are the user API only (at most 25) and each compiles on its own against the package.
+#     are the user API only (at most 25, no counterguard::detail) and each compiles on its own against the
+#     package.
 #  3. From a clean environment and a folder outside the source tree: `counterguard --version` and
 #     `counterguard static` on the built-in suites the tarball carries; packaging/install_release.sh (the
 #     container recipe's install step) installs and checks it again; the Python package it carries imports and
@@ -56,6 +57,8 @@ done < <(find "$prefix" -type f \( -path '*/bin/*' -o -name '*.so*' \) -print0)
 headers=$(find "$prefix/include" -type f | wc -l)
 echo "installed headers: $headers"
 ((headers <= 25)) || fail "$headers installed headers (the user API is at most 25)"
+! grep -rnE 'namespace (counterguard::)?detail|detail::' "$prefix/include" ||
+  fail "an installed header names counterguard::detail (the user API shows no internals)"
 ! grep -rl 'find_dependency(\(yaml-cpp\|fmt\|muparser\|SQLite3\|CLI11\|nlohmann_json\|Boost\|OpenSSL\|ZLIB\)' \
   "$prefix/lib/cmake/counterguard" || fail "the package config asks for a dependency other than CUDA"
 
