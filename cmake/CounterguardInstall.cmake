@@ -113,7 +113,7 @@ endif()
 # lack, copied from this build machine (Debian's, found through the build's run paths). zlib too: a project
 # linking the package links it by path, with no zlib development package.
 set(bundled_debian
-    "libmuparser|libyaml-cpp|libsqlite3|libcrypto|liblz4|libzstd|libfmt|libdw|libelf|liblzma|libbz2|libz")
+    "libmuparser|libyaml-cpp|libsqlite3|libcrypto|liblz4|libzstd|libfmt|libz")
 set(bundle_script "${PROJECT_SOURCE_DIR}/cmake/bundle_runtime_libraries.cmake")
 install(CODE "
   set(EXECUTABLES \"${bundle_executables}\")
@@ -160,8 +160,8 @@ install(FILES LICENSE CHANGELOG.md README.md packaging/THIRD-PARTY-NOTICES.md DE
 install(CODE "
   set(documents \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_DOCDIR}/third-party\")
   file(MAKE_DIRECTORY \"\${documents}\")
-  foreach(package libyaml-cpp0.7 libmuparser2v5 libsqlite3-0 libssl3 liblz4-1 libzstd1 libdw1 libelf1 liblzma5
-                  libbz2-1.0 zlib1g libfmt9 nlohmann-json3-dev libcli11-dev libboost1.74-dev)
+  foreach(package libyaml-cpp0.7 libmuparser2v5 libsqlite3-0 libssl3 liblz4-1 libzstd1 zlib1g libfmt9
+                  nlohmann-json3-dev libcli11-dev libboost1.74-dev)
     if(EXISTS \"/usr/share/doc/\${package}/copyright\")
       configure_file(\"/usr/share/doc/\${package}/copyright\" \"\${documents}/\${package}.copyright\" COPYONLY)
     endif()

@@ -5,7 +5,7 @@
 # alternation of library names, chooses the libraries; by default those below. The C/C++ runtime, zlib, the
 # CUDA driver and the toolkit's CUPTI belong to the host and are not copied unless BUNDLED names them.
 if(NOT DEFINED BUNDLED)
-  set(BUNDLED "libmuparser|libyaml-cpp|libsqlite3|libcrypto|liblz4|libzstd|libfmt|libdw|libelf|liblzma|libbz2")
+  set(BUNDLED "libmuparser|libyaml-cpp|libsqlite3|libcrypto|liblz4|libzstd|libfmt")
 endif()
 if(NOT DEFINED EXECUTABLES)
   set(EXECUTABLES "${EXECUTABLE}")
@@ -23,7 +23,7 @@ file(GET_RUNTIME_DEPENDENCIES
   PRE_INCLUDE_REGEXES "^(${BUNDLED})\\.so"
   PRE_EXCLUDE_REGEXES ".*"
   CONFLICTING_DEPENDENCIES_PREFIX conflicting)
-# A library that another bundled one loads (libelf for libdw) resolves both to the system's copy and, through
+# A library that another bundled one loads resolves both to the system's copy and, through
 # the executable's $ORIGIN/lib, to the copy made last time: the system's is the one to copy.
 foreach(name IN LISTS conflicting_FILENAMES)
   foreach(candidate IN LISTS conflicting_${name})
