@@ -71,6 +71,10 @@ foreach(target IN LISTS counterguard_unity_targets)
   endif()
 endforeach()
 foreach(source IN LISTS counterguard_own_sources)
+  # A test program's source exists as a target's source only where the tests are built (not as a subproject).
+  if(source MATCHES "^harness/test/" AND NOT COUNTERGUARD_BUILD_TESTS)
+    continue()
+  endif()
   get_filename_component(directory "${PROJECT_SOURCE_DIR}/${source}" DIRECTORY)
   set_source_files_properties("${PROJECT_SOURCE_DIR}/${source}" DIRECTORY "${directory}"
                               PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
