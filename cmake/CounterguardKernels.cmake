@@ -21,10 +21,23 @@
 #   counterguard_bundle_runtime_libraries(<target>)
 #     Copies the shared libraries a GPU host may lack (muparser, yaml-cpp, ...) next to an executable, in lib/,
 #     and points its build RPATH there, so its build folder can be carried to a GPU host and run unchanged.
+#
+# In counterguard's own build (and with add_subdirectory or FetchContent) kernels and runners link its area
+# libraries; after find_package(counterguard) they link the package's one library, counterguard::counterguard.
 
 set(COUNTERGUARD_CMAKE_DIR "${CMAKE_CURRENT_LIST_DIR}" CACHE INTERNAL "counterguard's CMake modules and scripts")
 set(COUNTERGUARD_CUDA_ARCHITECTURES "90" CACHE STRING
     "Real CUDA architectures counterguard kernels are compiled for and the static report describes (e.g. 90, or 80;90)")
+
+# The library target that provides one area's API: the area itself in a source build, the package's library
+# after find_package.
+function(_counterguard_area_target out area)
+  if(TARGET counterguard::${area})
+    set(${out} counterguard::${area} PARENT_SCOPE)
+  else()
+    set(${out} counterguard::counterguard PARENT_SCOPE)
+  endif()
+endfunction()
 
 # The architectures a kernel library is built for. Each must be a real architecture (90, 90a, 80-real): the
 # static report needs the compiler's machine code, which a PTX-only (-virtual) target does not have.
@@ -50,7 +63,8 @@ function(counterguard_add_kernels name)
   endif()
   _counterguard_check_architectures(${name} "${architectures}")
   add_library(${name} OBJECT ${arg_SOURCES})
-  target_link_libraries(${name} PUBLIC counterguard::registry PRIVATE ${arg_LINK})
+  _counterguard_area_target(registry registry)
+  target_link_libraries(${name} PUBLIC ${registry} PRIVATE ${arg_LINK})
   # -lineinfo maps instructions to source lines for ncu and blame; it changes no machine code.
   target_compile_options(${name} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo> ${arg_OPTIONS})
   target_compile_definitions(${name} PRIVATE ${arg_DEFINITIONS})
@@ -89,6 +103,12 @@ function(counterguard_add_runner name)
       VERBATIM)
     add_custom_target(${name}_injection_copy ALL DEPENDS "${copy}")
     add_dependencies(${name} ${name}_injection_copy)
+    # An installed package's injection library finds CUPTI in cupti/ beside it (the copy bundled with the tool):
+    # the runner's copy sees the same folder.
+    if(COUNTERGUARD_PACKAGE_CUPTI_DIR AND NOT EXISTS "${directory}/lib/cupti")
+      file(MAKE_DIRECTORY "${directory}/lib")
+      file(CREATE_LINK "${COUNTERGUARD_PACKAGE_CUPTI_DIR}" "${directory}/lib/cupti" SYMBOLIC)
+    endif()
   endif()
 endfunction()
 
@@ -110,7 +130,8 @@ function(counterguard_link_kernels target)
     COMMENT "Embedding kernel resource reports into ${target}"
     VERBATIM)
   target_sources(${target} PRIVATE "${generated}")
-  target_link_libraries(${target} PRIVATE counterguard::statics ${arg_KERNELS})
+  _counterguard_area_target(statics statics)
+  target_link_libraries(${target} PRIVATE ${statics} ${arg_KERNELS})
 endfunction()
 
 function(counterguard_bundle_runtime_libraries name)
@@ -118,8 +139,10 @@ function(counterguard_bundle_runtime_libraries name)
     COMMAND ${CMAKE_COMMAND} -DEXECUTABLE=$<TARGET_FILE:${name}> -DDESTINATION=$<TARGET_FILE_DIR:${name}>/lib
             -P "${COUNTERGUARD_CMAKE_DIR}/bundle_runtime_libraries.cmake"
     VERBATIM)
-  # $ORIGIN/lib first: the bundled copies. Then CUPTI where a GPU host's toolkit usually keeps it (the build
-  # machine's own toolkit path, which CMake adds too, may differ there).
+  # $ORIGIN/lib first: the bundled copies. Then CUPTI in the toolkit this build uses, in each place a CUDA
+  # installation keeps it (lib64, extras/CUPTI/lib64): a GPU host with the toolkit at the same path but
+  # installed another way still finds it (CMake adds only the folder CUPTI was found in here).
+  get_filename_component(toolkit_root "${CUDAToolkit_BIN_DIR}" DIRECTORY)
   set_property(TARGET ${name} APPEND PROPERTY BUILD_RPATH
-               "\$ORIGIN/lib" "/usr/local/cuda/lib64" "/usr/local/cuda/extras/CUPTI/lib64")
+               "\$ORIGIN/lib" "${toolkit_root}/lib64" "${toolkit_root}/extras/CUPTI/lib64")
 endfunction()

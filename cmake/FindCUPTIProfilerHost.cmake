@@ -6,7 +6,8 @@ find_library(CUPTI_NVPERF_HOST_LIBRARY nvperf_host
              HINTS ${CUDAToolkit_LIBRARY_DIR} ${CUDAToolkit_LIBRARY_ROOT}/extras/CUPTI/lib64)
 find_library(CUPTI_NVPERF_TARGET_LIBRARY nvperf_target
              HINTS ${CUDAToolkit_LIBRARY_DIR} ${CUDAToolkit_LIBRARY_ROOT}/extras/CUPTI/lib64)
-find_path(CUPTI_PROFILER_HOST_INCLUDE_DIR cupti_profiler_host.h HINTS ${CUDAToolkit_INCLUDE_DIRS})
+find_path(CUPTI_PROFILER_HOST_INCLUDE_DIR cupti_profiler_host.h
+          HINTS ${CUDAToolkit_INCLUDE_DIRS} ${CUDAToolkit_CUPTI_INCLUDE_DIR})
 
 include(FindPackageHandleStandardArgs)
 find_package_handle_standard_args(CUPTIProfilerHost

@@ -12,7 +12,7 @@ work=$3
 source_dir=$(cd "$(dirname "$0")/.." && pwd)
 rm -rf "$work" && mkdir -p "$work"
 work=$(cd "$work" && pwd)
-configure=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc)
+configure=(-G Ninja -DCMAKE_BUILD_TYPE=Release)
 case "$mode" in
   installed)
     cmake --install "$build" --prefix "$work/prefix" >"$work/install.log"

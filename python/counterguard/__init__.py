@@ -17,7 +17,7 @@ from ._profiling import KernelLaunch, Measurement, measure_recording, profile, p
 from .errors import (CounterguardError, FileError, InputError, InternalError, LibraryNotFound, ProfilingFailed,
                      ProfilingUnavailable)
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 __all__ = [
     "CounterguardError",

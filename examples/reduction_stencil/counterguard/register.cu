@@ -1,8 +1,7 @@
 // The library's kernels as counterguard variants: what counterguard/reduction_stencil.yaml measures.
 // Each registration declares the parameters, the device arrays (sizes as formulas, inputs generated), how the
 // library launches the kernel and how to check its output.
-#include <counterguard/registry/array_kernel.hpp>
-#include <counterguard/registry/verify.hpp>
+#include <counterguard/counterguard.hpp>
 
 #include "reduction_stencil/reduction.hpp"
 #include "reduction_stencil/reference.hpp"

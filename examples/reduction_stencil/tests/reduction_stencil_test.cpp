@@ -2,9 +2,8 @@
 // counterguard::profile measures the kernels a piece of test code launches, as `counterguard run` would.
 #include <gtest/gtest.h>
 
-#include <counterguard/core/cuda_check.hpp>
+#include <counterguard/counterguard.hpp>
 #include <counterguard/gtest/profile.hpp>
-#include <counterguard/registry/device_buffer.hpp>
 #include <memory>
 #include <random>
 #include <vector>

@@ -293,8 +293,8 @@ int counterguard_measurement_json(const counterguard_measurement* measurement, c
     run_results results;
     results.metadata = measurement->device;
     results.metadata.mode = "profile";
-    results.cases.push_back(kernel == nullptr ? measurement->result.result()
-                                              : measurement->result.for_kernel(kernel).result());
+    results.cases.push_back(kernel == nullptr ? result_record(measurement->result)
+                                              : result_record(measurement->result.for_kernel(kernel)));
     *results_json = handed_over(results_text(results));
   });
 }

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "counterguard/build_info.hpp"
+#include "counterguard/cli/build_identity.hpp"
 #include "counterguard/core/error.hpp"
 #include "counterguard/runner/gpu_worker.hpp"
 
@@ -99,7 +99,7 @@ int run_command_line(int argc, char** argv) {
 
   CLI::App app{"counterguard: hardware-counter regression tests for CUDA kernels"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", COUNTERGUARD_VERSION);
+  app.set_version_flag("--version", build_identity());
   const detail::command_context context{joined_arguments(argc, argv)};
   std::vector<detail::command_action> actions;
   for (const detail::command_adder add : commands)

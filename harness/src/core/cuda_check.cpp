@@ -4,7 +4,7 @@
 
 #include "counterguard/core/error.hpp"
 
-namespace counterguard::detail {
+namespace counterguard {
 
 void throw_cuda_error(cudaError_t status, const char* call) {
   // Reading the last error clears it when it is not sticky, so later calls in this context still work.
@@ -13,4 +13,4 @@ void throw_cuda_error(cudaError_t status, const char* call) {
                   static_cast<int>(status));
 }
 
-}  // namespace counterguard::detail
+}  // namespace counterguard

@@ -190,6 +190,26 @@ profile_result end_profile() {
                       std::move(raw_metrics), capture.passes, seconds, std::move(capture.loaded_kernels));
 }
 
+profile_result profile_work(const std::vector<std::string>& metrics, const std::function<void()>& work,
+                            const profile_options& options) {
+  if (const auto why = profiling_unavailable(options)) {
+    static_cast<void>(plan_metrics(metrics, metric_catalog::builtin()));  // unknown names are errors anyway
+    if (profiled_by_exec())
+      work();  // the launches are what exec's cases select
+    case_result result;
+    result.instance = profile_range_name;
+    return profile_result(std::move(result), *why);
+  }
+  begin_profile(metrics, options);
+  try {
+    work();
+  } catch (...) {
+    abandon_profile();
+    throw;
+  }
+  return end_profile();
+}
+
 profile_result measure_recorded_block(const std::string& archive_directory, std::size_t case_index,
                                       const std::vector<std::string>& metrics) {
   const metric_plan plan = plan_metrics(metrics, metric_catalog::builtin());

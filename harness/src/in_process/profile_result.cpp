@@ -7,6 +7,8 @@
 #include <optional>
 
 #include "counterguard/checker/expectation_checker.hpp"
+#include "counterguard/core/value_format.hpp"
+#include "counterguard/in_process/process_profiler.hpp"
 #include "counterguard/measurement/fill_measurements.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"
 #include "profiled_work.hpp"
@@ -49,42 +51,52 @@ void total_without_observation(case_result& narrowed) {
 
 }  // namespace
 
-profile_result::profile_result(case_result result, bool skipped)
-    : m_result(std::move(result)), m_skipped(skipped) {}
+profile_result::profile_result(case_result result, std::string skip_reason)
+    : m_result(std::make_shared<const case_result>(std::move(result))),
+      m_skip_reason(std::move(skip_reason)) {}
 
 profile_result::profile_result(case_result result, std::shared_ptr<const profiled_work> work)
-    : m_result(std::move(result)), m_work(std::move(work)) {}
+    : m_result(std::make_shared<const case_result>(std::move(result))), m_work(std::move(work)) {}
+
+const case_result& result_record(const profile_result& result) {
+  static const case_result nothing_measured;
+  return result.m_result != nullptr ? *result.m_result : nothing_measured;
+}
 
 bool profile_result::has(const std::string& metric) const {
-  const auto found = m_result.totals.find(metric);
-  return found != m_result.totals.end() && !std::isnan(found->second.value);
+  const auto& totals = result_record(*this).totals;
+  const auto found = totals.find(metric);
+  return found != totals.end() && !std::isnan(found->second.value);
 }
 
 double profile_result::value(const std::string& metric) const {
-  const auto found = m_result.totals.find(metric);
-  return found == m_result.totals.end() ? std::numeric_limits<double>::quiet_NaN() : found->second.value;
+  const auto& totals = result_record(*this).totals;
+  const auto found = totals.find(metric);
+  return found == totals.end() ? std::numeric_limits<double>::quiet_NaN() : found->second.value;
 }
 
 metric_class profile_result::cls(const std::string& metric) const {
-  const auto found = m_result.totals.find(metric);
-  if (found != m_result.totals.end())
+  const auto& totals = result_record(*this).totals;
+  const auto found = totals.find(metric);
+  if (found != totals.end())
     return found->second.cls;
   const std::optional<metric_definition> definition = metric_catalog::builtin().try_resolve(metric);
   return definition ? definition->cls : metric_class::exact;
 }
 
 profile_result profile_result::for_kernel(const std::string& kernel) const {
-  case_result narrowed = m_result;
+  const case_result& whole = result_record(*this);
+  case_result narrowed = whole;
   narrowed.kernels.clear();
   narrowed.totals.clear();
   narrowed.checks.clear();
   if (m_work == nullptr) {
-    for (const auto& launch : m_result.kernels) {
+    for (const auto& launch : whole.kernels) {
       if (function_matches(launch.function, kernel))
         narrowed.kernels.push_back(launch);
     }
     total_without_observation(narrowed);
-    return profile_result(std::move(narrowed), m_skipped);
+    return profile_result(std::move(narrowed), m_skip_reason);
   }
   auto subset = std::make_shared<profiled_work>();
   subset->plan = m_work->plan;
@@ -105,9 +117,45 @@ profile_result profile_result::for_kernel(const std::string& kernel) const {
 
 std::string profile_result::kernel_names() const {
   std::string names;
-  for (const auto& launch : m_result.kernels)
+  for (const auto& launch : result_record(*this).kernels)
     names += (names.empty() ? "" : ", ") + launch.function;
   return names.empty() ? "no kernel launches" : names;
+}
+
+std::optional<std::string> metric_check_failure(const char* result_text, const char* metric_text,
+                                                const char* bound_text, const profile_result& result,
+                                                const std::string& metric, double bound,
+                                                metric_relation relation, double relative_tolerance) {
+  if (result.skipped())
+    return std::nullopt;  // the test is already marked skipped, with the reason
+  const char* relation_text = relation == metric_relation::equal      ? "=="
+                              : relation == metric_relation::at_most  ? "<="
+                              : relation == metric_relation::at_least ? ">="
+                                                                      : "~=";
+  if (!result.has(metric)) {
+    return "metric '" + metric + "' (" + metric_text + ") was not measured in " + result_text + " (" +
+           result.kernel_names() +
+           "); a compiler metric needs the kernels linked with counterguard_link_kernels, a per-kernel one a "
+           "kernel that ran";
+  }
+  const double measured = result.value(metric);
+  resolved_expectation expectation;
+  expectation.metric = metric;
+  expectation.tolerance = relative_tolerance;
+  constexpr double unbounded = std::numeric_limits<double>::infinity();
+  expectation.kind = relation == metric_relation::at_most    ? comparison::max
+                     : relation == metric_relation::at_least ? comparison::min
+                                                             : comparison::equals;
+  expectation.lower = relation == metric_relation::at_most ? -unbounded : bound;
+  expectation.upper = relation == metric_relation::at_least ? unbounded : bound;
+  if (satisfies(expectation, measured))
+    return std::nullopt;
+  std::string failure = "metric '" + metric + "' of " + result.kernel_names() + ": expected " +
+                        relation_text + " " + format_value(bound) + " (" + bound_text + ")";
+  if (relation == metric_relation::near)
+    failure += " within " + format_value(relative_tolerance * 100) + "%";
+  failure += ", measured " + format_value(measured) + " (" + to_string(result.cls(metric)) + ")";
+  return failure;
 }
 
 }  // namespace counterguard

@@ -24,13 +24,6 @@ struct array_declaration {
   array_kernel::device_fill_function device_convert = nullptr;
 };
 
-struct array_kernel_spec {
-  std::string kernel;
-  std::vector<array_declaration> arrays;
-  array_launch_function launch;
-  array_verify_function verify;
-};
-
 // One device array of a prepared case, with the host copy of what was uploaded.
 struct device_array {
   const array_declaration* declaration = nullptr;
@@ -73,11 +66,21 @@ struct device_array {
   }
 };
 
+}  // namespace detail
+
+// What array_kernel.hpp declares: a kernel's arrays and functions, and the arrays of one prepared case.
+struct array_kernel_spec {
+  std::string kernel;
+  std::vector<detail::array_declaration> arrays;
+  array_launch_function launch;
+  array_verify_function verify;
+};
+
 struct array_storage {
   std::string kernel;
-  std::vector<device_array> arrays;
+  std::vector<detail::device_array> arrays;
 
-  device_array& find(const std::string& name, std::type_index type) {
+  detail::device_array& find(const std::string& name, std::type_index type) {
     for (auto& array : arrays) {
       if (array.declaration->name != name)
         continue;
@@ -89,7 +92,7 @@ struct array_storage {
     }
     throw registration_error("kernel '" + kernel + "' uses array '" + name + "', which it does not declare");
   }
-  device_array& find(const std::string& name) {
+  detail::device_array& find(const std::string& name) {
     for (auto& array : arrays) {
       if (array.declaration->name == name)
         return array;
@@ -97,8 +100,6 @@ struct array_storage {
     throw registration_error("kernel '" + kernel + "' uses array '" + name + "', which it does not declare");
   }
 };
-
-}  // namespace detail
 
 namespace {
 
@@ -114,7 +115,7 @@ bool whole_count(const formula& count, const parameter_list& parameters, double&
 
 class array_kernel_run final : public kernel_run {
  public:
-  array_kernel_run(std::shared_ptr<const detail::array_kernel_spec> spec, const kernel_arguments& arguments)
+  array_kernel_run(std::shared_ptr<const array_kernel_spec> spec, const kernel_arguments& arguments)
       : m_spec(std::move(spec)), m_arguments(arguments) {
     m_storage.kernel = m_spec->kernel;
     m_storage.arrays.reserve(m_spec->arrays.size());
@@ -167,15 +168,14 @@ class array_kernel_run final : public kernel_run {
   }
 
  private:
-  std::shared_ptr<const detail::array_kernel_spec> m_spec;
+  std::shared_ptr<const array_kernel_spec> m_spec;
   kernel_arguments m_arguments;
-  detail::array_storage m_storage;
+  array_storage m_storage;
 };
 
 }  // namespace
 
-array_launch::array_launch(const kernel_arguments& arguments, cudaStream_t stream,
-                           detail::array_storage& arrays)
+array_launch::array_launch(const kernel_arguments& arguments, cudaStream_t stream, array_storage& arrays)
     : m_arguments(arguments), m_stream(stream), m_arrays(arrays) {}
 
 void* array_launch::device(const std::string& name, std::type_index type) const {
@@ -186,7 +186,7 @@ std::size_t array_launch::size(const std::string& name) const {
   return m_arrays.find(name).count;
 }
 
-array_check::array_check(const kernel_arguments& arguments, detail::array_storage& arrays)
+array_check::array_check(const kernel_arguments& arguments, array_storage& arrays)
     : m_arguments(arguments), m_arrays(arrays) {}
 
 std::size_t array_check::size(const std::string& name) const {
@@ -210,7 +210,7 @@ void array_check::copy_output(const std::string& name, std::type_index type, voi
 }
 
 array_kernel::array_kernel(kernel_definition& definition)
-    : m_definition(definition), m_spec(std::make_shared<detail::array_kernel_spec>()) {
+    : m_definition(definition), m_spec(std::make_shared<array_kernel_spec>()) {
   m_spec->kernel = definition.name();
   install_factory();
 }
@@ -280,13 +280,12 @@ array_kernel& array_kernel::verify(array_verify_function check) {
 }
 
 void array_kernel::install_factory() {
-  m_definition.factory(
-      [spec = std::shared_ptr<const detail::array_kernel_spec>(m_spec)](const kernel_arguments& a) {
-        if (!spec->launch)
-          throw registration_error("kernel '" + spec->kernel +
-                                   "' has no run(...): counterguard cannot launch it");
-        return std::unique_ptr<kernel_run>(std::make_unique<array_kernel_run>(spec, a));
-      });
+  m_definition.factory([spec = std::shared_ptr<const array_kernel_spec>(m_spec)](const kernel_arguments& a) {
+    if (!spec->launch)
+      throw registration_error("kernel '" + spec->kernel +
+                               "' has no run(...): counterguard cannot launch it");
+    return std::unique_ptr<kernel_run>(std::make_unique<array_kernel_run>(spec, a));
+  });
 }
 
 }  // namespace counterguard

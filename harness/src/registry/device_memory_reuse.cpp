@@ -60,7 +60,7 @@ void* allocate_device_memory(std::size_t bytes) {
     status = cudaMalloc(&pointer, bytes);
   }
   if (status != cudaSuccess)
-    detail::throw_cuda_error(status, ("cudaMalloc of " + std::to_string(bytes) + " bytes").c_str());
+    throw_cuda_error(status, ("cudaMalloc of " + std::to_string(bytes) + " bytes").c_str());
   return pointer;
 }
 

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "cli_test_support.hpp"
+#include "counterguard/build_info.hpp"
 
 namespace counterguard::test {
 namespace {
@@ -12,6 +13,15 @@ TEST(command_line, static_reports_the_compiler_numbers_of_every_used_variant_and
   EXPECT_NE(r.output.find("counterguard::kernels::spills::maxrreg32::register_heavy"), std::string::npos)
       << r.output;
   EXPECT_NE(r.output.find("-maxrregcount=32"), std::string::npos) << r.output;
+}
+
+TEST(command_line, version_names_the_release_the_commit_and_the_cuda_it_was_built_with) {
+  const command_result r = run_counterguard("--version");
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(r.output.rfind(std::string("counterguard ") + COUNTERGUARD_VERSION + "\n", 0), 0u) << r.output;
+  EXPECT_NE(r.output.find("\ncommit: "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("built with: CUDA 1"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find(", CUPTI API 1"), std::string::npos) << r.output;
 }
 
 TEST(command_line, a_violated_static_expectation_names_case_metric_expected_and_measured) {

@@ -43,8 +43,8 @@ TEST(profile_under_exec, metric_assertions_pass_through_so_the_tests_own_checks_
         ::testing::ScopedFakeTestPartResultReporter::INTERCEPT_ONLY_CURRENT_THREAD, &parts);
     result = profile({"shared_load_bank_conflicts"}, [] {});
   }
-  EXPECT_TRUE(detail::check_metric("m", "shared_load_bank_conflicts", "0", result,
-                                   "shared_load_bank_conflicts", 0.0, detail::metric_relation::equal));
+  EXPECT_TRUE(check_metric("m", "shared_load_bank_conflicts", "0", result, "shared_load_bank_conflicts", 0.0,
+                           metric_relation::equal));
 }
 
 TEST(profile_under_exec, the_exec_state_is_reported) {

@@ -57,7 +57,7 @@ class recorded_block : public ::testing::Test {
 
 TEST_F(recorded_block, totals_add_counts_over_every_launch) {
   const profile_result result = measure({"global_store_sectors_hw", store_sectors});
-  ASSERT_EQ(result.result().kernels.size(), 5u);
+  ASSERT_EQ(result_record(result).kernels.size(), 5u);
   EXPECT_EQ(result.value("global_store_sectors_hw"), 163840);
   EXPECT_EQ(result.value(store_sectors), 163840);
   EXPECT_EQ(result.cls("global_store_sectors_hw"), metric_class::exact);
@@ -68,7 +68,7 @@ TEST_F(recorded_block, totals_add_counts_over_every_launch) {
 TEST_F(recorded_block, for_kernel_totals_that_kernels_launches_by_full_or_last_name) {
   const profile_result result = measure({"global_store_sectors_hw", "launch_registers_per_thread"});
   const profile_result copy = result.for_kernel("copy");
-  ASSERT_EQ(copy.result().kernels.size(), 2u);
+  ASSERT_EQ(result_record(copy).kernels.size(), 2u);
   EXPECT_EQ(copy.value("global_store_sectors_hw"), 65536);
   EXPECT_EQ(copy.value("launch_registers_per_thread"), 19);  // the largest of the two launches (17, 19)
   EXPECT_EQ(result.for_kernel("demo::divergent").value("global_store_sectors_hw"), 65536);
@@ -84,7 +84,7 @@ TEST_F(recorded_block, a_ratio_is_not_summed_over_launches) {
 
 TEST_F(recorded_block, a_kernel_that_never_ran_has_nothing) {
   const profile_result none = measure({"global_store_sectors_hw"}).for_kernel("absent");
-  EXPECT_TRUE(none.result().kernels.empty());
+  EXPECT_TRUE(result_record(none).kernels.empty());
   EXPECT_FALSE(none.has("global_store_sectors_hw"));
   EXPECT_TRUE(std::isnan(none.value("global_store_sectors_hw")));
   EXPECT_EQ(none.kernel_names(), "no kernel launches");

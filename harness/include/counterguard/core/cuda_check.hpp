@@ -4,21 +4,21 @@
 
 #include <string>
 
-namespace counterguard::detail {
+namespace counterguard {
 
 // Throws api_error "call: cudaErrorName: message" (no source path: users see it) and clears a non-sticky
-// error.
+// error. What COUNTERGUARD_CUDA_CHECK calls on a failure; `call` is the failing call as text.
 [[noreturn]] void throw_cuda_error(cudaError_t status, const char* call);
 
-}  // namespace counterguard::detail
+}  // namespace counterguard
 
 // Wraps a CUDA runtime call; on failure throws counterguard::api_error naming the call.
-#define COUNTERGUARD_CUDA_CHECK(call)                                        \
-  do {                                                                       \
-    const cudaError_t counterguard_status_ = (call);                         \
-    if (counterguard_status_ != cudaSuccess) {                               \
-      ::counterguard::detail::throw_cuda_error(counterguard_status_, #call); \
-    }                                                                        \
+#define COUNTERGUARD_CUDA_CHECK(call)                                \
+  do {                                                               \
+    const cudaError_t counterguard_status_ = (call);                 \
+    if (counterguard_status_ != cudaSuccess) {                       \
+      ::counterguard::throw_cuda_error(counterguard_status_, #call); \
+    }                                                                \
   } while (false)
 
 // For destructors: reports nothing and never throws.

@@ -2,8 +2,11 @@
 // The calling process's one CUPTI profiler (CUPTI allows one per process), opened on first use and kept: a
 // test binary or a Python test session profiles many pieces of work, and holds the GPU's lock meanwhile so
 // other counterguard processes queue. Every front door inside a process (counterguard::profile in GoogleTest,
-// the C ABI under the Python package) profiles through here.
+// the C ABI under the Python package) profiles through here. The part users see (profile_work,
+// profiling_unavailable, profiled_by_exec) is in the installed profile_result.hpp; this header is
+// counterguard's.
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,17 +17,10 @@
 
 namespace counterguard {
 
-// Why profiling is not possible in this process, or nothing when it is (opens the profiler once; the options
-// of the first call choose the device).
-[[nodiscard]] std::optional<std::string> profiling_unavailable(const profile_options& options = {});
 // The reason's kind (no GPU, no permission, another profiler, ...); nothing when profiling is possible or
 // when `counterguard exec` profiles this process.
 [[nodiscard]] std::optional<environment_problem> profiling_unavailable_problem(
     const profile_options& options = {});
-
-// Whether `counterguard exec` runs this process: its injection library is then the process's profiler, and
-// in-process profiling is unavailable (the work runs unprofiled; exec's cases select its launches).
-[[nodiscard]] bool profiled_by_exec();
 
 // Profiles the kernels launched (by any thread, through the CUDA runtime or driver) between begin_profile and
 // end_profile. `metrics` are aliases (docs/metrics.md) or raw CUPTI names; an unknown name throws
@@ -37,6 +33,10 @@ void begin_profile(const std::vector<std::string>& metrics, const profile_option
 [[nodiscard]] profile_result end_profile();
 void abandon_profile() noexcept;
 [[nodiscard]] bool profile_open();
+
+// The record behind a result: the case `counterguard run` would write for the block (an empty one for a
+// default-constructed result).
+[[nodiscard]] const case_result& result_record(const profile_result& result);
 
 // A block recorded earlier (one case of a counter-data archive: `counterguard run --save-counter-data`),
 // measured offline as end_profile measures a block, for `metrics`: the archive's counters evaluated on any

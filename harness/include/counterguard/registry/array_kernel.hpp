@@ -17,15 +17,13 @@
 
 namespace counterguard {
 
-namespace detail {
-struct array_kernel_spec;
-struct array_storage;
-}  // namespace detail
+struct array_kernel_spec;  // a kernel's declared arrays, launch and verification (registry's own)
+struct array_storage;      // the device arrays of one prepared case (registry's own)
 
 // What a launch function sees: the case's parameters, its stream and the device arrays by name.
 class array_launch {
  public:
-  array_launch(const kernel_arguments& arguments, cudaStream_t stream, detail::array_storage& arrays);
+  array_launch(const kernel_arguments& arguments, cudaStream_t stream, array_storage& arrays);
 
   [[nodiscard]] std::int64_t integer(const std::string& name) const { return m_arguments.integer(name); }
   [[nodiscard]] double number(const std::string& name) const { return m_arguments.number(name); }
@@ -51,13 +49,13 @@ class array_launch {
   [[nodiscard]] void* device(const std::string& name, std::type_index type) const;
   const kernel_arguments& m_arguments;
   cudaStream_t m_stream;
-  detail::array_storage& m_arrays;
+  array_storage& m_arrays;
 };
 
 // What a verify function sees: the parameters, the generated inputs as the kernel got them, the outputs.
 class array_check {
  public:
-  array_check(const kernel_arguments& arguments, detail::array_storage& arrays);
+  array_check(const kernel_arguments& arguments, array_storage& arrays);
 
   [[nodiscard]] std::int64_t integer(const std::string& name) const { return m_arguments.integer(name); }
   [[nodiscard]] double number(const std::string& name) const { return m_arguments.number(name); }
@@ -84,7 +82,7 @@ class array_check {
   void copy_input(const std::string& name, std::type_index type, void* target) const;
   void copy_output(const std::string& name, std::type_index type, void* target) const;
   const kernel_arguments& m_arguments;
-  detail::array_storage& m_arrays;
+  array_storage& m_arrays;
 };
 
 using array_launch_function = std::function<void(const array_launch&)>;
@@ -177,7 +175,7 @@ class array_kernel {
   void install_factory();
 
   kernel_definition& m_definition;
-  std::shared_ptr<detail::array_kernel_spec> m_spec;
+  std::shared_ptr<array_kernel_spec> m_spec;
 };
 
 }  // namespace counterguard
