@@ -4,8 +4,12 @@ GitHub composite actions (ci/github/*/action.yml): each step's `if:` and `${{ }}
 (inputs, github, steps, env, runner contexts; ||, &&, ==, !=, !, success(), failure(), always(), cancelled()),
 `run:` steps run with `bash --noprofile --norc -eo pipefail` and GITHUB_OUTPUT / GITHUB_ENV / GITHUB_STEP_SUMMARY
 as files; `uses:` steps are recorded with their evaluated `with:` and checked for the files they would read.
+The actions the templates use are emulated with the inputs each version takes: actions/upload-artifact and
+download-artifact (v3, v4: a folder per workflow run holds the artifacts; v4 refuses a name uploaded twice),
+actions/cache/restore and save (v3, v4: a folder per repository holds the entries; `cache-hit` on an exact key),
+and mikepenz/action-junit-report (a check run).
 
-GitLab includes (ci/gitlab/*.yml): the spec:inputs header gives the defaults, `$[[ inputs.x ]]` is interpolated
+GitLab CI/CD components (templates/*.yml): the spec:inputs header gives the defaults, `$[[ inputs.x ]]` is interpolated
 into the job (a value that is only an interpolation takes the input's type), `rules: if:` is evaluated against
 the pipeline's variables, `variables:` are expanded, and the script items run in one bash shell with
 `set -eo pipefail`, as the GitLab runner does.
@@ -14,6 +18,7 @@ An expression, input or context this module does not know is an error, so a temp
 that the tests do not exercise.
 """
 
+import fnmatch
 import json
 import os
 import re
@@ -193,13 +198,17 @@ def substitute(text, context):
 
 
 def evaluate_condition(condition, context):
+    """A step's `if:`; as on GitHub, one that calls no status function (success(), failure(), always(),
+    cancelled()) is `success() && (condition)`: after a failed step it is false."""
     if condition is None:
         return not context.job_failed
     if isinstance(condition, bool):
-        return condition
+        return condition and not context.job_failed
     text = condition.strip()
     if text.startswith("${{") and text.endswith("}}"):
         text = text[3:-2]
+    if not re.search(r"\b(success|failure|always|cancelled)\s*\(", text):
+        text = f"success() && ({text})"
     return _truthy(evaluate(text, context))
 
 
@@ -241,14 +250,23 @@ class github_step_record:
 
 
 class github_job:
-    """One job's state across the composite actions it runs: the workspace, files, environment."""
+    """One job's state across the composite actions it runs: the workspace, files, environment.
 
-    def __init__(self, workspace, github, base_env, scratch):
+    run_store: the workflow run's artifacts (jobs of one run share it; default: this job's own);
+    cache_store: the repository's Actions cache (default: this job's own);
+    tool_cache: the runner machine's RUNNER_TOOL_CACHE (default: this job's own)."""
+
+    def __init__(self, workspace, github, base_env, scratch, run_store=None, cache_store=None, tool_cache=None):
         self.workspace, self.github, self.base_env, self.scratch = workspace, github, dict(base_env), scratch
         self.summary = os.path.join(scratch, "step_summary.md")
         open(self.summary, "w").close()
         self.runner = {"temp": os.path.join(scratch, "runner_temp"), "os": "Linux"}
         os.makedirs(self.runner["temp"], exist_ok=True)
+        self.run_store = run_store or os.path.join(scratch, "run_artifacts")
+        self.cache_store = cache_store or os.path.join(scratch, "actions_cache")
+        self.tool_cache = tool_cache or os.path.join(scratch, "tool_cache")
+        for directory in (self.run_store, self.cache_store, self.tool_cache):
+            os.makedirs(directory, exist_ok=True)
         self.job_env = {}
         self.failed = False
         self.log = []
@@ -263,7 +281,8 @@ class github_job:
             "GITHUB_REPOSITORY": self.github["repository"], "GITHUB_SHA": self.github["sha"],
             "GITHUB_SERVER_URL": self.github["server_url"], "GITHUB_RUN_ID": str(self.github["run_id"]),
             "GITHUB_EVENT_NAME": self.github["event_name"], "GITHUB_REF": self.github["ref"],
-            "RUNNER_TEMP": self.runner["temp"], "CI": "true", "GITHUB_ACTIONS": "true",
+            "RUNNER_TEMP": self.runner["temp"], "RUNNER_TOOL_CACHE": self.tool_cache, "CI": "true",
+            "GITHUB_ACTIONS": "true",
         })
         env.update(self.job_env)
         env.update(step_env)
@@ -310,7 +329,9 @@ class github_job:
                     self.failed = True
             elif "uses" in step:
                 with_values = {k: substitute(v, context) for k, v in (step.get("with") or {}).items()}
-                detail = self._use_action(step["uses"], with_values)
+                detail, outputs = self._use_action(step["uses"], with_values)
+                if step.get("id"):
+                    steps[step["id"]] = outputs
                 records.append(github_step_record(name, "uses", "success", detail))
             else:
                 raise TemplateError(f"{action_path}: step '{name}' has neither run nor uses")
@@ -337,9 +358,33 @@ class github_job:
         self.job_env.update(_parse_command_file(env_file))
         return done.returncode, _parse_command_file(output_file), done.stdout
 
+    # The inputs each version of the emulated actions takes (from their action.yml files).
+    ACTION_INPUTS = {
+        "actions/upload-artifact@v3": {"name", "path", "if-no-files-found", "retention-days"},
+        "actions/upload-artifact@v4": {"name", "path", "if-no-files-found", "retention-days", "compression-level",
+                                       "overwrite", "include-hidden-files"},
+        "actions/download-artifact@v3": {"name", "path"},
+        "actions/download-artifact@v4": {"name", "path", "pattern", "merge-multiple", "github-token", "repository",
+                                         "run-id"},
+        "actions/cache/restore@v3": {"path", "key", "restore-keys", "enableCrossOsArchive", "fail-on-cache-miss",
+                                     "lookup-only"},
+        "actions/cache/restore@v4": {"path", "key", "restore-keys", "enableCrossOsArchive", "fail-on-cache-miss",
+                                     "lookup-only"},
+        "actions/cache/save@v3": {"path", "key", "upload-chunk-size", "enableCrossOsArchive"},
+        "actions/cache/save@v4": {"path", "key", "upload-chunk-size", "enableCrossOsArchive"},
+        "mikepenz/action-junit-report@v5": {"report_paths", "check_name", "token", "commit", "require_tests"},
+    }
+
     def _use_action(self, uses, with_values):
-        """The actions the templates use, checked for what they would read; anything else is an error."""
-        name = uses.split("@")[0]
+        """The actions the templates use, checked for what they would read; anything else is an error.
+        Returns the step's record and its outputs."""
+        if uses not in self.ACTION_INPUTS:
+            raise TemplateError(f"the test runner does not know the action '{uses}'")
+        unknown = set(with_values) - self.ACTION_INPUTS[uses]
+        if unknown:
+            raise TemplateError(f"{uses} has no inputs {sorted(unknown)}")
+        name, version = uses.split("@")
+        detail = {"uses": uses, "with": with_values}
         if name == "actions/upload-artifact":
             path = os.path.join(self.workspace, with_values["path"])
             files = []
@@ -350,16 +395,57 @@ class github_job:
                 files = [os.path.basename(path)]
             if not files and with_values.get("if-no-files-found", "warn") == "error":
                 raise TemplateError(f"upload-artifact: nothing at {path}")
-            self.artifacts[with_values["name"]] = sorted(files)
-            return {"uses": uses, "with": with_values, "files": sorted(files)}
-        if name == "mikepenz/action-junit-report":
-            report = os.path.join(self.workspace, with_values["report_paths"])
-            if not os.path.isfile(report):
-                raise TemplateError(f"action-junit-report: no file {report}")
-            with open(report, encoding="utf-8") as f:
-                self.check_runs.append({"with": with_values, "xml": f.read()})
-            return {"uses": uses, "with": with_values}
-        raise TemplateError(f"the test runner does not know the action '{uses}'")
+            artifact = with_values.get("name", "artifact")
+            stored = os.path.join(self.run_store, artifact)
+            if version == "v4" and os.path.exists(stored) and with_values.get("overwrite") != "true":
+                raise TemplateError(f"upload-artifact@v4: an artifact named '{artifact}' exists in this run")
+            for f in files:
+                source = path if os.path.isfile(path) else os.path.join(path, f)
+                os.makedirs(os.path.dirname(os.path.join(stored, f)), exist_ok=True)
+                shutil.copyfile(source, os.path.join(stored, f))
+            self.artifacts[artifact] = sorted(files)
+            return dict(detail, files=sorted(files)), {}
+        if name == "actions/download-artifact":
+            target = os.path.join(self.workspace, with_values.get("path") or ".")
+            stored = sorted(os.listdir(self.run_store))
+            if with_values.get("name"):
+                if with_values["name"] not in stored:
+                    raise TemplateError(f"download-artifact: no artifact '{with_values['name']}' in this run")
+                shutil.copytree(os.path.join(self.run_store, with_values["name"]), target, dirs_exist_ok=True)
+                return dict(detail, artifacts=[with_values["name"]]), {"download-path": target}
+            # Without a name: every artifact (v4: those matching `pattern`), each in a folder named after it.
+            chosen = [a for a in stored if fnmatch.fnmatchcase(a, with_values.get("pattern") or "*")]
+            for artifact in chosen:
+                shutil.copytree(os.path.join(self.run_store, artifact), os.path.join(target, artifact),
+                                dirs_exist_ok=True)
+            return dict(detail, artifacts=chosen), {"download-path": target}
+        if name in ("actions/cache/restore", "actions/cache/save"):
+            paths = [p.strip() for p in with_values["path"].split("\n") if p.strip()]
+            entry = os.path.join(self.cache_store, with_values["key"])
+            if name == "actions/cache/restore":
+                hit = os.path.isdir(entry)
+                if hit:
+                    shutil.copytree(entry, self.workspace, dirs_exist_ok=True, symlinks=True)
+                return dict(detail, hit=hit), {"cache-hit": "true" if hit else "false",
+                                               "cache-primary-key": with_values["key"],
+                                               "cache-matched-key": with_values["key"] if hit else ""}
+            if os.path.isdir(entry):  # entries are immutable: the action warns and keeps the first
+                return dict(detail, saved=False), {}
+            for p in paths:
+                source = os.path.join(self.workspace, p)
+                if os.path.isdir(source):
+                    shutil.copytree(source, os.path.join(entry, p), symlinks=True)
+                elif os.path.isfile(source):
+                    os.makedirs(os.path.dirname(os.path.join(entry, p)), exist_ok=True)
+                    shutil.copy2(source, os.path.join(entry, p))
+            return dict(detail, saved=os.path.isdir(entry)), {}
+        # mikepenz/action-junit-report
+        report = os.path.join(self.workspace, with_values["report_paths"])
+        if not os.path.isfile(report):
+            raise TemplateError(f"action-junit-report: no file {report}")
+        with open(report, encoding="utf-8") as f:
+            self.check_runs.append({"with": with_values, "xml": f.read()})
+        return detail, {}
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -419,6 +505,29 @@ def load_gitlab_include(path, given_inputs):
     if "$[[" in json.dumps(documents[1]).replace("$[[ inputs.", ""):
         raise TemplateError(f"{path}: an interpolation other than $[[ inputs.x ]]")
     return interpolate(documents[1])
+
+
+def included_template(entry, source):
+    """The file in counterguard's checkout `source` that an `include:` entry names: a CI/CD component
+    (`component: HOST/GROUP/PROJECT/NAME@VERSION`: templates/NAME.yml, or templates/NAME/template.yml) or a
+    project file (`project:` with `file:`)."""
+    if "component" in entry:
+        address, at, version = entry["component"].partition("@")
+        parts = address.split("/")
+        if not at or not version or len(parts) < 4:
+            raise TemplateError(f"component '{entry['component']}' is not HOST/GROUP/PROJECT/NAME@VERSION")
+        name = parts[-1]
+        for candidate in (os.path.join(source, "templates", name + ".yml"),
+                          os.path.join(source, "templates", name, "template.yml")):
+            if os.path.isfile(candidate):
+                return candidate
+        raise TemplateError(f"no component '{name}' in {os.path.join(source, 'templates')}")
+    if "project" in entry and "file" in entry and "ref" in entry:
+        path = os.path.join(source, entry["file"].lstrip("/"))
+        if not os.path.isfile(path):
+            raise TemplateError(f"no file {entry['file']} in {source}")
+        return path
+    raise TemplateError(f"include entry {entry} names neither a component nor a project file at a ref")
 
 
 _GITLAB_TOKEN = re.compile(r"\s*(?:(?P<variable>\$[A-Za-z_][A-Za-z0-9_]*)|(?P<string>\"[^\"]*\"|'[^']*')"

