@@ -11,7 +11,7 @@
 namespace counterguard::test {
 namespace {
 
-const std::string recording = "harness/test/fixtures/h200_builtin";
+const std::string h200_recording = "harness/test/fixtures/h200_builtin";
 
 std::vector<std::string> instances_in(const nlohmann::json& results) {
   std::vector<std::string> names;
@@ -22,7 +22,7 @@ std::vector<std::string> instances_in(const nlohmann::json& results) {
 
 TEST(common_options, json_dash_puts_the_results_alone_on_standard_output_and_the_table_on_standard_error) {
   const separate_output r =
-      run_counterguard_separately("evaluate " + recording + " cases/transpose.yaml --json -");
+      run_counterguard_separately("evaluate " + h200_recording + " cases/transpose.yaml --json -");
   ASSERT_EQ(r.status, 0) << r.err;
   const nlohmann::json results = nlohmann::json::parse(r.out);  // nothing but the JSON
   EXPECT_EQ(results["cases"].size(), 9U);
@@ -30,7 +30,7 @@ TEST(common_options, json_dash_puts_the_results_alone_on_standard_output_and_the
 }
 
 TEST(common_options, only_one_report_may_go_to_standard_output) {
-  const command_result r = run_counterguard("evaluate " + recording + " --json - --csv -");
+  const command_result r = run_counterguard("evaluate " + h200_recording + " --json - --csv -");
   EXPECT_EQ(r.status, 2) << r.output;
   EXPECT_NE(r.output.find("more than one report goes to standard output (--json, --csv)"), std::string::npos)
       << r.output;
@@ -63,11 +63,11 @@ TEST(common_options, suites_are_positional_in_evaluate_and_cases_still_names_the
   scratch_directory dir;
   const auto positional = dir.path() / "positional.json";
   const auto with_cases = dir.path() / "with_cases.json";
-  ASSERT_EQ(run_counterguard("evaluate " + recording +
+  ASSERT_EQ(run_counterguard("evaluate " + h200_recording +
                              " cases/spills.yaml cases/transpose.yaml --quiet --json " + positional.string())
                 .status,
             0);
-  ASSERT_EQ(run_counterguard("evaluate " + recording +
+  ASSERT_EQ(run_counterguard("evaluate " + h200_recording +
                              " --cases cases/spills.yaml cases/transpose.yaml --quiet --json " +
                              with_cases.string())
                 .status,
@@ -87,7 +87,7 @@ TEST(common_options, filter_takes_a_regular_expression_after_regex_colon) {
   EXPECT_EQ(r.output, "transpose/smem_padded?n=1024\ntranspose/smem_swizzled?n=1024\n");
   // The same filter selects in evaluate (and run, exec, blame: one selection).
   const separate_output evaluated = run_counterguard_separately(
-      "evaluate " + recording + " cases/transpose.yaml --filter 'regex:one_tile' --json -");
+      "evaluate " + h200_recording + " cases/transpose.yaml --filter 'regex:one_tile' --json -");
   ASSERT_EQ(evaluated.status, 0) << evaluated.err;
   EXPECT_EQ(instances_in(nlohmann::json::parse(evaluated.out)),
             std::vector<std::string>{"transpose/smem_one_tile"});
@@ -123,7 +123,7 @@ TEST(common_options, fail_fast_reports_the_cases_after_the_first_failure_as_not_
   const auto planted = dir.write("transpose.yaml", suite);
   const auto out = dir.path() / "r.json";
 
-  command_result r = run_counterguard("evaluate " + recording + " " + planted.string() +
+  command_result r = run_counterguard("evaluate " + h200_recording + " " + planted.string() +
                                       " --no-baselines --quiet --fail-fast --json " + out.string());
   EXPECT_EQ(r.status, 1) << r.output;
   nlohmann::json results = nlohmann::json::parse(read_text(out));
@@ -140,10 +140,10 @@ TEST(common_options, fail_fast_reports_the_cases_after_the_first_failure_as_not_
   EXPECT_EQ(results["summary"]["skipped"], 6);
 
   // Without it every case is judged: both unpadded instances fail.
-  r = run_counterguard("evaluate " + recording + " " + planted.string() +
+  r = run_counterguard("evaluate " + h200_recording + " " + planted.string() +
                        " --no-baselines --quiet -x --json " + out.string());
   EXPECT_EQ(r.status, 1);
-  r = run_counterguard("evaluate " + recording + " " + planted.string() + " --no-baselines --quiet --json " +
+  r = run_counterguard("evaluate " + h200_recording + " " + planted.string() + " --no-baselines --quiet --json " +
                        out.string());
   results = nlohmann::json::parse(read_text(out));
   EXPECT_EQ(results["summary"]["failed"], 2);
