@@ -342,10 +342,13 @@ TEST(isolated_runner, a_signal_stops_the_worker_and_everything_it_started_then_r
   const auto dir =
       std::filesystem::temp_directory_path() / ("counterguard-signal-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
-  const scripted_worker worker(emit(device_event()) +
-                               emit(R"({"event":"begin","instance":"s/a","position":0})") +
-                               "sleep 60 &\necho $! > " + (dir / "child").string() + "\necho $$ > " +
-                               (dir / "worker").string() + "\nwait\n");
+  // Each pid file appears whole (written aside, then renamed): the signal may stop the worker mid-write.
+  const std::string child = (dir / "child").string();
+  const std::string worker_file = (dir / "worker").string();
+  const scripted_worker worker(
+      emit(device_event()) + emit(R"({"event":"begin","instance":"s/a","position":0})") +
+      "sleep 60 &\necho $! > " + child + ".new && mv " + child + ".new " + child + "\necho $$ > " +
+      worker_file + ".new && mv " + worker_file + ".new " + worker_file + "\nwait\n");
   const interruption_guard guard;
   std::thread sender([&] {
     read_pid(dir / "worker");
