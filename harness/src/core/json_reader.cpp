@@ -1,6 +1,8 @@
 #include "counterguard/core/json_reader.hpp"
 
 #include <limits>
+#include <utility>
+#include <vector>
 
 #include "counterguard/core/error.hpp"
 
@@ -19,6 +21,110 @@ source_location location_of(const std::string& file, const std::string& text, st
   }
   return {file, line, static_cast<int>(offset - line_start) + 1};
 }
+
+// Builds the document like nlohmann::json::parse while it keeps the path of the value being read, so that a
+// problem nlohmann reports through its SAX interface (a syntax error, invalid UTF-8, a number beyond double
+// range such as 1e309) becomes an input_error naming the line, the column and the field.
+class located_json_builder final : public nlohmann::json_sax<nlohmann::json> {
+ public:
+  located_json_builder(const std::string& file, const std::string& text, nlohmann::json& root)
+      : m_file(file), m_text(text), m_root(root) {}
+
+  bool null() override { return put(nullptr); }
+  bool boolean(bool value) override { return put(value); }
+  bool number_integer(number_integer_t value) override { return put(value); }
+  bool number_unsigned(number_unsigned_t value) override { return put(value); }
+  bool number_float(number_float_t value, const string_t& /*text*/) override { return put(value); }
+  bool string(string_t& value) override { return put(std::move(value)); }
+  bool binary(binary_t& value) override { return put(nlohmann::json::binary(std::move(value))); }
+
+  bool start_object(std::size_t /*elements*/) override {
+    m_open.push_back(place(nlohmann::json::object()));
+    m_path.push_back({false, {}, 0});
+    return true;
+  }
+  bool key(string_t& value) override {
+    m_path.back().key = value;
+    return true;
+  }
+  bool end_object() override { return close(); }
+  bool start_array(std::size_t /*elements*/) override {
+    m_open.push_back(place(nlohmann::json::array()));
+    m_path.push_back({true, {}, 0});
+    return true;
+  }
+  bool end_array() override { return close(); }
+
+  bool parse_error(std::size_t position, const std::string& token,
+                   const nlohmann::json::exception& problem) override {
+    // nlohmann reports the position after the token; a number out of range is located at its first digit.
+    const bool out_of_range = problem.id == 406;
+    const std::size_t offset = out_of_range && position >= token.size() ? position - token.size()
+                               : position == 0                          ? 0
+                                                                        : position - 1;
+    const source_location where = location_of(m_file, m_text, offset);
+    if (out_of_range) {  // out_of_range: a number nlohmann cannot hold in a double
+      throw input_error(where, field(), "the number " + token + " is beyond the range of a double",
+                        "a number from about -1.8e308 to 1.8e308 (null for one that is not finite)");
+    }
+    throw input_error(where, field(), "not valid JSON", problem.what());
+  }
+
+ private:
+  struct step {
+    bool array;
+    std::string key;    // in an object: the member being read
+    std::size_t index;  // in an array: the element being read
+  };
+
+  nlohmann::json* place(nlohmann::json value) {
+    if (m_open.empty()) {
+      m_root = std::move(value);
+      return &m_root;
+    }
+    nlohmann::json& parent = *m_open.back();
+    if (parent.is_array()) {
+      parent.push_back(std::move(value));
+      return &parent.back();
+    }
+    nlohmann::json& member = parent[m_path.back().key];
+    member = std::move(value);
+    return &member;
+  }
+
+  bool put(nlohmann::json value) {
+    place(std::move(value));
+    advance();
+    return true;
+  }
+
+  bool close() {
+    m_open.pop_back();
+    m_path.pop_back();
+    advance();
+    return true;
+  }
+
+  // A value of the innermost array is complete: the next one is the next index.
+  void advance() {
+    if (!m_path.empty() && m_path.back().array)
+      ++m_path.back().index;
+  }
+
+  // The field being read: "cases[3].totals.x.value" (empty at the top level).
+  [[nodiscard]] std::string field() const {
+    std::string path;
+    for (const step& s : m_path)
+      path = s.array ? index_at(path, s.index) : field_at(path, s.key);
+    return path;
+  }
+
+  const std::string& m_file;
+  const std::string& m_text;
+  nlohmann::json& m_root;
+  std::vector<nlohmann::json*> m_open;  // the objects and arrays being filled, innermost last
+  std::vector<step> m_path;
+};
 
 }  // namespace
 
@@ -42,12 +148,12 @@ std::string describe_json(const nlohmann::json& value) {
 }
 
 nlohmann::json json_reader::parse(const std::string& text) const {
-  try {
-    return nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& problem) {
-    throw input_error(location_of(m_file, text, problem.byte == 0 ? 0 : problem.byte - 1), "",
-                      "not valid JSON", problem.what());
-  }
+  nlohmann::json document;
+  located_json_builder builder(m_file, text, document);
+  // The builder throws an input_error at the first problem (sax_parse_error); nlohmann's own exceptions
+  // (out_of_range for a number beyond double range, "number overflow") never escape as such.
+  static_cast<void>(nlohmann::json::sax_parse(text, &builder));
+  return document;
 }
 
 void json_reader::fail(const std::string& field, const std::string& problem, const std::string& valid) const {

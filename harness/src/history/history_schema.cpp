@@ -121,6 +121,11 @@ void check_identity(const sqlite_database& db, const file_identity& identity) {
     throw input_error({db.path()}, "", "an SQLite database, but not a counterguard history database",
                       "give a file written by `--history`, or a new file name");
   }
+  if (identity.version < 0) {
+    throw input_error({db.path()}, "",
+                      "a damaged history database (schema version " + std::to_string(identity.version) + ")",
+                      "restore it from a backup or start a new file");
+  }
   if (identity.version > history_schema_version) {
     throw input_error({db.path()}, "",
                       "written by a newer counterguard (history schema version " +

@@ -381,7 +381,14 @@ run_values history_store::load_values(std::int64_t run_id) const {
       "WHERE c.run_id = ?1");
   metrics.bind(1, run_id);
   while (metrics.step()) {
-    case_values& c = values.cases.at(index.at(metrics.integer(0)));
+    const auto found = index.find(metrics.integer(0));
+    if (found == index.end()) {
+      throw input_error({m_path}, "metrics",
+                        "the history database is damaged: a metric of run " + std::to_string(run_id) +
+                            " belongs to no case of it",
+                        "restore it from a backup or start a new file");
+    }
+    case_values& c = values.cases[found->second];
     c.kernels[metrics.text(1)][metrics.text(2)] =
         metric_reading{metrics.number(3), parse_class(metrics.text(4))};
   }

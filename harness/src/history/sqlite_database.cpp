@@ -80,6 +80,18 @@ void sqlite_database::fail(int status, const std::string& doing) const {
       throw error(exit_code::environment,
                   m_path + ": the history database stayed locked by another process past the busy timeout (" +
                       reason + ") while " + doing + "; try again when the other writer is done");
+    // The file's tables are not those counterguard wrote (a column or table missing, a value of another
+    // type): it was damaged or altered, the user's file to restore, as for SQLITE_CORRUPT.
+    case SQLITE_ERROR:
+    case SQLITE_SCHEMA:
+    case SQLITE_MISMATCH:
+    case SQLITE_CONSTRAINT:
+    case SQLITE_TOOBIG:
+    case SQLITE_RANGE:
+    case SQLITE_FORMAT:
+      throw input_error(
+          {m_path}, "", "the history database is damaged or was altered (" + reason + ") while " + doing,
+          "restore it from a backup or start a new file; `sqlite3 FILE .recover` may save the rest");
     case SQLITE_FULL:
     case SQLITE_IOERR:
     case SQLITE_NOMEM:

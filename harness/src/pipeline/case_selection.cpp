@@ -19,11 +19,20 @@
 namespace counterguard {
 
 selection_options recorded_selection(selection_options selection, const std::vector<std::string>& suite_paths,
-                                     const run_metadata& metadata) {
+                                     const run_metadata& metadata, const std::string& recording_file) {
   if (selection.paths.empty())
     selection.paths = suite_paths;
-  if (!metadata.device.chip.empty())
+  if (!metadata.device.chip.empty()) {
+    const std::vector<std::string> known = metric_name_validator::supported_chips();
+    if (std::find(known.begin(), known.end(), metadata.device.chip) == known.end()) {
+      std::string names;
+      for (const auto& chip : known)
+        names += (names.empty() ? "" : ", ") + chip;
+      throw input_error({recording_file, 0, 0}, "results.metadata.chip",
+                        "unknown chip '" + metadata.device.chip + "'", "the installed CUPTI knows: " + names);
+    }
     selection.chip = metadata.device.chip;
+  }
   return selection;
 }
 

@@ -198,7 +198,8 @@ int evaluate_exec_recording_directory(const evaluate_options& options) {
   const fs::path directory(options.directory);
   const exec_envelope envelope = load_exec_envelope(directory);
   std::vector<case_instance> instances =
-      exec_instances(recorded_selection(options.selection, envelope.suite_paths, envelope.results.metadata),
+      exec_instances(recorded_selection(options.selection, envelope.suite_paths, envelope.results.metadata,
+                                        (directory / exec_envelope_file).string()),
                      envelope.command_line_cases);
   if (const fs::path instructions_path = directory / exec_instructions_file; fs::exists(instructions_path)) {
     // As `evaluate` of a `run` recording: the instances the program was profiled for, not cases added to the

@@ -16,8 +16,18 @@ int evaluate_recording_directory(const evaluate_options& options) {
   if (is_exec_recording(directory))
     return evaluate_exec_recording_directory(options);
   const recorded_run recording = load_recorded_run(directory);
-  std::vector<case_instance> instances = select_instances(
-      recorded_selection(options.selection, recording.suite_paths, recording.results.metadata));
+  const std::string recording_file = (directory / "run.json").string();
+  std::vector<case_instance> instances;
+  try {
+    instances = select_instances(recorded_selection(options.selection, recording.suite_paths,
+                                                    recording.results.metadata, recording_file));
+  } catch (const input_error& e) {
+    if (!options.selection.paths.empty() || e.where().file == recording_file)
+      throw;
+    // The suites come from the recording: say which file named them.
+    throw input_error(e.where(), e.field(),
+                      e.problem() + " (a suite named by suite_paths of " + recording_file + ")", e.valid());
+  }
   std::optional<shard_record> shard;
   if (!options.shard.empty()) {
     // Shards of the instances this recording can evaluate, balanced by the recorded per-case seconds.

@@ -42,7 +42,7 @@ TEST(history_command, a_malformed_file_is_refused_by_name_and_the_others_are_sti
   const command_result r = run_counterguard("history import --history " + db + " " + broken.string() + " " +
                                             recorded_results + " " + incomplete.string());
   EXPECT_EQ(r.status, 2) << r.output;
-  EXPECT_TRUE(contains(r.output, broken.string() + ":1:35: not valid JSON")) << r.output;
+  EXPECT_TRUE(contains(r.output, broken.string() + ":1:35: field 'metadata': not valid JSON")) << r.output;
   EXPECT_TRUE(contains(r.output, incomplete.string() + ": field 'metadata': missing")) << r.output;
   EXPECT_TRUE(contains(r.output, "1 imported, 0 already recorded, 2 refused")) << r.output;
   const command_result list = run_counterguard("history list --history " + db);

@@ -30,6 +30,30 @@ TEST(json_reader, a_syntax_error_names_file_line_and_column) {
   EXPECT_GT(e.where().column, 0);
 }
 
+TEST(json_reader, a_number_beyond_double_range_names_file_line_column_and_field) {
+  const json_reader reader("run.json");
+  const input_error e =
+      error_of([&] { (void)reader.parse("{\"cases\": [{\"seconds\": 1},\n {\"seconds\": -1e309}]}"); });
+  EXPECT_EQ(e.where().file, "run.json");
+  EXPECT_EQ(e.where().line, 2);
+  EXPECT_EQ(e.where().column, 14);
+  EXPECT_EQ(e.field(), "cases[1].seconds");
+  EXPECT_NE(e.problem().find("-1e309 is beyond the range of a double"), std::string::npos) << e.what();
+  EXPECT_EQ(e.code(), exit_code::invalid_input);
+}
+
+TEST(json_reader, a_syntax_error_names_the_field_being_read) {
+  const json_reader reader("run.json");
+  const input_error e = error_of([&] { (void)reader.parse(R"({"metadata": {"gpu_key": "k", "mode": }})"); });
+  EXPECT_EQ(e.field(), "metadata.mode");
+}
+
+TEST(json_reader, parsing_keeps_every_value_as_nlohmann_reads_it) {
+  const std::string text =
+      R"({"a": [1, -2, 3.5, "x", true, null, {"b": []}], "c": {}, "d": 18446744073709551615})";
+  EXPECT_EQ(json_reader("x.json").parse(text), json::parse(text));
+}
+
 TEST(json_reader, a_document_that_is_a_number_is_an_input_error_not_a_crash) {
   const json_reader reader("run.json");
   const json document = reader.parse("42");

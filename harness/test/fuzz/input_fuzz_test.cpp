@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "counterguard/baselines/baseline_file.hpp"
+#include "counterguard/blame/line_baseline_file.hpp"
 #include "counterguard/core/error.hpp"
 #include "counterguard/core/json_reader.hpp"
 #include "counterguard/measurement/recorded_run.hpp"
@@ -25,146 +26,15 @@
 #include "counterguard/model/suite_loader.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
 #include "counterguard/results/run_results.hpp"
+#include "fuzz_mutators.hpp"
 
 namespace counterguard {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-int iterations(int fallback) {
-  const char* text = std::getenv("COUNTERGUARD_FUZZ_ITERATIONS");
-  return text == nullptr ? fallback : std::max(1, std::atoi(text));
-}
-
-// Structure-aware enough to reach past the parser: most mutations keep the document's shape.
-class mutator {
- public:
-  explicit mutator(std::uint32_t seed) : m_random(seed) {}
-
-  std::string mutate(std::string text) {
-    const int rounds = pick(1, 4);
-    for (int i = 0; i < rounds && !text.empty(); ++i) {
-      switch (pick(0, 7)) {
-        case 0:  // delete a span
-          text.erase(position(text), static_cast<std::size_t>(pick(1, 40)));
-          break;
-        case 1:  // insert a token
-          text.insert(position(text), token());
-          break;
-        case 2:  // swap two lines
-          swap_lines(text);
-          break;
-        case 3:  // duplicate a line (duplicate keys, repeated cases)
-          duplicate_line(text);
-          break;
-        case 4:  // an extreme or odd number in place of a digit run
-          replace_number(text);
-          break;
-        case 5:  // truncate
-          text.resize(position(text));
-          break;
-        case 6:  // change indentation of a line
-          indent_line(text);
-          break;
-        default:  // flip a byte
-          text[position(text)] = static_cast<char>(pick(1, 255));
-          break;
-      }
-    }
-    return text;
-  }
-
- private:
-  int pick(int low, int high) { return std::uniform_int_distribution<int>(low, high)(m_random); }
-  std::size_t position(const std::string& text) {
-    return static_cast<std::size_t>(pick(0, static_cast<int>(text.size()) - 1));
-  }
-  std::string token() {
-    static const std::array<const char*, 24> tokens{":",
-                                                    "- ",
-                                                    "[",
-                                                    "]",
-                                                    "{",
-                                                    "}",
-                                                    "\"",
-                                                    "'",
-                                                    "null",
-                                                    "~",
-                                                    "1e309",
-                                                    "-1",
-                                                    "0x7fffffffffffffff",
-                                                    "\t",
-                                                    "\n",
-                                                    "&a ",
-                                                    "*a",
-                                                    "!!binary ",
-                                                    "? ",
-                                                    ",",
-                                                    "true",
-                                                    "nan",
-                                                    "{}",
-                                                    "[]"};
-    return tokens[static_cast<std::size_t>(pick(0, static_cast<int>(tokens.size()) - 1))];
-  }
-  static std::vector<std::string> lines_of(const std::string& text) {
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);)
-      lines.push_back(line);
-    return lines;
-  }
-  static std::string join(const std::vector<std::string>& lines) {
-    std::string text;
-    for (const auto& line : lines)
-      text += line + "\n";
-    return text;
-  }
-  void swap_lines(std::string& text) {
-    auto lines = lines_of(text);
-    if (lines.size() < 2)
-      return;
-    std::swap(lines[static_cast<std::size_t>(pick(0, static_cast<int>(lines.size()) - 1))],
-              lines[static_cast<std::size_t>(pick(0, static_cast<int>(lines.size()) - 1))]);
-    text = join(lines);
-  }
-  void duplicate_line(std::string& text) {
-    auto lines = lines_of(text);
-    if (lines.empty())
-      return;
-    const auto i = static_cast<std::size_t>(pick(0, static_cast<int>(lines.size()) - 1));
-    lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(i), lines[i]);
-    text = join(lines);
-  }
-  void indent_line(std::string& text) {
-    auto lines = lines_of(text);
-    if (lines.empty())
-      return;
-    auto& line = lines[static_cast<std::size_t>(pick(0, static_cast<int>(lines.size()) - 1))];
-    if (pick(0, 1) == 0)
-      line.insert(0, std::string(static_cast<std::size_t>(pick(1, 4)), ' '));
-    else if (!line.empty() && line[0] == ' ')
-      line.erase(0, 1);
-    text = join(lines);
-  }
-  void replace_number(std::string& text) {
-    static const std::array<const char*, 8> numbers{
-        "0", "-0", "99999999999999999999", "-9223372036854775808", "1.5", "-7", ".inf", "1e-320"};
-    const std::size_t start = text.find_first_of("0123456789", position(text));
-    if (start == std::string::npos)
-      return;
-    const std::size_t end = text.find_first_not_of("0123456789.", start);
-    text.replace(start, (end == std::string::npos ? text.size() : end) - start,
-                 numbers[static_cast<std::size_t>(pick(0, static_cast<int>(numbers.size()) - 1))]);
-  }
-  std::mt19937 m_random;
-};
+using test::fuzz_iterations;
+using test::read_file_text;
+using test::text_mutator;
 
 class input_fuzz : public ::testing::Test {
  protected:
@@ -183,13 +53,14 @@ class input_fuzz : public ::testing::Test {
     for (int i = 0; i < count; ++i) {
       const auto seed = static_cast<std::uint32_t>(i) * 2654435761U + static_cast<std::uint32_t>(name.size());
       const fs::path path = m_dir / name;
-      std::ofstream(path, std::ios::binary | std::ios::trunc) << mutator(seed).mutate(seed_text);
+      std::ofstream(path, std::ios::binary | std::ios::trunc) << text_mutator(seed).mutate(seed_text);
       try {
         load(path);
       } catch (const input_error& e) {
         ++rejected;
         EXPECT_FALSE(e.where().file.empty())
             << "seed " << seed << ": a rejection without a location: " << e.what();
+        EXPECT_EQ(e.code(), exit_code::invalid_input) << "seed " << seed << ": " << e.what();
       } catch (const std::exception& e) {
         ADD_FAILURE() << "seed " << seed << " of " << name << ": " << typeid(e).name() << ": " << e.what();
       }
@@ -206,28 +77,38 @@ class input_fuzz : public ::testing::Test {
 };
 
 TEST_F(input_fuzz, mutated_suites_load_or_are_rejected_with_a_location) {
-  const std::string seed_text = read_text(source("cases/transpose.yaml"));
-  fuzz(seed_text, "suite.yaml", iterations(600), [](const fs::path& path) {
+  const std::string seed_text = read_file_text(source("cases/transpose.yaml"));
+  fuzz(seed_text, "suite.yaml", fuzz_iterations(600), [](const fs::path& path) {
     const suite loaded = load_suite(path.string(), kernel_registry::global(), metric_catalog::builtin());
     static_cast<void>(expand_instances(loaded, kernel_registry::global(), metric_catalog::builtin()));
   });
 }
 
 TEST_F(input_fuzz, mutated_baselines_load_or_are_rejected_with_a_location) {
-  const std::string seed_text = read_text(source("baselines/GH100-132sm-cuda13/transpose.yaml"));
-  fuzz(seed_text, "baseline.yaml", iterations(600),
+  const std::string seed_text = read_file_text(source("baselines/GH100-132sm-cuda13/transpose.yaml"));
+  fuzz(seed_text, "baseline.yaml", fuzz_iterations(600),
        [](const fs::path& path) { static_cast<void>(load_baseline_file(path.string())); });
 }
 
+TEST_F(input_fuzz, mutated_line_baselines_load_or_are_rejected_with_a_location) {
+  // <suite>.lines.json is read only on a GPU (run's blame, baseline update --with-lines): fuzzed here, in
+  // process, rather than through a command.
+  const std::string seed_text = read_file_text(source("baselines/GH100-132sm-cuda13/transpose.lines.json"));
+  fuzz(seed_text, "transpose.lines.json", fuzz_iterations(600), [](const fs::path& path) {
+    const std::optional<line_baseline_file> loaded = load_line_baseline_file(path.string());
+    static_cast<void>(loaded);
+  });
+}
+
 TEST_F(input_fuzz, mutated_results_load_or_are_rejected_with_a_location) {
-  const std::string seed_text = read_text(source("harness/test/fuzz/fixtures/results.json"));
-  fuzz(seed_text, "results.json", iterations(600),
+  const std::string seed_text = read_file_text(source("harness/test/fuzz/fixtures/results.json"));
+  fuzz(seed_text, "results.json", fuzz_iterations(600),
        [](const fs::path& path) { static_cast<void>(load_run_results(path.string())); });
 }
 
 TEST_F(input_fuzz, mutated_run_files_load_or_are_rejected_with_a_location) {
-  const std::string seed_text = read_text(source("harness/test/fuzz/fixtures/run.json"));
-  fuzz(seed_text, "run.json", iterations(600),
+  const std::string seed_text = read_file_text(source("harness/test/fuzz/fixtures/run.json"));
+  fuzz(seed_text, "run.json", fuzz_iterations(600),
        [this](const fs::path&) { static_cast<void>(load_recorded_run(m_dir)); });
 }
 

@@ -23,10 +23,12 @@ struct selection_options {
 };
 
 // `selection` as a recording is evaluated: the suites it was made from (`suite_paths`) where none are named,
-// and the chip of its device (`metadata`) where it had one.
+// and the chip of its device (`metadata`) where it had one. A chip the installed CUPTI does not know is an
+// input_error naming `recording_file` (the recording's run.json or exec.json) and its field.
 [[nodiscard]] selection_options recorded_selection(selection_options selection,
                                                    const std::vector<std::string>& suite_paths,
-                                                   const run_metadata& metadata);
+                                                   const run_metadata& metadata,
+                                                   const std::string& recording_file);
 
 // Loads, expands and filters the selected suites; validates raw CUPTI metric names for the chip.
 [[nodiscard]] std::vector<case_instance> select_instances(const selection_options& selection);
