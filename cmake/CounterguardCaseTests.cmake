@@ -16,7 +16,7 @@
 # on that GPU when no --device is given. Without it the tests still run (one at a time per GPU: counterguard's
 # GPU lock queues them).
 #
-# The instances are listed when ctest starts (`<runner> list --json`, no GPU needed), the way
+# The instances are listed when ctest starts (`<runner> list --json -`, no GPU needed), the way
 # gtest_discover_tests(DISCOVERY_MODE PRE_TEST) does: editing a suite needs no reconfigure.
 
 set(COUNTERGUARD_CASE_TESTS_SCRIPT "${CMAKE_CURRENT_LIST_DIR}/counterguard_case_tests_discovery.cmake"

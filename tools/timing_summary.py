@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Sums the per-case phase times `COUNTERGUARD_TIMING=1 counterguard run` prints on standard error, counts how
-often consecutive cases of one worker ran in different profiler configurations (each switch sets the range
+"""Sums the per-case phase times `counterguard run -v` (or COUNTERGUARD_TIMING=1) prints on standard error, counts
+how often consecutive cases of one worker ran in different profiler configurations (each switch sets the range
 profiler up again; its first replay is slow), and lays out the run's steps in every process (the `timeline`
 lines) from its first step on: seconds since the start, seconds since the step before, process.
 
-    COUNTERGUARD_TIMING=1 counterguard run cases/ 2>timing.txt; tools/timing_summary.py timing.txt [more.txt]
+    counterguard run -v cases/ 2>timing.txt; tools/timing_summary.py timing.txt [more.txt]
 """
 import re
 import sys

@@ -73,7 +73,7 @@ def measure(command):
 
 
 def raw_counters(counterguard, metrics):
-    catalog = json.loads(subprocess.run([counterguard, "metrics", "list", "--json"], check=True,
+    catalog = json.loads(subprocess.run([counterguard, "metrics", "list", "--json", "-"], check=True,
                                         capture_output=True, text=True).stdout)
     by_name = {m["name"]: m for m in catalog}
     raw = set()

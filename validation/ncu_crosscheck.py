@@ -5,7 +5,7 @@ counterguard reported.
 counterguard's results JSON says, per case instance and kernel launch, the value of each metric it measured.
 This script launches the same cases once more without CUPTI (`counterguard launch`) under ncu, collecting the
 raw counters every exact metric needs, recomputes each metric from ncu's raw values with the formula
-`counterguard metrics list --json` documents, and reports every difference. Exit status 1 on any mismatch.
+`counterguard metrics list --json -` documents, and reports every difference. Exit status 1 on any mismatch.
 
 Usage: ncu_crosscheck.py --counterguard BIN --results results.json [--cases cases] [--kernel-regex R] [--report out.md]
 """
@@ -27,7 +27,7 @@ SAME_AS_HARDWARE = ["global_load_sectors", "global_store_sectors", "global_load_
 
 
 def catalog(counterguard):
-    out = subprocess.run([counterguard, "metrics", "list", "--json"], check=True, capture_output=True, text=True)
+    out = subprocess.run([counterguard, "metrics", "list", "--json", "-"], check=True, capture_output=True, text=True)
     return {m["name"]: m for m in json.loads(out.stdout)}
 
 

@@ -5,6 +5,7 @@
 
 #include "commands.hpp"
 #include "counterguard/pipeline/sass_blame.hpp"
+#include "option_groups.hpp"
 
 namespace counterguard::detail {
 
@@ -12,8 +13,8 @@ command_action add_blame_command(CLI::App& app, const command_context& /*context
   auto options = std::make_shared<blame_options>();
   CLI::App* command = app.add_subcommand(
       "blame", "per-instruction counters of a case's launches (CUPTI SASS metrics) by source line and SASS");
-  command->add_option("paths", options->selection.paths,
-                      "suite files or directories of *.yaml (default: cases)");
+  add_suite_paths(*command, options->selection.paths,
+                  "suite files or directories of *.yaml (default: cases)");
   command
       ->add_option("--case", options->case_patterns,
                    "case instance name or glob (* is a wildcard); repeat for several")
@@ -38,7 +39,8 @@ command_action add_blame_command(CLI::App& app, const command_context& /*context
                       "name; default: every blame metric the chip has");
   command->add_option("--top", options->top, "lines per metric and changes to print (0: all)")
       ->capture_default_str();
-  command->add_option("--json", options->json, "write the joined blame (and changes) as JSON here");
+  command->add_option("--json", options->json, json_option_help("the joined blame (and changes)"))
+      ->type_name("FILE");
   command->add_option("--device", options->device, "CUDA device ordinal")->capture_default_str();
   command->add_flag("--lines-only", options->lines_only, "no nvdisasm: PC offsets and source lines only");
   command->add_option("--blame-external", options->blame_external,

@@ -4,12 +4,16 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
+#include <optional>
 #include <vector>
 
 #include "commands.hpp"
 #include "counterguard/build_info.hpp"
 #include "counterguard/core/error.hpp"
+#include "counterguard/core/timeline.hpp"
+#include "counterguard/reporters/report_output.hpp"
 #include "counterguard/runner/gpu_worker.hpp"
 
 namespace counterguard {
@@ -34,6 +38,34 @@ std::string joined_arguments(int argc, char** argv) {
 int report_error(const char* kind, const std::string& message, exit_code code) {
   std::fputs(fmt::format("counterguard: {}: {}\n", kind, message).c_str(), stderr);
   return static_cast<int>(code);
+}
+
+// -v/--verbose: what a user needs to see where a run's time goes and what the injection library did. The
+// diagnostics read environment variables, which the GPU workers and the programs `exec` runs inherit, so the
+// flag sets them (they can still be set by hand).
+void apply_verbosity(std::size_t verbosity) {
+  if (verbosity == 0)
+    return;
+  ::setenv("COUNTERGUARD_TIMING", "1", 1);           // per-case phases, timeline of every process
+  ::setenv("COUNTERGUARD_INJECTION_TRACE", "1", 1);  // exec: set-up steps and each profiled launch
+}
+
+// Whether a report option of the chosen command (or subcommand) names standard output ("-").
+bool report_on_standard_output(const CLI::App& app) {
+  for (const CLI::App* command : app.get_subcommands()) {
+    for (const char* name : {"--json", "--junit", "--markdown", "--html", "--csv"}) {
+      const CLI::Option* option = command->get_option_no_throw(name);
+      if (option == nullptr)
+        continue;
+      for (const std::string& value : option->results()) {
+        if (is_standard_output(value))
+          return true;
+      }
+    }
+    if (report_on_standard_output(*command))
+      return true;
+  }
+  return false;
 }
 
 // Runs the chosen command's action; every error is reported here, once.
@@ -90,6 +122,7 @@ command_action first_chosen(std::vector<command_action> subcommands) {
 int run_command_line(int argc, char** argv) {
   // The hidden worker mode: started by `run` for each batch of cases (runner/isolated_runner.hpp).
   if (argc == 3 && std::string(argv[1]) == "__worker") {
+    timeline_mark("start");
     try {
       return run_gpu_worker_process(argv[2]);
     } catch (const std::exception& e) {
@@ -99,6 +132,13 @@ int run_command_line(int argc, char** argv) {
 
   CLI::App app{"counterguard: hardware-counter regression tests for CUDA kernels"};
   app.require_subcommand(1);
+  // Options of the application itself (-v) may also follow the command's name and options.
+  app.fallthrough();
+  std::size_t verbosity = 0;
+  app.add_flag(
+      "-v,--verbose", verbosity,
+      "print where the time goes (each case's phases, a timeline of every process) and, for exec, the "
+      "injection library's steps and profiled launches, on standard error");
   app.set_version_flag("--version", COUNTERGUARD_VERSION);
   const detail::command_context context{joined_arguments(argc, argv)};
   std::vector<detail::command_action> actions;
@@ -113,6 +153,15 @@ int run_command_line(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     const int status = app.exit(e);
     return status == 0 ? 0 : static_cast<int>(exit_code::invalid_input);
+  }
+  apply_verbosity(verbosity);
+  timeline_mark("start");  // after -v: the timeline's first mark reads whether it is wanted
+  std::optional<standard_output_reservation> reserved;
+  try {
+    if (report_on_standard_output(app))
+      reserved.emplace();
+  } catch (const error& e) {
+    return report_error("environment", e.what(), e.code());
   }
   return run_chosen(actions);
 }

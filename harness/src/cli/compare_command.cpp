@@ -4,6 +4,7 @@
 
 #include "commands.hpp"
 #include "counterguard/pipeline/run_compare.hpp"
+#include "option_groups.hpp"
 
 namespace counterguard::detail {
 
@@ -23,7 +24,7 @@ command_action add_compare_command(CLI::App& app, const command_context& /*conte
       "history database: names runs by id or commit, and gives noisy metrics a noise estimate");
   command->add_option("--gpu-key", options->gpu_key, "the GPU key whose runs a commit names");
   command->add_option("--markdown", options->markdown, "also write the comparison as Markdown here");
-  command->add_option("--json", options->json, "also write every compared metric as JSON here");
+  command->add_option("--json", options->json, json_option_help("every compared metric"))->type_name("FILE");
   command->add_flag("--all", options->all, "list the unchanged metrics too");
   command->add_flag("--fail-on-change", options->fail_on_change,
                     "exit 1 when an exact or static metric changed or a noisy one likely changed");

@@ -1,4 +1,4 @@
-// `counterguard exec [--cases F.yaml] [options] -- ./program args...`: an unmodified program run with the
+// `counterguard exec [SUITE...] [options] -- ./program args...`: an unmodified program run with the
 // injection library, the launches the cases select profiled and checked (pipeline/exec_run.hpp).
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -48,15 +48,16 @@ void take_exec_program(std::vector<char*>& arguments) {
 
 command_action add_exec_command(CLI::App& app, const command_context& /*context*/) {
   auto options = std::make_shared<exec_options>();
+  auto cases = std::make_shared<std::vector<std::string>>();
   options->selection.paths.clear();
   CLI::App* command = app.add_subcommand(
       "exec", "run an unmodified CUDA program, profile the kernel launches the cases select and check them");
-  command->add_option(
-      "--cases", options->selection.paths,
+  add_suite_paths(
+      *command, options->selection.paths,
       "suite files or directories: cases with select: (docs/exec.md); a registered variant's case "
       "selects the launches in the NVTX range named after it (what `counterguard launch` marks)");
-  command->add_option("--filter", options->selection.filter,
-                      "only case instances whose name matches (* is a wildcard)");
+  add_cases_alias(*command, *cases);
+  add_filter_option(*command, options->selection.filter);
   command->add_option("--chip", options->selection.chip, "chip that raw CUPTI metric names are validated for")
       ->capture_default_str();
   command->add_option(
@@ -97,8 +98,10 @@ command_action add_exec_command(CLI::App& app, const command_context& /*context*
       ->check(CLI::NonNegativeNumber);
   add_report_options(*command, options->reports, true);
   command->footer(
-      "The program and its arguments come last, after '--': counterguard exec --cases F.yaml -- ./app -x");
-  return when_chosen(command, [options] {
+      "The program and its arguments come last, after '--': counterguard exec F.yaml -- ./app -x");
+  return when_chosen(command, [options, cases] {
+    check_report_destinations(options->reports);
+    options->selection.paths.insert(options->selection.paths.end(), cases->begin(), cases->end());
     options->program = program_arguments();
     options->command_line = own_command_line();
     const interruption_guard interruptions;

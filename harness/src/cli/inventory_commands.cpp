@@ -14,7 +14,7 @@ command_action add_metrics_command(CLI::App& app, const command_context& /*conte
   struct metrics_options {
     std::string chip = COUNTERGUARD_DEFAULT_CHIP;
     bool raw = false;
-    bool json = false;
+    std::string json;
     selection_options validated;
   };
   auto options = std::make_shared<metrics_options>();
@@ -23,7 +23,9 @@ command_action add_metrics_command(CLI::App& app, const command_context& /*conte
   CLI::App* list = metrics->add_subcommand("list", "list the aliases, or a chip's raw CUPTI metrics");
   list->add_option("--chip", options->chip, "chip for --raw")->capture_default_str();
   list->add_flag("--raw", options->raw, "list every raw CUPTI metric name of the chip");
-  list->add_flag("--json", options->json, "the aliases as JSON (name, class, source, formula, inputs)");
+  list->add_option("--json", options->json,
+                   json_option_help("the aliases (name, class, direction, source, formula, inputs, unit)"))
+      ->type_name("FILE");
   CLI::App* validate = metrics->add_subcommand("validate", "check every metric the cases name");
   add_selection_options(*validate, options->validated);
   options->validated.allow_program_cases = true;  // program suites name metrics too
@@ -40,11 +42,12 @@ command_action add_list_command(CLI::App& app, const command_context& /*context*
   auto options = std::make_shared<list_options>();
   CLI::App* command =
       app.add_subcommand("list", "print the case instances of suites, one name per line (no GPU needed)");
-  command->add_option("paths", options->paths, "suite files or directories of *.yaml (default: cases)");
-  command->add_option("--filter", options->filter,
-                      "only case instances whose name matches (* is a wildcard)");
-  command->add_flag("--json", options->json,
-                    "a JSON array of {instance, suite, case, file, line} instead of names");
+  add_suite_paths(*command, options->paths, "suite files or directories of *.yaml (default: cases)");
+  add_filter_option(*command, options->filter);
+  command
+      ->add_option("--json", options->json,
+                   json_option_help("the instances ({instance, suite, case, file, line})"))
+      ->type_name("FILE");
   return when_chosen(command, [options] { return list_instances(*options); });
 }
 

@@ -2,7 +2,7 @@
 #include "counterguard/core/timeline.hpp"
 
 int main(int argc, char** argv) {
-  counterguard::timeline_mark("start");
+  // The "start" mark comes from run_command_line, once -v is known.
   const int status = counterguard::run_command_line(argc, argv);
   counterguard::timeline_mark("exit");
   return status;

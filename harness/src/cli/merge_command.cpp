@@ -4,6 +4,7 @@
 
 #include "commands.hpp"
 #include "counterguard/pipeline/shard_merge.hpp"
+#include "option_groups.hpp"
 
 namespace counterguard::detail {
 
@@ -15,20 +16,15 @@ command_action add_merge_command(CLI::App& app, const command_context& context) 
       "join the results files of shards (--shard I/N) into one results file and reports (no GPU needed)");
   command->add_option("inputs", options->inputs, "results JSON files (`run --json`, `evaluate --json`)")
       ->required();
-  command->add_option("--json", options->reports.json, "write the merged results JSON here");
-  command->add_option("--junit", options->reports.junit, "write JUnit XML here");
-  command->add_option("--markdown", options->reports.markdown, "write a Markdown summary here");
-  command
-      ->add_option("--markdown-limit", options->reports.markdown_limit,
-                   "most characters the Markdown summary may hold (0: no limit)")
-      ->capture_default_str();
-  command->add_option("--html", options->reports.html, "write a self-contained HTML report here");
+  add_report_options(*command, options->reports, false);
   command->add_flag("--strict", options->reports.strict,
                     "improvements beyond tolerance fail too (give it when the shards ran with --strict)");
-  command->add_flag("--quiet", options->reports.quiet, "print only the summary line and failures");
   command->add_option("--history", options->reports.history,
                       "also record the merged results into this history database");
-  return when_chosen(command, [options] { return merge_results_files(*options); });
+  return when_chosen(command, [options] {
+    check_report_destinations(options->reports);
+    return merge_results_files(*options);
+  });
 }
 
 }  // namespace counterguard::detail

@@ -4,25 +4,50 @@
 
 namespace counterguard::detail {
 
+std::string json_option_help(const std::string& what) {
+  return "write " + what + " as JSON to FILE ('-': standard output, which then holds the JSON alone)";
+}
+
+CLI::Option* add_suite_paths(CLI::App& command, std::vector<std::string>& paths, const std::string& help) {
+  return command.add_option("suites", paths, help)->type_name("SUITE");
+}
+
+void add_cases_alias(CLI::App& command, std::vector<std::string>& paths) {
+  command.add_option("--cases", paths, "the same as the suites given positionally (the earlier spelling)")
+      ->type_name("SUITE");
+}
+
+void add_filter_option(CLI::App& command, std::string& filter) {
+  command.add_option("--filter", filter,
+                     "only case instances whose name matches: a glob (* any run of characters) or regex:EXPR "
+                     "(an ECMAScript regular expression found anywhere in the name)");
+}
+
 void add_selection_options(CLI::App& command, selection_options& selection) {
-  command.add_option("paths", selection.paths, "suite files or directories of *.yaml (default: cases)");
-  command.add_option("--filter", selection.filter,
-                     "only case instances whose name matches (* is a wildcard)");
+  add_suite_paths(command, selection.paths, "suite files or directories of *.yaml (default: cases)");
+  add_filter_option(command, selection.filter);
   command.add_option("--chip", selection.chip, "chip that raw CUPTI metric names are validated for")
       ->capture_default_str();
 }
 
 void add_report_options(CLI::App& command, report_options& reports, bool with_baselines) {
-  command.add_option("--json", reports.json, "write the results JSON here");
-  command.add_option("--junit", reports.junit, "write JUnit XML here (one testcase per case instance)");
-  command.add_option("--markdown", reports.markdown,
-                     "write a Markdown summary here (CI job summary, PR comment)");
+  command.add_option("--json", reports.json, json_option_help("the results"))->type_name("FILE");
+  command.add_option("--junit", reports.junit, "write JUnit XML to FILE (one testcase per case instance)")
+      ->type_name("FILE");
+  command
+      .add_option("--markdown", reports.markdown,
+                  "write a Markdown summary to FILE (CI job summary, PR comment)")
+      ->type_name("FILE");
   command
       .add_option("--markdown-limit", reports.markdown_limit,
                   "most characters the Markdown summary may hold (0: no limit; GitHub takes 65536)")
       ->capture_default_str();
-  command.add_option("--html", reports.html,
-                     "write a self-contained HTML report here (failures first, every check, trend plots)");
+  command
+      .add_option("--html", reports.html,
+                  "write a self-contained HTML report to FILE (failures first, every check, trend plots)")
+      ->type_name("FILE");
+  command.add_option("--csv", reports.csv, "write every check and measured value as CSV to FILE")
+      ->type_name("FILE");
   command.add_flag("--quiet", reports.quiet, "print only the summary line and failures");
   if (with_baselines) {
     command.add_option("--baseline-dir", reports.baseline_dir, "baselines/<gpu-key>/<suite>.yaml live here")
@@ -38,6 +63,11 @@ void add_report_options(CLI::App& command, report_options& reports, bool with_ba
                      "improvements beyond tolerance fail too (baselines are stale)");
     command.add_option("--history", reports.history, "also record the results into this history database");
   }
+}
+
+void add_fail_fast_option(CLI::App& command, report_options& reports) {
+  command.add_flag("-x,--fail-fast", reports.fail_fast,
+                   "stop at the first case that fails; the cases not run are reported as skipped");
 }
 
 void add_device_options(CLI::App& command, device_options& devices) {

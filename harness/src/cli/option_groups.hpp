@@ -1,5 +1,6 @@
 #pragma once
-// Options that several commands share, added the same way to each (docs/cli.md).
+// Options that several commands share, added the same way to each and described once in docs/cli.md
+// ("Common options").
 
 #include <string>
 #include <vector>
@@ -10,16 +11,26 @@
 
 namespace CLI {
 class App;
-}
+class Option;
+}  // namespace CLI
 
 namespace counterguard::detail {
 
+// The suites, positional in every command that reads them: suite files or directories of *.yaml.
+CLI::Option* add_suite_paths(CLI::App& command, std::vector<std::string>& paths, const std::string& help);
+// `--cases PATH...`, the earlier spelling of the suites of exec, evaluate and static --binary; kept working.
+void add_cases_alias(CLI::App& command, std::vector<std::string>& paths);
+
 // Suite paths (positional), --filter, --chip.
 void add_selection_options(CLI::App& command, selection_options& selection);
+// --filter PATTERN alone (a glob, or regex:EXPR).
+void add_filter_option(CLI::App& command, std::string& filter);
 
-// --json, --junit, --markdown, --markdown-limit, --html, --quiet and, with baselines, --baseline-dir,
-// --no-baselines, --false-alarm-rate, --strict, --history.
+// --json, --junit, --markdown, --markdown-limit, --html, --csv, --quiet and, with baselines,
+// --baseline-dir, --no-baselines, --false-alarm-rate, --strict, --history.
 void add_report_options(CLI::App& command, report_options& reports, bool with_baselines);
+// --fail-fast.
+void add_fail_fast_option(CLI::App& command, report_options& reports);
 
 // --device N or --devices all|0,1,... (docs/scaling.md). device_options::device_given is set when the command
 // runs (device_given_on).
@@ -33,5 +44,8 @@ void add_shard_options(CLI::App& command, std::vector<std::string>& cost_from, s
 
 // --wait-for-gpu SECONDS.
 void add_gpu_wait_option(CLI::App& command, double& seconds, const std::string& help);
+
+// The help of a --json option: the same words in every command.
+[[nodiscard]] std::string json_option_help(const std::string& what);
 
 }  // namespace counterguard::detail

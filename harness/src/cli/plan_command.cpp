@@ -12,7 +12,7 @@ namespace counterguard::detail {
 command_action add_plan_command(CLI::App& app, const command_context& /*context*/) {
   struct plan_options {
     selection_options selection;
-    bool json = false;
+    std::string json;
   };
   auto options = std::make_shared<plan_options>();
   CLI::App* command = app.add_subcommand(
@@ -20,7 +20,7 @@ command_action add_plan_command(CLI::App& app, const command_context& /*context*
       "print the profiler configurations a run of the cases would use: counters, replay passes, cases "
       "(no GPU needed)");
   add_selection_options(*command, options->selection);
-  command->add_flag("--json", options->json, "the configurations as JSON");
+  command->add_option("--json", options->json, json_option_help("the configurations"))->type_name("FILE");
   return when_chosen(command, [options] { return print_profiler_plan(options->selection, options->json); });
 }
 

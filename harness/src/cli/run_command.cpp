@@ -15,6 +15,7 @@ command_action add_run_command(CLI::App& app, const command_context& context) {
   CLI::App* command = app.add_subcommand("run", "profile the cases on the GPU and check them");
   add_selection_options(*command, options->selection);
   add_report_options(*command, options->reports, true);
+  add_fail_fast_option(*command, options->reports);
   command->add_option("--save-counter-data", options->save_counter_data,
                       "keep each case's counter-data image here for `counterguard evaluate`");
   command->add_option("--metric", options->extra_metrics,
@@ -43,6 +44,7 @@ command_action add_run_command(CLI::App& app, const command_context& context) {
                       "blame inlined code of this include directory (a library's) on the line that "
                       "calls it, like the CUDA toolkit's (repeatable)");
   return when_chosen(command, [options, command] {
+    check_report_destinations(options->reports);
     options->devices.device_given = device_given_on(*command);
     const interruption_guard interruptions;
     return run_cases(*options);

@@ -5,6 +5,7 @@
 
 #include "commands.hpp"
 #include "counterguard/pipeline/sass_listing.hpp"
+#include "option_groups.hpp"
 
 namespace counterguard::detail {
 
@@ -21,8 +22,7 @@ command_action add_sass_command(CLI::App& app, const command_context& /*context*
   command->add_option("--arch", options->architecture, "only the cubin for this architecture (sm_90)");
   command->add_flag("--lines-only", options->lines_only,
                     "no disassembly (no nvdisasm needed): PC offsets and source lines only");
-  command->add_option("--json", options->json,
-                      "also write the instructions as JSON to FILE ('-': stdout only)");
+  command->add_option("--json", options->json, json_option_help("the instructions"))->type_name("FILE");
   return when_chosen(command, [options] { return show_kernel_sass(*options); });
 }
 

@@ -1,5 +1,9 @@
 #include <algorithm>
+#include <regex>
+#include <string_view>
 
+#include "counterguard/core/error.hpp"
+#include "counterguard/model/name_pattern.hpp"
 #include "counterguard/model/suite_loader.hpp"
 
 namespace counterguard {
@@ -32,12 +36,29 @@ bool matches(const std::string& text, const std::string& pattern) {
 
 }  // namespace
 
-std::vector<case_instance> filter_instances(std::vector<case_instance> instances, const std::string& glob) {
-  if (glob.empty())
+std::vector<case_instance> filter_instances(std::vector<case_instance> instances,
+                                            const std::string& pattern) {
+  if (pattern.empty())
     return instances;
+  constexpr std::string_view regex_prefix = "regex:";
+  if (pattern.compare(0, regex_prefix.size(), regex_prefix) == 0) {
+    name_pattern expression;
+    try {
+      expression = name_pattern::regex(pattern.substr(regex_prefix.size()));
+    } catch (const std::regex_error& e) {
+      throw input_error({}, "--filter",
+                        "'" + pattern + "' is not a valid regular expression (" + e.what() + ")",
+                        "regex:EXPR with an ECMAScript regular expression, e.g. regex:'^transpose/smem'");
+    }
+    instances.erase(
+        std::remove_if(instances.begin(), instances.end(),
+                       [&](const case_instance& instance) { return !expression.matches(instance.name); }),
+        instances.end());
+    return instances;
+  }
   instances.erase(
       std::remove_if(instances.begin(), instances.end(),
-                     [&](const case_instance& instance) { return !matches(instance.name, glob); }),
+                     [&](const case_instance& instance) { return !matches(instance.name, pattern); }),
       instances.end());
   return instances;
 }

@@ -11,6 +11,7 @@
 #include "counterguard/metrics/metric_catalog.hpp"
 #include "counterguard/model/suite_loader.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
+#include "counterguard/reporters/report_output.hpp"
 
 namespace counterguard {
 
@@ -51,7 +52,7 @@ const char* to_string(metric_source source) {
 
 }  // namespace
 
-int list_metrics(const std::string& chip, bool raw, bool json) {
+int list_metrics(const std::string& chip, bool raw, const std::string& json) {
   if (raw) {
     const metric_name_validator validator(chip);
     for (const auto& base : validator.base_metrics()) {
@@ -61,7 +62,7 @@ int list_metrics(const std::string& chip, bool raw, bool json) {
     return 0;
   }
   const metric_catalog& catalog = metric_catalog::builtin();
-  if (json) {
+  if (!json.empty()) {
     // Machine-readable, for tools (validation/ncu_crosscheck.py recomputes aliases from ncu's raw counters).
     nlohmann::json list = nlohmann::json::array();
     for (const auto& name : catalog.alias_names()) {
@@ -76,8 +77,9 @@ int list_metrics(const std::string& chip, bool raw, bool json) {
                       {"unit", m.unit},
                       {"description", m.description}});
     }
-    std::fputs((list.dump(2) + "\n").c_str(), stdout);
-    return 0;
+    write_report_text(json, list.dump(2) + "\n");
+    if (is_standard_output(json))
+      return 0;
   }
   for (const auto& name : catalog.alias_names()) {
     const metric_definition& m = *catalog.find_alias(name);
@@ -108,10 +110,8 @@ int list_instances(const list_options& options) {
   nlohmann::json listed = nlohmann::json::array();
   for (const auto& s : load_suites(options.paths, kernels, metrics)) {
     for (const auto& instance : filter_instances(expand_instances(s, kernels, metrics), options.filter)) {
-      if (!options.json) {
+      if (!is_standard_output(options.json))
         std::fputs((instance.name + "\n").c_str(), stdout);
-        continue;
-      }
       listed.push_back({{"instance", instance.name},
                         {"suite", instance.suite},
                         {"case", instance.case_name},
@@ -119,8 +119,8 @@ int list_instances(const list_options& options) {
                         {"line", instance.where.line}});
     }
   }
-  if (options.json)
-    std::fputs((listed.dump(1) + "\n").c_str(), stdout);
+  if (!options.json.empty())
+    write_report_text(options.json, listed.dump(1) + "\n");
   return 0;
 }
 

@@ -4,21 +4,28 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <iterator>
 #include <map>
 #include <set>
 
 #include "counterguard/baselines/baseline_comparison.hpp"
 #include "counterguard/baselines/baseline_file.hpp"
+#include "counterguard/baselines/gpu_key.hpp"
 #include "counterguard/checker/expectation_checker.hpp"
 #include "counterguard/checker/run_verdict.hpp"
+#include "counterguard/core/error.hpp"
 #include "counterguard/history/history_source.hpp"
 #include "counterguard/history/history_store.hpp"
 #include "counterguard/reporters/console_reporter.hpp"
+#include "counterguard/reporters/csv_reporter.hpp"
 #include "counterguard/reporters/html_reporter.hpp"
 #include "counterguard/reporters/json_reporter.hpp"
 #include "counterguard/reporters/junit_reporter.hpp"
 #include "counterguard/reporters/markdown_reporter.hpp"
+#include "counterguard/reporters/report_output.hpp"
+#include "counterguard/runner/isolated_runner.hpp"
 
 namespace counterguard {
 namespace {
@@ -48,25 +55,107 @@ void compare_with_baselines(run_results& results, const report_options& reports)
 
 }  // namespace
 
+case_failure_detector::case_failure_detector(const std::vector<case_instance>& instances,
+                                             const report_options& reports)
+    : m_instances(instances), m_reports(reports) {}
+
+bool case_failure_detector::fails(std::size_t index, const case_result& result,
+                                  const device_description& device) {
+  if (result.status == case_status::error || result.verified == false)
+    return true;
+  if (result.status == case_status::skipped || index >= m_instances.size())
+    return false;
+  run_results one;
+  one.metadata.gpu_key = make_gpu_key(device);
+  one.cases.push_back(result);
+  case_result& judged = one.cases.front();
+  const auto checks = check_expectations(m_instances[index], judged);
+  judged.checks.insert(judged.checks.end(), checks.begin(), checks.end());
+  if (!m_reports.no_baselines) {
+    const std::string path = baseline_path(m_reports.baseline_dir, one.metadata.gpu_key, judged.suite);
+    auto [found, inserted] = m_baselines.try_emplace(judged.suite);
+    if (inserted)
+      found->second = load_baseline_file(path);
+    if (found->second) {
+      baseline_comparison_options options;
+      options.strict = m_reports.strict;
+      options.false_alarm_rate = m_reports.false_alarm_rate;
+      apply_baselines(one, {{judged.suite, *found->second}}, {{judged.suite, path}}, options);
+    }
+  }
+  settle_case_status(judged, m_reports.strict);
+  return judged.status == case_status::failed || judged.status == case_status::error;
+}
+
+void skip_after_first_failure(run_results& results) {
+  const auto first = std::find_if(results.cases.begin(), results.cases.end(), [](const case_result& c) {
+    return c.status == case_status::failed || c.status == case_status::error;
+  });
+  if (first == results.cases.end())
+    return;
+  const std::string failed = first->instance;
+  for (auto it = std::next(first); it != results.cases.end(); ++it) {
+    case_result skipped;
+    skipped.instance = it->instance;
+    skipped.suite = it->suite;
+    skipped.case_name = it->case_name;
+    skipped.kernel = it->kernel;
+    skipped.parameters = it->parameters;
+    skipped.source = it->source;
+    skipped.status = case_status::skipped;
+    skipped.status_reason = not_run_reason(failed);
+    *it = std::move(skipped);
+  }
+}
+
+void check_report_destinations(const report_options& reports) {
+  std::vector<std::string> on_standard_output;
+  for (const auto& [option, path] : {std::pair<const char*, const std::string&>{"--json", reports.json},
+                                     {"--junit", reports.junit},
+                                     {"--markdown", reports.markdown},
+                                     {"--html", reports.html},
+                                     {"--csv", reports.csv}}) {
+    if (is_standard_output(path))
+      on_standard_output.emplace_back(option);
+  }
+  if (on_standard_output.size() > 1) {
+    std::string options;
+    for (const auto& option : on_standard_output)
+      options += (options.empty() ? "" : ", ") + option;
+    throw input_error({}, on_standard_output[1],
+                      "more than one report goes to standard output (" + options + ")",
+                      "give '-' to one of them and a file to the others");
+  }
+}
+
 void write_reports(const run_results& results, const report_options& reports,
                    const std::vector<metric_history>& history) {
   console_report_options console;
   console.strict = reports.strict;
   console.show_passing = !reports.quiet;
-  std::fputs(render_console_report(results, console).c_str(), stdout);
+  // Standard output holds the report asked for there and nothing else, so it can be piped.
+  const bool report_on_standard_output = is_standard_output(reports.json) ||
+                                         is_standard_output(reports.junit) ||
+                                         is_standard_output(reports.markdown) ||
+                                         is_standard_output(reports.html) || is_standard_output(reports.csv);
+  std::fputs(render_console_report(results, console).c_str(), report_on_standard_output ? stderr : stdout);
   if (!reports.json.empty())
-    write_json_report(reports.json, results, reports.strict);
+    write_report_text(reports.json, render_json_report(results, reports.strict));
   if (!reports.junit.empty())
-    write_junit_report(reports.junit, results, reports.strict);
+    write_report_text(reports.junit, render_junit_report(results, reports.strict));
   if (!reports.markdown.empty()) {
-    // What did not fit in the summary is in the fullest report this run writes.
-    const std::string full_report = !reports.html.empty()   ? reports.html
-                                    : !reports.json.empty() ? reports.json
-                                                            : reports.junit;
-    write_markdown_report(reports.markdown, results, reports.strict, {reports.markdown_limit, full_report});
+    // What did not fit in the summary is in the fullest report this run writes to a file.
+    auto in_a_file = [](const std::string& path) { return is_standard_output(path) ? std::string() : path; };
+    const std::string html = in_a_file(reports.html);
+    const std::string json = in_a_file(reports.json);
+    const std::string full_report = !html.empty() ? html : !json.empty() ? json : in_a_file(reports.junit);
+    write_report_text(reports.markdown,
+                      render_markdown_report(results, reports.strict, {reports.markdown_limit, full_report}));
   }
   if (!reports.html.empty())
-    write_html_report(reports.html, results, history, reports.strict);
+    write_report_text(reports.html, render_html_report(results, history, reports.strict));
+  if (!reports.csv.empty())
+    write_report_text(reports.csv, render_csv_report(results));
 }
 
 void check_all_expectations(run_results& results, const std::vector<case_instance>& instances) {

@@ -7,11 +7,12 @@
 #include "counterguard/cupti/metric_name_validator.hpp"
 #include "counterguard/measurement/hardware_counter_stage.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"
+#include "counterguard/reporters/report_output.hpp"
 #include "counterguard/runner/worker_configurations.hpp"
 
 namespace counterguard {
 
-int print_profiler_plan(const selection_options& selection, bool json) {
+int print_profiler_plan(const selection_options& selection, const std::string& json) {
   const std::vector<case_instance> instances = select_instances(selection);
   const metric_name_validator validator(selection.chip);
   const configuration_sharing sharing = configuration_sharing_from_environment();
@@ -26,7 +27,7 @@ int print_profiler_plan(const selection_options& selection, bool json) {
     (configuration < 0 ? uncounted : cases[static_cast<std::size_t>(configuration)])
         .push_back(instances[i].name);
   }
-  if (json) {
+  if (!json.empty()) {
     nlohmann::json out = {{"chip", validator.chip()},
                           {"sharing", to_string(sharing)},
                           {"configurations", nlohmann::json::array()},
@@ -39,8 +40,9 @@ int print_profiler_plan(const selection_options& selection, bool json) {
            {"hardware_stages", hardware_counter_stages(configuration.raw_metrics)},
            {"cases", cases[c]}});
     }
-    std::fputs((out.dump(1) + "\n").c_str(), stdout);
-    return 0;
+    write_report_text(json, out.dump(1) + "\n");
+    if (is_standard_output(json))
+      return 0;
   }
   std::string text = std::to_string(cases.size()) + " profiler configuration" +
                      (cases.size() == 1 ? "" : "s") + " for " + std::to_string(instances.size()) +

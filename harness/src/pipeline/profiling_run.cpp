@@ -103,6 +103,14 @@ int run_cases(const run_options& options) {
                                             options.case_timeout_seconds, options.wait_for_gpu_seconds);
   run.save_counter_data_dir = options.save_counter_data;
   run.echo_progress = !options.reports.quiet;
+  std::optional<case_failure_detector> failures;
+  if (options.reports.fail_fast) {
+    failures.emplace(instances, options.reports);
+    run.stop_after = [&failures](std::size_t index, const case_result& result,
+                                 const device_description& device) {
+      return failures->fails(index, result, device);
+    };
+  }
   isolated_run_outcome outcome = profile_instances(instances, estimate_case_costs(instances, costs), devices,
                                                    run, options.selection.chip);
   timeline_mark("profiled");

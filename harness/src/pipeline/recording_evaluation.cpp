@@ -66,7 +66,9 @@ int evaluate_recording_directory(const evaluate_options& options) {
   results.metadata.mode = "evaluate";
   results.metadata.command_line = options.command_line;
   check_all_expectations(results, evaluated);
-  return judge_and_report(results, options.reports);
+  if (!options.reports.fail_fast)
+    return judge_and_report(results, options.reports);
+  return judge_and_report(results, options.reports, skip_after_first_failure);
 }
 
 }  // namespace counterguard

@@ -11,12 +11,12 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "counterguard/core/atomic_file.hpp"
 #include "counterguard/core/error.hpp"
 #include "counterguard/history/comparison_report.hpp"
 #include "counterguard/history/history_source.hpp"
 #include "counterguard/history/history_store.hpp"
 #include "counterguard/history/run_comparison.hpp"
+#include "counterguard/reporters/report_output.hpp"
 #include "counterguard/results/run_results.hpp"
 
 namespace counterguard {
@@ -154,9 +154,9 @@ int compare_two_runs(const compare_options& options) {
   report.show_unchanged = options.all;
   std::fputs(render_comparison_console(comparison, report).c_str(), stdout);
   if (!options.markdown.empty())
-    write_file_atomically(options.markdown, render_comparison_markdown(comparison, report));
+    write_report_text(options.markdown, render_comparison_markdown(comparison, report));
   if (!options.json.empty())
-    write_file_atomically(options.json, comparison_json(comparison).dump(2) + "\n");
+    write_report_text(options.json, comparison_json(comparison).dump(2) + "\n");
   const bool fail = options.fail_on_change && comparison.flagged() > 0;
   return static_cast<int>(fail ? exit_code::check_failed : exit_code::success);
 }

@@ -23,6 +23,7 @@
 #include "counterguard/profiler/gpu_lock.hpp"
 #include "counterguard/profiler/sass_metrics_collector.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
+#include "counterguard/reporters/report_output.hpp"
 #include "counterguard/runner/program_supervisor.hpp"
 #include "counterguard/runner/regression_blame.hpp"
 #include "counterguard/statics/sass_disassembler.hpp"
@@ -146,7 +147,7 @@ int report(const sass_profile& profile, const blame_options& options) {
     json["changes"] = diff;
   }
   if (!options.json.empty())
-    write_file_atomically(options.json, json.dump(1) + "\n");
+    write_report_text(options.json, json.dump(1) + "\n");
   return 0;
 }
 

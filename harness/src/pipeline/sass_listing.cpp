@@ -9,7 +9,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include "counterguard/core/atomic_file.hpp"
+#include "counterguard/reporters/report_output.hpp"
 #include "counterguard/statics/kernel_sass.hpp"
 
 namespace counterguard {
@@ -116,11 +116,9 @@ int show_kernel_sass(const sass_options& options) {
     for (const auto& sass : found)
       all.push_back(to_json(sass));
     const std::string text = all.dump(1) + "\n";
-    if (options.json == "-") {
-      std::fputs(text.c_str(), stdout);
+    write_report_text(options.json, text);
+    if (is_standard_output(options.json))
       return 0;
-    }
-    write_file_atomically(options.json, text);
   }
   for (const auto& sass : found)
     print(sass, options.lines_only);

@@ -9,8 +9,8 @@
 #include <tuple>
 
 #include "counterguard/build_info.hpp"
-#include "counterguard/core/atomic_file.hpp"
 #include "counterguard/pipeline/static_checks.hpp"
+#include "counterguard/reporters/report_output.hpp"
 #include "counterguard/statics/binary_resources.hpp"
 #include "static_binary_checks.hpp"
 
@@ -128,7 +128,7 @@ int check_static_binaries(const static_binary_options& options) {
     const nlohmann::json document = {{"counterguard_version", COUNTERGUARD_VERSION},
                                      {"command_line", options.command_line},
                                      {"binaries", binaries}};
-    write_file_atomically(options.json, document.dump(2) + "\n");
+    write_report_text(options.json, document.dump(2) + "\n");
   }
   if (!checking)
     return 0;

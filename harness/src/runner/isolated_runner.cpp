@@ -34,6 +34,7 @@ void report_progress(const isolated_run_options& options, std::size_t done, std:
 struct worker_session {
   bool started = false;  // it reported its device
   bool timed_out = false;
+  std::optional<std::size_t> stopped_after;  // --fail-fast stopped it after this instance failed
   int status = 0;
   std::string stderr_tail;  // its last words, for the message of the case it was running
   // The instance it began and did not report (its index in the run's instances).
@@ -147,8 +148,15 @@ worker_session run_worker_session(const std::vector<case_instance>& instances,
     } else if (const auto* result = std::get_if<case_result_event>(&event)) {
       if (!session.running || instances[*session.running].name != result->result.instance)
         throw internal_error("the GPU worker reported a case it had not begun: " + result->result.instance);
-      progress.record(*session.running, result->result, options);
+      const std::size_t index = *session.running;
+      progress.record(index, result->result, options);
       session.running.reset();
+      if (options.stop_after && !progress.complete() &&
+          options.stop_after(index, progress.results[index], outcome.device)) {
+        worker->stop();
+        session.stopped_after = index;
+        return session;
+      }
     } else if (const auto* invalid = std::get_if<input_error_event>(&event)) {
       // The cases ask for counters this device's chip does not have: nothing can run.
       worker->stop();
@@ -182,6 +190,13 @@ isolated_run_outcome run_isolated(const std::vector<case_instance>& instances,
         instances, options, std::max(0.0, options.wait_for_gpu_seconds - waited), progress, outcome);
     if (outcome.environment || progress.complete())
       break;
+    if (session.stopped_after) {
+      for (std::size_t i = 0; i < instances.size(); ++i) {
+        if (!progress.done[i])
+          progress.record(i, not_run_result(instances[i], instances[*session.stopped_after].name), options);
+      }
+      break;
+    }
     if (!session.started) {
       // Not a case's fault: the worker could not even set up the device.
       throw environment_error(environment_problem::process,
@@ -215,6 +230,17 @@ isolated_run_outcome run_isolated(const std::vector<case_instance>& instances,
       outcome.results.push_back(std::move(progress.results[i]));
   }
   return outcome;
+}
+
+std::string not_run_reason(const std::string& failed) {
+  return "not run: --fail-fast stopped the run after " + failed + " failed";
+}
+
+case_result not_run_result(const case_instance& instance, const std::string& failed) {
+  case_result result = make_case_result(instance);
+  result.status = case_status::skipped;
+  result.status_reason = not_run_reason(failed);
+  return result;
 }
 
 void wait_for_exiting_worker(isolated_run_outcome& outcome) {

@@ -225,6 +225,18 @@ class device_scheduler {
                    to_string(r.status), r.instance.c_str(), r.seconds, worker.device,
                    r.status_reason.empty() ? "" : ": ", r.status_reason.c_str());
     }
+    if (!m_stopped_after && m_options.stop_after &&
+        m_options.stop_after(position, *m_results[position], worker.description)) {
+      // --fail-fast: nothing more is started; what the workers hold already finishes.
+      m_stopped_after = m_instances[position].name;
+      while (const std::optional<std::size_t> left = queue().take(std::nullopt, {}))
+        skip_not_run(*left);
+    }
+  }
+
+  void skip_not_run(std::size_t position) {
+    m_results[position] = not_run_result(m_instances[position], *m_stopped_after);
+    ++m_finished;
   }
 
   void fail_current(device_worker& worker, const std::string& reason) {
@@ -236,8 +248,12 @@ class device_scheduler {
 
   // The cases a stopped worker was handed and never began go back to the front of the queue, in order.
   void put_back_handed(device_worker& worker) {
-    for (auto it = worker.handed.rbegin(); it != worker.handed.rend(); ++it)
-      queue().put_back(*it);
+    for (auto it = worker.handed.rbegin(); it != worker.handed.rend(); ++it) {
+      if (m_stopped_after)
+        skip_not_run(*it);
+      else
+        queue().put_back(*it);
+    }
     worker.handed.clear();
     worker.began = false;
   }
@@ -391,6 +407,7 @@ class device_scheduler {
   std::function<std::vector<int>()> m_configurations;
   std::optional<case_group_queue> m_queue;
   std::size_t m_finished = 0;
+  std::optional<std::string> m_stopped_after;  // --fail-fast: the instance whose failure stopped the run
   bool m_dispatching = false;
   steady::time_point m_started;
   std::vector<std::unique_ptr<gpu_lock>> m_locks;  // released after the workers are stopped

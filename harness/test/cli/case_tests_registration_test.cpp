@@ -27,7 +27,7 @@ std::string command_output(const std::string& command) {
 TEST(case_tests_registration, ctest_lists_each_transpose_instance_as_a_test_asking_for_one_gpu) {
   const nlohmann::json listed =
       nlohmann::json::parse(command_output(std::string("cd '") + COUNTERGUARD_SOURCE_DIR + "' && '" +
-                                           COUNTERGUARD_BINARY + "' list cases/transpose.yaml --json"));
+                                           COUNTERGUARD_BINARY + "' list cases/transpose.yaml --json -"));
   std::set<std::string> instances;
   for (const auto& entry : listed)
     instances.insert(entry["instance"].get<std::string>());

@@ -2,11 +2,13 @@
 // Runs the counterguard binary the way users and CI do, and captures what it says.
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <array>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 namespace counterguard::test {
@@ -28,6 +30,35 @@ inline command_result run_counterguard(const std::string& arguments) {
     result.output += buffer.data();
   const int status = ::pclose(pipe);
   result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+struct separate_output {
+  int status = -1;
+  std::string out;  // standard output
+  std::string err;  // standard error
+};
+
+// run_counterguard with standard output and standard error kept apart.
+inline separate_output run_counterguard_separately(const std::string& arguments) {
+  char name[] = "/tmp/counterguard-stderr-XXXXXX";
+  const int descriptor = ::mkstemp(name);
+  if (descriptor >= 0)
+    ::close(descriptor);
+  const std::string command = std::string("cd '") + COUNTERGUARD_SOURCE_DIR + "' && '" + COUNTERGUARD_BINARY +
+                              "' " + arguments + " 2>'" + name + "'";
+  separate_output result;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (pipe == nullptr)
+    return result;
+  std::array<char, 4096> buffer{};
+  for (std::size_t n; (n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0;)
+    result.out.append(buffer.data(), n);
+  const int status = ::pclose(pipe);
+  result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream err(name);
+  result.err.assign(std::istreambuf_iterator<char>(err), std::istreambuf_iterator<char>());
+  std::remove(name);
   return result;
 }
 

@@ -313,7 +313,7 @@ TEST(exec_command, junit_without_cases_is_refused_for_binaries) {
   const command_result r =
       run_counterguard(std::string("static --binary ") + COUNTERGUARD_BINARY + " --junit x.xml");
   EXPECT_EQ(r.status, 2) << r.output;
-  EXPECT_NE(r.output.find("add --cases F.yaml"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("name a suite (`static F.yaml --binary B`)"), std::string::npos) << r.output;
 }
 
 TEST(exec_command, the_injection_library_exports_only_its_entry_points) {

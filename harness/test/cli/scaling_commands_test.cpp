@@ -232,7 +232,7 @@ TEST(scaling_commands, list_prints_every_instance_name_or_json_without_a_gpu) {
   command_result r = run_counterguard("list cases/transpose.yaml --filter 'transpose/smem_padded*'");
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_EQ(r.output, "transpose/smem_padded?n=1024\ntranspose/smem_padded?n=2048\n");
-  r = run_counterguard("list cases --json");
+  r = run_counterguard("list cases --json -");
   ASSERT_EQ(r.status, 0) << r.output;
   const nlohmann::json listed = nlohmann::json::parse(r.output);
   ASSERT_EQ(listed.size(), 94U);
@@ -241,7 +241,7 @@ TEST(scaling_commands, list_prints_every_instance_name_or_json_without_a_gpu) {
 }
 
 TEST(scaling_commands, plan_prints_the_profiler_configurations_of_a_run_without_a_gpu) {
-  command_result r = run_counterguard("plan cases --json");
+  command_result r = run_counterguard("plan cases --json -");
   ASSERT_EQ(r.status, 0) << r.output;
   const nlohmann::json plan = nlohmann::json::parse(r.output);
   EXPECT_EQ(plan["chip"], "GH100");
@@ -277,7 +277,7 @@ TEST(scaling_commands, plan_prints_the_profiler_configurations_of_a_run_without_
   EXPECT_TRUE(contains(r.output, "  case    spills/maxrreg32\n")) << r.output;
 
   ::setenv("COUNTERGUARD_PROFILER_CONFIGURATIONS", "per_case", 1);
-  r = run_counterguard("plan cases --json");
+  r = run_counterguard("plan cases --json -");
   ::unsetenv("COUNTERGUARD_PROFILER_CONFIGURATIONS");
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_GT(nlohmann::json::parse(r.output)["configurations"].size(), plan["configurations"].size());

@@ -64,10 +64,16 @@ TEST(static_binary, a_file_that_is_not_a_binary_is_invalid_input_naming_it) {
       << r.output;
 }
 
-TEST(static_binary, does_not_mix_with_case_paths) {
-  const command_result r = run_counterguard(std::string("static cases/ --binary ") + COUNTERGUARD_BINARY);
-  EXPECT_EQ(r.status, 2) << r.output;
-  EXPECT_NE(r.output.find("excludes"), std::string::npos) << r.output;
+TEST(static_binary, suites_given_positionally_are_checked_against_the_binary_as_with_cases) {
+  // One style across commands: the suites are positional; --cases, the earlier spelling, still works.
+  const command_result positional = run_counterguard(std::string("static cases/transpose.yaml --binary ") +
+                                                     COUNTERGUARD_BINARY + " --quiet");
+  const command_result with_cases = run_counterguard(std::string("static --binary ") + COUNTERGUARD_BINARY +
+                                                     " --cases cases/transpose.yaml --quiet");
+  EXPECT_EQ(positional.status, with_cases.status) << positional.output;
+  EXPECT_EQ(positional.output, with_cases.output);
+  EXPECT_NE(positional.output.find("9 cases: 9 passed"), std::string::npos) << positional.output;
+  EXPECT_EQ(run_counterguard("static --cases cases/transpose.yaml").status, 2) << "--cases without --binary";
 }
 
 }  // namespace

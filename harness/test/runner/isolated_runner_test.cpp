@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <chrono>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -177,6 +178,33 @@ TEST(isolated_runner, an_exiting_worker_let_go_finishes_on_its_own_rather_than_b
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   EXPECT_TRUE(std::filesystem::exists(exited)) << "the worker was stopped instead of left to exit";
   std::filesystem::remove(exited);
+}
+
+TEST(isolated_runner, fail_fast_stops_the_worker_after_a_failing_case_and_reports_the_rest_not_run) {
+  // The worker would take 30 s over its third case: stopped after the second, the run ends at once.
+  const scripted_worker worker(
+      emit(device_event()) + emit(R"({"event":"begin","instance":"s/a","position":0})") +
+      emit(result_event("a")) + emit(R"({"event":"begin","instance":"s/b","position":1})") +
+      emit(result_event("b")) + emit(R"({"event":"begin","instance":"s/c","position":2})") + "sleep 30\n" +
+      emit(result_event("c")));
+  isolated_run_options options = worker.options();
+  std::vector<std::string> judged;
+  options.stop_after = [&judged](std::size_t index, const case_result& result,
+                                 const device_description& device) {
+    judged.push_back(std::to_string(index) + " " + result.instance + " on " + device.name);
+    return result.instance == "s/b";
+  };
+  const auto started = std::chrono::steady_clock::now();
+  const auto outcome = run_isolated({instance("a"), instance("b"), instance("c"), instance("d")}, options);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(), 10.0);
+  EXPECT_EQ(judged, (std::vector<std::string>{"0 s/a on Scripted GPU", "1 s/b on Scripted GPU"}));
+  ASSERT_EQ(outcome.results.size(), 4U);
+  EXPECT_EQ(outcome.results[1].status, case_status::passed) << "its own result, as reported";
+  for (std::size_t i : {2U, 3U}) {
+    EXPECT_EQ(outcome.results[i].instance, "s/" + std::string(1, static_cast<char>('a' + i)));
+    EXPECT_EQ(outcome.results[i].status, case_status::skipped);
+    EXPECT_EQ(outcome.results[i].status_reason, not_run_reason("s/b"));
+  }
 }
 
 TEST(isolated_runner, a_case_that_stays_silent_past_the_timeout_fails_alone) {

@@ -83,6 +83,37 @@ TEST(multi_device_runner, every_case_runs_once_and_results_come_back_in_the_give
   EXPECT_EQ(outcome.device.name, "Scripted GPU");
 }
 
+TEST(multi_device_runner, fail_fast_starts_no_case_after_a_failing_one_and_reports_them_not_run) {
+  const scratch_dir dir;
+  const scripted_worker worker(streaming_body(dir.file("log")));
+  const auto list = instances({"a", "b", "c", "d", "e", "f", "g", "h"});
+  isolated_run_options options = worker.options();
+  options.stop_after = [](std::size_t, const case_result& result, const device_description&) {
+    return result.instance == "s/b";
+  };
+  // One device, equal costs: handed out in suite order.
+  const auto outcome = run_on_devices(list, std::vector<double>(list.size(), 1.0), {0}, options);
+  ASSERT_EQ(outcome.results.size(), list.size());
+  std::set<std::string> ran;
+  for (const auto& [device, name] : read_log(dir.file("log")))
+    ran.insert(name);
+  std::size_t skipped = 0;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const case_result& result = outcome.results[i];
+    EXPECT_EQ(result.instance, list[i].name);
+    if (result.status == case_status::skipped) {
+      ++skipped;
+      EXPECT_EQ(result.status_reason, not_run_reason("s/b")) << result.instance;
+      EXPECT_EQ(ran.count(result.instance), 0U) << result.instance << " ran";
+    } else {
+      EXPECT_EQ(ran.count(result.instance), 1U) << result.instance;
+    }
+  }
+  // What the worker held beside b (handed ahead) still ran; nothing was started after.
+  EXPECT_GE(skipped, list.size() - 2 - 2);
+  EXPECT_EQ(outcome.results[7].status, case_status::skipped);
+}
+
 TEST(multi_device_runner, cases_are_handed_out_longest_first_with_ties_in_suite_order) {
   const scratch_dir dir;
   const scripted_worker worker(streaming_body(dir.file("log")));

@@ -28,10 +28,11 @@ class metric_catalog;
 [[nodiscard]] std::vector<case_instance> expand_instances(const suite& s, const kernel_catalog& kernels,
                                                           const metric_catalog& metrics);
 
-// Keeps the instances whose name matches the pattern (`*` matches any run of characters; everything else, `?`
-// included, is literal); an empty pattern keeps all.
+// Keeps the instances whose name matches the pattern: a glob (`*` matches any run of characters; everything
+// else, `?` included, is literal), or `regex:EXPR`, an ECMAScript regular expression found anywhere in the
+// name (a bad one is an input_error naming --filter); an empty pattern keeps all.
 [[nodiscard]] std::vector<case_instance> filter_instances(std::vector<case_instance> instances,
-                                                          const std::string& glob);
+                                                          const std::string& pattern);
 
 // An `expect:` map on its own, as YAML or JSON text (JSON is YAML): the forms, checks and messages of a
 // case's `expect:` block (docs/schema.md, "Expectations"). `origin` stands for the file in error messages.

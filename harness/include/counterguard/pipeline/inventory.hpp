@@ -11,16 +11,18 @@ namespace counterguard {
 
 // `kernels`: the registered variants, their device functions and parameters.
 int list_kernels();
-// `metrics list`: the metric aliases (as JSON with `json`), or with `raw` every raw CUPTI metric of `chip`.
-int list_metrics(const std::string& chip, bool raw, bool json);
+// `metrics list`: the metric aliases, or with `raw` every raw CUPTI metric of `chip`. `json`: also the
+// aliases as JSON to this file; "-": only the JSON, on standard output.
+int list_metrics(const std::string& chip, bool raw, const std::string& json);
 // `metrics validate`: every metric the selected cases name exists (for their chip), else input_error.
 int validate_metrics(const selection_options& selection);
 
-// `list`: the case instances of suites, one name per line or as JSON, with no GPU and no CUPTI.
+// `list`: the case instances of suites, one name per line, with no GPU and no CUPTI. `json`: also as JSON to
+// this file; "-": only the JSON, on standard output.
 struct list_options {
   std::vector<std::string> paths{"cases"};
   std::string filter;
-  bool json = false;
+  std::string json;
 };
 int list_instances(const list_options& options);
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <functional>
 #include <future>
 #include <memory>
 #include <optional>
@@ -35,7 +36,17 @@ struct isolated_run_options {
   // The --save-counter-data archive number of each instance (empty: its position), so that instances profiled
   // in another order than the suites' keep the archive numbers `evaluate` expects.
   std::vector<int> archive_indices;
+  // --fail-fast: asked about each result as it arrives (its instance's index, the device that ran it); true
+  // stops the run: no further case is started, and the cases not run come back skipped (not_run_reason).
+  std::function<bool(std::size_t index, const case_result& result, const device_description& device)>
+      stop_after;
 };
+
+// The status reason of a case --fail-fast kept from running, after `failed` (an instance name) failed.
+[[nodiscard]] std::string not_run_reason(const std::string& failed);
+
+// A skipped result for `instance` with that reason.
+[[nodiscard]] case_result not_run_result(const case_instance& instance, const std::string& failed);
 
 class exiting_worker;
 
