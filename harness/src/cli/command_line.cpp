@@ -53,7 +53,7 @@ void apply_verbosity(std::size_t verbosity) {
 // Whether a report option of the chosen command (or subcommand) names standard output ("-").
 bool report_on_standard_output(const CLI::App& app) {
   for (const CLI::App* command : app.get_subcommands()) {
-    for (const char* name : {"--json", "--junit", "--markdown", "--html", "--csv"}) {
+    for (const char* name : {"--json", "--junit", "--markdown", "--html", "--csv", "--export"}) {
       const CLI::Option* option = command->get_option_no_throw(name);
       if (option == nullptr)
         continue;

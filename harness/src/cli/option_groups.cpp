@@ -48,6 +48,12 @@ void add_report_options(CLI::App& command, report_options& reports, bool with_ba
       ->type_name("FILE");
   command.add_option("--csv", reports.csv, "write every check and measured value as CSV to FILE")
       ->type_name("FILE");
+  command
+      .add_option("--export", reports.exports,
+                  "write the measured values for a benchmark dashboard: bencher (Bencher Metric Format), "
+                  "github-action-benchmark (customSmallerIsBetter), github-action-benchmark-bigger "
+                  "(customBiggerIsBetter); repeatable")
+      ->type_name("FORMAT FILE");
   command.add_flag("--quiet", reports.quiet, "print only the summary line and failures");
   if (with_baselines) {
     command.add_option("--baseline-dir", reports.baseline_dir, "baselines/<gpu-key>/<suite>.yaml live here")

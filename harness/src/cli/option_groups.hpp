@@ -26,7 +26,7 @@ void add_selection_options(CLI::App& command, selection_options& selection);
 // --filter PATTERN alone (a glob, or regex:EXPR).
 void add_filter_option(CLI::App& command, std::string& filter);
 
-// --json, --junit, --markdown, --markdown-limit, --html, --csv, --quiet and, with baselines,
+// --json, --junit, --markdown, --markdown-limit, --html, --csv, --export, --quiet and, with baselines,
 // --baseline-dir, --no-baselines, --false-alarm-rate, --strict, --history.
 void add_report_options(CLI::App& command, report_options& reports, bool with_baselines);
 // --fail-fast.

@@ -20,6 +20,7 @@
 #include "counterguard/history/history_store.hpp"
 #include "counterguard/reporters/console_reporter.hpp"
 #include "counterguard/reporters/csv_reporter.hpp"
+#include "counterguard/reporters/dashboard_exporters.hpp"
 #include "counterguard/reporters/html_reporter.hpp"
 #include "counterguard/reporters/json_reporter.hpp"
 #include "counterguard/reporters/junit_reporter.hpp"
@@ -118,6 +119,17 @@ void check_report_destinations(const report_options& reports) {
     if (is_standard_output(path))
       on_standard_output.emplace_back(option);
   }
+  for (const auto& [format, path] : reports.exports) {
+    if (!parse_dashboard_format(format)) {
+      std::string names;
+      for (const auto& name : dashboard_format_names())
+        names += (names.empty() ? "" : ", ") + name;
+      throw input_error({}, "--export", "unknown export format '" + format + "'",
+                        "--export FORMAT FILE with FORMAT one of " + names);
+    }
+    if (is_standard_output(path))
+      on_standard_output.push_back("--export " + format);
+  }
   if (on_standard_output.size() > 1) {
     std::string options;
     for (const auto& option : on_standard_output)
@@ -134,10 +146,12 @@ void write_reports(const run_results& results, const report_options& reports,
   console.strict = reports.strict;
   console.show_passing = !reports.quiet;
   // Standard output holds the report asked for there and nothing else, so it can be piped.
-  const bool report_on_standard_output = is_standard_output(reports.json) ||
-                                         is_standard_output(reports.junit) ||
-                                         is_standard_output(reports.markdown) ||
-                                         is_standard_output(reports.html) || is_standard_output(reports.csv);
+  const bool report_on_standard_output =
+      is_standard_output(reports.json) || is_standard_output(reports.junit) ||
+      is_standard_output(reports.markdown) || is_standard_output(reports.html) ||
+      is_standard_output(reports.csv) ||
+      std::any_of(reports.exports.begin(), reports.exports.end(),
+                  [](const auto& e) { return is_standard_output(e.second); });
   std::fputs(render_console_report(results, console).c_str(), report_on_standard_output ? stderr : stdout);
   if (!reports.json.empty())
     write_report_text(reports.json, render_json_report(results, reports.strict));
@@ -156,6 +170,29 @@ void write_reports(const run_results& results, const report_options& reports,
     write_report_text(reports.html, render_html_report(results, history, reports.strict));
   if (!reports.csv.empty())
     write_report_text(reports.csv, render_csv_report(results));
+  for (const auto& [name, path] : reports.exports) {
+    const dashboard_format format = *parse_dashboard_format(name);
+    write_report_text(path, render_dashboard_export(format, results));
+    if (format != dashboard_format::github_action_benchmark &&
+        format != dashboard_format::github_action_benchmark_bigger)
+      continue;
+    // One file holds one direction: say what the other direction's file would hold, unless it is written too.
+    const bool bigger = format == dashboard_format::github_action_benchmark_bigger;
+    const char* other = dashboard_format_name(bigger ? dashboard_format::github_action_benchmark
+                                                     : dashboard_format::github_action_benchmark_bigger);
+    const std::size_t left_out = github_action_benchmark_values(results, !bigger);
+    const bool other_written = std::any_of(reports.exports.begin(), reports.exports.end(),
+                                           [&](const auto& e) { return e.first == other; });
+    if (left_out > 0 && !other_written) {
+      std::fputs(
+          fmt::format("counterguard: {} ({}) leaves out {} values of metrics whose {} values are better: "
+                      "`--export {} FILE` writes them\n",
+                      path, bigger ? "customBiggerIsBetter" : "customSmallerIsBetter", left_out,
+                      bigger ? "smaller" : "bigger", other)
+              .c_str(),
+          stderr);
+    }
+  }
 }
 
 void check_all_expectations(run_results& results, const std::vector<case_instance>& instances) {

@@ -25,6 +25,7 @@ struct report_options {
   std::size_t markdown_limit = default_markdown_limit;  // characters; 0: no limit
   std::string html;
   std::string csv;
+  std::vector<std::pair<std::string, std::string>> exports;  // --export FORMAT FILE (dashboard_exporters.hpp)
   std::string baseline_dir = "baselines";
   bool no_baselines = false;
   double false_alarm_rate = default_false_alarm_rate;  // per noisy baseline check
@@ -34,7 +35,8 @@ struct report_options {
   std::string history;     // record the results into this history database (docs/history.md)
 };
 
-// Refuses, before anything runs, more than one report on standard output (input_error naming the option).
+// Refuses, before anything runs, what the reports could not be written as: an --export format that does not
+// exist, and more than one report on standard output (input_error naming the option).
 void check_report_destinations(const report_options& reports);
 
 // Checks measured results against each instance's expectations (all of them: a GPU run or its evaluation);
@@ -67,7 +69,7 @@ int judge_and_report(run_results& results, const report_options& reports,
                      const std::function<void(run_results&)>& before_reports = {});
 
 // Prints the console report (on standard error when a report goes to standard output) and writes the
-// requested JSON, JUnit, Markdown, HTML and CSV files; the HTML report plots `history` (the
+// requested JSON, JUnit, Markdown, HTML, CSV and dashboard files; the HTML report plots `history` (the
 // recorded series of the run's GPU key, when a history database is given).
 void write_reports(const run_results& results, const report_options& reports,
                    const std::vector<metric_history>& history = {});
