@@ -43,6 +43,7 @@ command_action add_list_command(CLI::App& app, const command_context& context);
 command_action add_plan_command(CLI::App& app, const command_context& context);
 command_action add_sass_command(CLI::App& app, const command_context& context);
 command_action add_blame_command(CLI::App& app, const command_context& context);
+command_action add_schema_command(CLI::App& app, const command_context& context);
 
 // For `counterguard exec ... -- program args`: removes "--" and everything after it from `arguments` and
 // keeps it as the program to run; leaves other command lines alone (exec_command.cpp).
