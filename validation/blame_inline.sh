@@ -28,10 +28,12 @@ build() {
       -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc -DCMAKE_PREFIX_PATH="$PWD/$prefix" \
       -DBLAME_INLINE_PLANT=$plant >/dev/null
     cmake --build "build/blame_inline/$variant"
-    mkdir -p "$DEVICE/$variant/lib"
+    mkdir -p "$DEVICE/$variant"
     cp "build/blame_inline/$variant/blame_inline_counterguard" "$DEVICE/$variant/"
-    cp -L "build/blame_inline/$variant"/lib/*.so* "$DEVICE/$variant/lib/"
   done
+  # Both runners load the same installed libraries: carried once, copied next to the planted one on the GPU host.
+  mkdir -p "$DEVICE/base/lib"
+  cp -L build/blame_inline/base/lib/*.so* "$DEVICE/base/lib/"
   du -sh "$DEVICE"
 }
 
@@ -41,8 +43,11 @@ gpu() {
   local base=$PWD/$DEVICE/base/blame_inline_counterguard
   local planted=$PWD/$DEVICE/planted/blame_inline_counterguard
   mkdir -p "$work"
+  [[ -d $DEVICE/planted/lib ]] || cp -r "$DEVICE/base/lib" "$DEVICE/planted/lib"
   export PATH=$PATH:/usr/local/cuda/bin
-  trap 'tar -czf "$out/blame_inline.tar.gz" -C "$out" blame_inline' EXIT
+  # Expanded now: the function's locals are gone when the shell exits.
+  # shellcheck disable=SC2064
+  trap "tar -czf '$out/blame_inline.tar.gz' -C '$out' blame_inline" EXIT
   {
     nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
     ncu --version | tail -1

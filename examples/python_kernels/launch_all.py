@@ -37,8 +37,9 @@ def launches():
         src = torch.arange(n * 32, dtype=torch.float32, device="cuda")
         dst = torch.empty(n, dtype=torch.float32, device="cuda")
         torch.cuda.synchronize()
-        found.append(("triton copy stride 1", lambda: copy(src, dst, n, 1)))
-        found.append(("triton copy stride 32", lambda: copy(src, dst, n, 32)))
+        # Each launch binds its own inputs: a closure would see the `n` of the frameworks set up after it.
+        found.append(("triton copy stride 1", lambda n=n: copy(src, dst, n, 1)))
+        found.append(("triton copy stride 32", lambda n=n: copy(src, dst, n, 32)))
     except ImportError as missing:
         print(f"launch_all: no Triton launches: {missing}", file=sys.stderr)
     try:
@@ -49,8 +50,8 @@ def launches():
         b = cupy.empty_like(a)
         unpadded, padded = transpose_kernel("transpose_unpadded", 0), transpose_kernel("transpose_padded", 1)
         cupy.cuda.Device().synchronize()
-        found.append(("cupy transpose unpadded", lambda: transpose(unpadded, a, b, n)))
-        found.append(("cupy transpose padded", lambda: transpose(padded, a, b, n)))
+        found.append(("cupy transpose unpadded", lambda n=n: transpose(unpadded, a, b, n)))
+        found.append(("cupy transpose padded", lambda n=n: transpose(padded, a, b, n)))
     except ImportError as missing:
         print(f"launch_all: no CuPy launches: {missing}", file=sys.stderr)
     try:
@@ -63,7 +64,7 @@ def launches():
             src_n = cuda.to_device(numpy.arange(n, dtype=numpy.float32))
             dst_n = cuda.device_array(n, dtype=numpy.float32)
             cuda.synchronize()
-            found.append(("numba scale", lambda: scale(src_n, dst_n, n, 1)))
+            found.append(("numba scale", lambda n=n: scale(src_n, dst_n, n, 1)))
         else:
             print(f"launch_all: no Numba launch: {problem}", file=sys.stderr)
     except ImportError as missing:

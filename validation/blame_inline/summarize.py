@@ -68,9 +68,11 @@ def frames_of(instruction):
 
 
 def nvdisasm_chains(text, kernel):
-    """PC -> chain (outermost first) from `nvdisasm -gi` (the //## File "...", line N [inlined at ...] comments
-    before each instruction) for the function whose name contains `kernel`."""
-    chains, current, inside = {}, [], False
+    """PC -> chain (outermost first) from `nvdisasm -gi` for the function whose name contains `kernel`. Before an
+    instruction whose line changed, nvdisasm writes one //## comment per level of inlining, innermost first
+    ("File A, line 1 inlined at File B, line 2", then "File B, line 2 inlined at ...", ..., then the kernel's own
+    line): the chain is each comment's own place, outermost first."""
+    chains, current, comments, inside = {}, [], [], False
     location = re.compile(r"\"([^\"]*)\", line (\d+)")
     for line in text.splitlines():
         if ".text." in line and ".section" in line:
@@ -79,11 +81,14 @@ def nvdisasm_chains(text, kernel):
         if not inside:
             continue
         if "//##" in line:
-            frames = location.findall(line)  # the instruction's own line first, then each "inlined at"
-            current = [f"{os.path.basename(f)}:{n}" for f, n in reversed(frames)]
+            frames = location.findall(line)
+            if frames:
+                comments.append(f"{os.path.basename(frames[0][0])}:{frames[0][1]}")
             continue
         pc = re.match(r"\s*/\*([0-9a-f]{4,})\*/", line)
         if pc:
+            if comments:
+                current, comments = list(reversed(comments)), []
             chains[int(pc.group(1), 16)] = current
     return chains
 

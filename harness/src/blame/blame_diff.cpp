@@ -134,13 +134,19 @@ std::vector<blame_change> diff_blame(const std::vector<kernel_blame>& before,
         for (const auto& [metric, value] : old->values)
           metrics.insert(metric);
       }
+      // Only the metrics asked for decide whether the values changed: a per-line baseline keeps a few of the
+      // counters a profile has, and a line whose kind changed must not hide behind one the caller drops.
+      const auto asked_for = [&](const std::string& metric) {
+        return metric_order.empty() ||
+               std::find(metric_order.begin(), metric_order.end(), metric) != metric_order.end();
+      };
       bool values_changed = false;
       for (const auto& metric : metrics) {
         const std::uint64_t here = value_of(line.values, metric);
         const std::uint64_t there = old != nullptr ? value_of(old->values, metric) : 0;
         if (here == there)
           continue;
-        values_changed = true;
+        values_changed = values_changed || asked_for(metric);
         changes.push_back(change_of(metric, here, there));
       }
       if (values_changed || (gained.empty() && lost.empty()))

@@ -187,6 +187,19 @@ TEST(kind_change, a_reduction_that_became_an_atomic_is_a_change_of_its_line_with
             "(unchanged)");
 }
 
+TEST(kind_change, a_counter_the_per_line_baseline_lacks_does_not_hide_the_change_of_kind) {
+  kernel_blame after = one_line_of({"ATOMG.E.ADD.64.STRONG.GPU"}, 32768);
+  after.instructions[0].values["thread_instructions_predicated_on"] = 22052864;
+  attribute_lines(after, {});
+  const auto changes =
+      diff_blame({one_line_of({"RED.E.ADD.64.STRONG.GPU"}, 32768)}, {after}, {"global_sectors"});
+  const auto kind_change = std::find_if(changes.begin(), changes.end(),
+                                        [](const blame_change& c) { return c.metric == "global_sectors"; });
+  ASSERT_NE(kind_change, changes.end());
+  EXPECT_EQ(kind_change->opcodes_before, std::vector<std::string>{"RED.E.ADD.64.STRONG.GPU"});
+  EXPECT_EQ(kind_change->opcodes_after, std::vector<std::string>{"ATOMG.E.ADD.64.STRONG.GPU"});
+}
+
 TEST(kind_change, a_wider_load_carries_its_change_of_kind_on_the_changed_counter) {
   const auto changes = diff_blame({one_line_of({"LDG.E", "LDG.E"}, 4)}, {one_line_of({"LDG.E.128"}, 4)});
   ASSERT_EQ(changes.size(), 1U);

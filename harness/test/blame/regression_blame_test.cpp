@@ -107,8 +107,7 @@ TEST(regression_blame, only_failing_exact_metrics_ask_for_blame_unless_every_fai
   EXPECT_TRUE(metrics_to_blame(result, false).empty());
 }
 
-// The per-line baselines committed under baselines/ (written before inlined code was blamed on its calling
-// line: schema 1, lines keyed by each instruction's own line).
+// The per-line baselines committed under baselines/.
 std::vector<std::string> committed_line_baselines() {
   std::vector<std::string> paths;
   for (const auto& entry :
@@ -120,11 +119,20 @@ std::vector<std::string> committed_line_baselines() {
   return paths;
 }
 
-line_profile committed_profile(const std::string& suite, const std::string& instance) {
-  const auto file = load_line_baseline_file(std::string(COUNTERGUARD_SOURCE_DIR) +
-                                            "/baselines/GH100-132sm-cuda13/" + suite + ".lines.json");
-  EXPECT_TRUE(file.has_value()) << suite;
+line_profile profile_in(const std::string& path, const std::string& instance) {
+  const auto file = load_line_baseline_file(std::string(COUNTERGUARD_SOURCE_DIR) + path);
+  EXPECT_TRUE(file.has_value()) << path;
   return file ? file->cases.at(instance) : line_profile{};
+}
+
+line_profile committed_profile(const std::string& suite, const std::string& instance) {
+  return profile_in("/baselines/GH100-132sm-cuda13/" + suite + ".lines.json", instance);
+}
+
+// The divergence suite's per-line baseline as the H200 wrote it before inlined code was blamed on its calling
+// line: schema 1, lines keyed by each instruction's own line.
+line_profile schema_1_profile(const std::string& instance) {
+  return profile_in("/harness/test/fixtures/line_baselines_schema1/divergence.lines.json", instance);
 }
 
 TEST(line_baseline_file, every_committed_line_baseline_still_reads) {
@@ -145,7 +153,7 @@ TEST(line_baseline_file, every_committed_line_baseline_still_reads) {
 TEST(regression_blame, an_old_line_baseline_is_compared_by_the_instructions_own_lines_and_says_so) {
   // divergence.cu's path_a_unrolled is inlined under the `if`: schema 1 recorded its instructions on its own
   // line, not on the line that calls it. The same profile against it changes nothing.
-  const line_profile before = committed_profile("divergence", "divergence/predicated_odd_even");
+  const line_profile before = schema_1_profile("divergence/predicated_odd_even");
   ASSERT_TRUE(before.attribution.innermost);
   const case_blame blame = blame_case({"predicated_on_threads_per_instruction"}, recorded("predicated"),
                                       &before, 5, {}, "baselines/GH100-132sm-cuda13/divergence.lines.json");
@@ -165,6 +173,15 @@ TEST(regression_blame, an_old_line_baseline_is_compared_by_the_instructions_own_
                    .note.find("no source line changed") != std::string::npos);
 }
 
+TEST(regression_blame,
+     the_committed_line_baseline_compares_equal_with_the_recorded_profile_of_unchanged_code) {
+  const line_profile before = committed_profile("divergence", "divergence/predicated_odd_even");
+  EXPECT_FALSE(before.attribution.innermost);
+  const case_blame blame =
+      blame_case({"predicated_on_threads_per_instruction"}, recorded("predicated"), &before, 5);
+  EXPECT_EQ(blame.note, "no source line changed against the per-line baseline; the lines carrying them now:");
+}
+
 TEST(regression_blame, a_line_baseline_of_the_users_lines_compares_equal_with_the_same_profile) {
   const line_profile before = lines_of("predicated", {});
   EXPECT_FALSE(before.attribution.innermost);
@@ -178,8 +195,7 @@ TEST(line_baseline_file, a_refreshed_file_marks_the_cases_it_kept_from_schema_1)
   file.gpu_key = "GH100-132sm-cuda13";
   file.suite = "divergence";
   file.chip = "GH100";
-  file.cases["divergence/predicated_odd_even"] =
-      committed_profile("divergence", "divergence/predicated_odd_even");
+  file.cases["divergence/predicated_odd_even"] = schema_1_profile("divergence/predicated_odd_even");
   file.cases["divergence/new"] = lines_of("predicated", {});
   const std::string text = render_line_baseline(file);
   EXPECT_NE(text.find("\"schema_version\": 2"), std::string::npos);

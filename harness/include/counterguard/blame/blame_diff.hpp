@@ -31,7 +31,8 @@ struct blame_change {
 // mangled name, lines by file base name and line), largest |after - before| first; and every line in both
 // whose memory instructions changed kind (RED -> ATOM, LDG -> LDG.128, a new STL) while its values did not,
 // after those, as one change of the first metric of `metric_order` the line carries (else its first metric).
-// A line whose values changed too carries its change of kind on each of its changes.
+// A line whose values changed too carries its change of kind on each of its changes. With a `metric_order`,
+// only its metrics count as the line's values changing (a per-line baseline keeps fewer counters).
 [[nodiscard]] std::vector<blame_change> diff_blame(const std::vector<kernel_blame>& before,
                                                    const std::vector<kernel_blame>& after,
                                                    const std::vector<std::string>& metric_order = {});
