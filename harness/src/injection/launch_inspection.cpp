@@ -1,8 +1,9 @@
-// Launch callbacks' parameters: the structs of generated_cuda_meta.h (driver, mirrored in cupti/launch_callbacks.hpp) and
-// generated_cuda_runtime_api_meta.h (runtime). CUDA 13's <<<>>> goes through __cudaLaunchKernel, for which
-// CUPTI publishes no struct (cupti/internal_launch_params.hpp). Both the runtime and the driver callbacks are
-// handled and the outermost claims the launch; on the H200, exec_demo's <<<>>> launches and the built-in
-// runner's launches were named and sized right this way (validation/exec_checks.sh).
+// Launch callbacks' parameters: the structs of generated_cuda_meta.h (driver, mirrored in
+// cupti/launch_callbacks.hpp) and generated_cuda_runtime_api_meta.h (runtime). CUDA 13's <<<>>> goes through
+// __cudaLaunchKernel, for which CUPTI publishes no struct (cupti/internal_launch_params.hpp). Both the
+// runtime and the driver callbacks are handled and the outermost claims the launch; on the H200, exec_demo's
+// <<<>>> launches and the built-in runner's launches were named and sized right this way
+// (validation/exec_checks.sh).
 #include "launch_inspection.hpp"
 
 #include <cuda_runtime_api.h>

@@ -382,8 +382,8 @@ bool device_profiler::capturing() const {
   return m_state->current != nullptr;
 }
 
-void device_profiler::begin_capture(const std::vector<std::string>& raw_metrics, const std::string& range_name,
-                                    int max_launches) {
+void device_profiler::begin_capture(const std::vector<std::string>& raw_metrics,
+                                    const std::string& range_name, int max_launches) {
   state& s = *m_state;
   if (s.current != nullptr)
     throw internal_error("device_profiler::begin_capture: a capture is already open");
