@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The identity `counterguard --version` prints (counterguard/cli/build_identity.hpp). The commit comes from git at
 # configure time and is "unknown" where the sources are not a git checkout of their own (an unpacked source
 # archive, a copied folder inside another repository); a commit or checkout re-runs the configure step, so it

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # One CTest test per case instance, so `ctest -j N --resource-spec-file gpus.json` spreads the cases of a
 # project's suites over a host's GPUs, and `ctest -L <suite>` runs one suite.
 #

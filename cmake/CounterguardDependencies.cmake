@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Everything counterguard builds with. All are Debian/Ubuntu packages (tools/setup.sh) except the CUDA toolkit.
 # A project that uses the installed package needs none of them: the package's library carries what it uses and
 # the shared libraries it needs (cmake/CounterguardInstall.cmake); counterguardConfig.cmake finds CUDA only.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # `cmake --install` and `cpack` (the release tarball) give a relocatable package (docs/install.md):
 #   bin/counterguard                  the tool with the built-in kernels
 #   lib/libcounterguard.a             the harness your own runners and tests link (counterguard::counterguard)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Functions for building kernel variants and runners. The built-in kernels use them, and so do users' own
 # CMake projects (after find_package(counterguard) or add_subdirectory): nothing here is private to the
 # built-ins, and nothing here reaches into the caller's directory scope.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The release tarball: `cpack --config build/CPackConfig.cmake` (or `cmake --build build --target package`)
 # writes build/package/counterguard-<version>-linux-<arch>.tar.gz, the install tree under one top folder.
 set(CPACK_GENERATOR "TGZ")

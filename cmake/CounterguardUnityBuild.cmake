@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Unity builds of the harness areas and of the unit-test programs: CMake compiles each target's sources as one
 # source, so the headers they all include (the standard library, nlohmann/json, CLI11, yaml-cpp, GoogleTest) are
 # parsed and their templates instantiated once per target instead of once per source. That is most of the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # counterguard_build_interface: the warning flags every counterguard target builds with.
 # Warnings are errors (COUNTERGUARD_WARNINGS_AS_ERRORS) so that CI rejects them.
 add_library(counterguard_build_interface INTERFACE)

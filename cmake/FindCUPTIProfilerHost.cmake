@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Finds the NVIDIA Perfworks libraries that the CUPTI profiler host API and range profiler load.
 # CMake's FindCUDAToolkit provides CUDA::cupti but not these.
 #   CUPTI::nvperf_host    metric evaluation and configuration (works without a GPU)

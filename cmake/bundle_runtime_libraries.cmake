@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Copies the shared libraries of EXECUTABLE (or EXECUTABLES, and MODULES: libraries loaded with dlopen) that a
 # GPU host may lack into DESTINATION, under the names they are asked for (libmuparser.so.2). Script mode:
 #   cmake -DEXECUTABLE=... -DDESTINATION=... -P bundle_runtime_libraries.cmake

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Read by ctest (through TEST_INCLUDE_FILES, see CounterguardCaseTests.cmake): lists the case instances with
 # the runner and adds one test per instance. Runs at every ctest start, so the tests follow the suites.
 set(counterguard_not_ready "")

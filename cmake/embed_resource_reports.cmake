@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Reads the ptxas resource reports of a runner's kernel objects and writes a C++ source that registers
 # them, so the runner can report registers, spills and stack with no GPU and no build folder at hand.
 # Inputs: OBJECT_LIST (file listing object paths, one per line), OUTPUT (the .cpp to write).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Compiler launcher for kernel sources: runs the real nvcc command with --resource-usage and keeps the
 # ptxas report beside the object file (<object>.resource-usage), so the static report comes from the very
 # compilation that produced the binary, with its exact flags.

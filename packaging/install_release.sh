@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs a counterguard release tarball and checks that it runs: the install step of packaging/Dockerfile, and
 # what a CI job without containers runs. CPU CI runs it in a clean folder (tools/test_release.sh).
 #   packaging/install_release.sh TARBALL [PREFIX]

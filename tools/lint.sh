@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Style checks: clang-format on every C++/CUDA file (CI runs this), release hygiene (SPDX lines, version
 # references), and with --tidy clang-tidy on the harness sources against build/compile_commands.json (slow: about
 # 15 minutes on 2 cores).

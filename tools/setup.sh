@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs what counterguard builds with on a Debian 12 or Ubuntu 24.04 machine that has the CUDA toolkit (13.0 or
 # newer), and checks the toolkit. Idempotent: installs only the packages that are missing, through sudo when not
 # run as root. The toolkit is found the way counterguard's CMake finds it: CUDACXX, CUDAToolkit_ROOT, CUDA_HOME,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Copies what a GPU host needs from build/ into .device/ (git-ignored), so the device tool can carry it:
 # the counterguard binary and the Debian libraries it bundles. Object files stay behind (size limit).
 set -euo pipefail

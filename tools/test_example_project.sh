@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds examples/reduction_stencil as a user's project would and runs its tests (no GPU: the static checks,
 # the offline evaluation of its recorded H200 counter data against its baselines; its GPU tests skip).
 #   tools/test_example_project.sh installed    BUILD_DIR WORK_DIR   # cmake --install, then find_package

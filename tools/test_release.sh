@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The release tarball, tested as a user meets it (ctest label "release"; .ci/run runs it):
 #   tools/test_release.sh BUILD_DIR [WORK_DIR]
 #  1. cpack packs BUILD_DIR's install tree; the tarball is unpacked into WORK_DIR (outside the source tree; by

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Sums the per-case phase times `counterguard run -v` (or COUNTERGUARD_TIMING=1) prints on standard error, counts
 how often consecutive cases of one worker ran in different profiler configurations (each switch sets the range
 profiler up again; its first replay is slow), and lays out the run's steps in every process (the `timeline`

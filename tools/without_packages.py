@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Runs a command on a machine from which some Debian packages are hidden.
 
     unshare --mount --propagation private tools/without_packages.py PACKAGE... -- COMMAND [ARGUMENT...]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Writes a CTest resource spec file with one "gpus" resource per GPU of this host, ids = CUDA device ordinals,
 # one slot each (counterguard profiles one case per GPU at a time):
 #   tools/write_ctest_resource_spec.sh gpus.json            # GPUs from nvidia-smi

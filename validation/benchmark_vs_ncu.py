@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Benchmark: `counterguard run` against Nsight Compute (ncu) collecting the same metrics on the same kernels.
 
 For generated suites of increasing size (default 5, 80, 320 case instances) and for the whole built-in suite,

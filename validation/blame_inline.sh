@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Blame through inlined code (issue 30, docs/blame.md): regressions planted in a header of a project
 # (validation/blame_inline/), in cooperative groups' reduction and in the toolkit's atomicAdd, each blamed by
 # `counterguard run` on the line that calls the inlined code, cross-checked with nvdisasm -gi's inline frames

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Whether the hardware counter of local-memory bytes (l1tex__t_bytes_pipe_lsu_mem_local_op_{ld,st}.sum) equals
 32 x the instrumented local sector count, kernel by kernel, in results files measured with both:
 

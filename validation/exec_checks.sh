@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Runs on a GPU host: the checks behind validation/h200.md's `counterguard exec` figures (docs/exec.md),
 # written under $OUT and packed into $OUT/exec_checks.tar.gz. Build and stage on the CPU machine first
 # (tools/stage_for_gpu.sh -> .device/, which holds counterguard, libcounterguard_injection.so and

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """`counterguard exec` against Nsight Compute (ncu) on the same launches of an unmodified program.
 
 crosscheck: for every case of an exec results JSON, runs the program under ncu with the options that select

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Writes a suite with N case instances of built-in kernels (axes over the problem size), for measuring how
 counterguard's host memory and time grow with the number of cases (validation/measure_host_memory.py).
 

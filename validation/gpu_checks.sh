@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Runs on a GPU host: the checks behind validation/h200.md, each stage writing under $OUT (packed into
 # $OUT/checks.tar.gz at the end). The binaries come built from the CPU machine (tools/stage_for_gpu.sh ->
 # .device/); validation/README.md says how to carry them.

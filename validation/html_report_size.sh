@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The size of the HTML report of the built-in recording (harness/test/fixtures/h200_builtin), evaluated against
 # the committed baselines, without a history and with a history of 30 runs. No GPU needed.
 # The 30 runs are the recording's results, each with its own start time and commit and its noisy values moved

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Peak host memory (resident set, from wait4's rusage) and wall time of counterguard's host-side commands for
 suites of N generated case instances (validation/generate_scale_suite.py), to check that memory stays flat in the
 number of cases: a fixed start-up cost plus a small amount per case (the results kept for the reports), with

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Runs on a host with two (or more) identical GPUs (device kind nvidia-h200-x2): the checks behind "past one
 # GPU" (docs/scaling.md), written under $OUT and packed into $OUT/checks.tar.gz.
 #   devices  the built-in suite on one GPU and with --devices all (with and without --cost-from), three runs

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Per-instruction cross-check of `counterguard blame` against Nsight Compute's source page.
 
 Runs, on the GPU host, for one case instance:

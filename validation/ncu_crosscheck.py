@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Independent cross-check: profiles the same cases with Nsight Compute (ncu) and compares every exact metric
 counterguard reported.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """ncu's kernel filter for `counterguard launch`: the variants' kernels, the ones counterguard profiles, not the
 kernels some variants fill their inputs and check their outputs with (counterguard::detail). Imported by the
 tools that run ncu over `launch`."""

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Blame of each planted regression of validation/planted_regressions.py: the case's first instance is
 profiled per instruction (`counterguard blame --record`) as committed and as planted, and the planted profile is
 compared with the committed one (`blame --from planted --against committed`). The report gives, per plant, the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Planted regressions, one per built-in suite: each changes one case the way a careless edit would (same case
 name, so its baseline applies), runs it on the GPU against the committed baselines, and checks that the run
 fails naming a metric. The spills plant needs a binary built with -DCOUNTERGUARD_PLANT_REGISTER_LIMIT=32.

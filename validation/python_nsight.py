@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Nsight Python (`@nsight.analyze.kernel` + `nsight.annotate`) against counterguard.profile on the same
 Triton launch of examples/python_kernels, the same counters: wall time of each, and what each measured.
 Nsight Python runs this script again under ncu; run it from examples/python_kernels with counterguard and the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The Python package and pytest plugin on a GPU host, on examples/python_kernels (Triton, CuPy, Numba):
 #   1. the example's tests pass, recording H200 baselines, then gated by them (results JSON, Markdown, HTML);
 #   2. each planted regression (CG_PLANT=triton_stride, cupy_padding, numba_stride) fails its test naming the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """counterguard.profile against Nsight Compute on the same launches of examples/python_kernels/launch_all.py:
 ncu profiles the kernels the script launches (its raw CSV page), counterguard the same script's launches
 (launch_all.py --counterguard); every raw counter of every launch must be equal. Writes a Markdown table;

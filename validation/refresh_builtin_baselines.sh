@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Refreshes the built-in suite's baselines (baselines/<gpu-key>/) so that each noisy band pools repetitions
 # from several machine starts: a noisy counter (achieved occupancy, DRAM bytes, hardware bank conflicts) moves
 # more between two starts of the same kind of host than between two runs on one, and a band measured on one

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Checks that host-code edits left the built-in kernels' machine code alone.
 
 Compiles every kernels/*.cu that differs between BASE (default: main) and the working tree twice, as it is and as

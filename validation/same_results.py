@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Checks that two results JSON files (`counterguard run --json`) describe the same run of the same cases:
 the same instances in the same order with the same statuses, verification and checks, and the same values for
 every exact and static metric. Timing (`seconds`, `started_at`), the command line and the values of noisy

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """The nightly templates' refresh step in the CPU tests (no GPU can run `counterguard baseline update` here):
 edits the baseline files the way a refresh's results would, so that the templates' real decision
 (`counterguard baseline diff`) and their pull-request handling can be tested night after night.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Runs the shell steps of counterguard's CI templates on this machine, in order, the way the CI service would.
 
 GitHub composite actions (ci/github/*/action.yml): each step's `if:` and `${{ }}` expressions are evaluated

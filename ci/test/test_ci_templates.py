@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """The CI templates, run step by step on a CPU in a temporary git repository laid out like a user's project.
 
 The project has its own suites (tests/counterguard/), baselines (tests/counterguard/baselines/) and runner

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """The example project's own CI files (examples/reduction_stencil/.github/workflows/, .gitlab-ci.yml), executed.
 
 A temporary git repository holds a copy of the example project (origin.git, branch main); each job runs in a

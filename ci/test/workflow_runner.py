@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Runs one job of a user's GitHub workflow (.github/workflows/*.yml) on this machine, step by step, the way the
 CI service would, with template_runner executing the composite actions it uses.
 

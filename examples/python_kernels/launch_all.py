@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Launches each example kernel once, in a fixed order, for comparing counterguard's values with Nsight
 Compute's on the same launches (validation/python_plugin.sh runs it under ncu, and with counterguard).
 

@@ -148,3 +148,4 @@ kernel_definition& define(const char* name, const char* description, const char*
         .factory([](const kernel_arguments& a) { return std::make_unique<sum_run>(a, block_staged); });
 
 }  // namespace counterguard::kernels::atomics
+// SPDX-License-Identifier: Apache-2.0

@@ -115,3 +115,4 @@ COUNTERGUARD_REGISTER_KERNEL("coalescing/soa")
     .factory([](const kernel_arguments& a) { return std::make_unique<layout_run>(a, true); });
 
 }  // namespace counterguard::kernels::coalescing
+// SPDX-License-Identifier: Apache-2.0

@@ -80,3 +80,4 @@ COUNTERGUARD_REGISTER_KERNEL("coalescing/strided")
     .factory([](const kernel_arguments& a) { return std::make_unique<strided_run>(a); });
 
 }  // namespace counterguard::kernels::coalescing
+// SPDX-License-Identifier: Apache-2.0

@@ -36,3 +36,4 @@ struct generated_input {
 }  // namespace
 
 }  // namespace counterguard::kernels::coalescing
+// SPDX-License-Identifier: Apache-2.0

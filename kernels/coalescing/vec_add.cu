@@ -99,3 +99,4 @@ COUNTERGUARD_REGISTER_KERNEL("coalescing/misaligned")
     .factory([](const kernel_arguments& a) { return std::make_unique<vec_add_run>(a, true); });
 
 }  // namespace counterguard::kernels::coalescing
+// SPDX-License-Identifier: Apache-2.0

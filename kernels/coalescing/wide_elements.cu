@@ -110,3 +110,4 @@ COUNTERGUARD_REGISTER_KERNEL("coalescing/vec_add_float4")
     .factory([](const kernel_arguments& a) { return std::make_unique<wide_run<float4>>(a); });
 
 }  // namespace counterguard::kernels::coalescing
+// SPDX-License-Identifier: Apache-2.0

@@ -125,3 +125,4 @@ COUNTERGUARD_REGISTER_KERNEL("constant/global_lookup")
     .factory([](const kernel_arguments& a) { return std::make_unique<lookup_run>(a, false); });
 
 }  // namespace counterguard::kernels::constant
+// SPDX-License-Identifier: Apache-2.0

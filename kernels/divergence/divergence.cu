@@ -190,3 +190,4 @@ kernel_definition& define(const char* name, const char* description, const char*
            "counterguard::kernels::divergence::predicated_odd_even", pattern::predicated_odd_even);
 
 }  // namespace counterguard::kernels::divergence
+// SPDX-License-Identifier: Apache-2.0

@@ -229,3 +229,4 @@ kernel_definition& define(const char* name, const char* description, const char*
         });
 
 }  // namespace counterguard::kernels::histogram
+// SPDX-License-Identifier: Apache-2.0

@@ -186,3 +186,4 @@ kernel_definition& define(const char* name, const char* description, const char*
            "counterguard::kernels::matmul::tiled_32_column_major", tiled_32_column_major, 32);
 
 }  // namespace counterguard::kernels::matmul
+// SPDX-License-Identifier: Apache-2.0

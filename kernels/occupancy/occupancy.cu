@@ -126,3 +126,4 @@ COUNTERGUARD_REGISTER_KERNEL("occupancy/hash_rounds")
     .factory([](const kernel_arguments& a) { return std::make_unique<occupancy_run>(a); });
 
 }  // namespace counterguard::kernels::occupancy
+// SPDX-License-Identifier: Apache-2.0

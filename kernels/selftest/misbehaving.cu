@@ -62,3 +62,4 @@ COUNTERGUARD_REGISTER_KERNEL("selftest/spin_forever")
     .factory([](const counterguard::kernel_arguments&) {
       return std::make_unique<counterguard::kernels::selftest::spin_run>();
     });
+// SPDX-License-Identifier: Apache-2.0

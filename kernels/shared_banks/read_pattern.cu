@@ -148,3 +148,4 @@ COUNTERGUARD_REGISTER_KERNEL("shared_banks/permuted")
     });
 
 }  // namespace counterguard::kernels::shared_banks
+// SPDX-License-Identifier: Apache-2.0

@@ -36,3 +36,4 @@ COUNTERGUARD_REGISTER_KERNEL("spills/launch_bounds_256x8")
     });
 
 }  // namespace counterguard::kernels::spills
+// SPDX-License-Identifier: Apache-2.0

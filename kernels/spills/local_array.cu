@@ -151,3 +151,4 @@ COUNTERGUARD_REGISTER_KERNEL("spills/shared_array")
     .factory([](const kernel_arguments& a) { return std::make_unique<array_run>(a, true); });
 
 }  // namespace counterguard::kernels::spills
+// SPDX-License-Identifier: Apache-2.0

@@ -34,3 +34,4 @@ COUNTERGUARD_REGISTER_KERNEL("spills/register_heavy" COUNTERGUARD_SPILLS_SUFFIX)
     });
 
 }  // namespace counterguard::kernels::spills::COUNTERGUARD_KERNEL_VARIANT
+// SPDX-License-Identifier: Apache-2.0

@@ -116,3 +116,4 @@ class register_heavy_run final : public kernel_run {
 };
 
 }  // namespace counterguard::kernels::spills
+// SPDX-License-Identifier: Apache-2.0

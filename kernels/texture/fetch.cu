@@ -115,3 +115,4 @@ COUNTERGUARD_REGISTER_KERNEL("texture/global")
     .factory([](const kernel_arguments& a) { return std::make_unique<fetch_run>(a, false); });
 
 }  // namespace counterguard::kernels::texture
+// SPDX-License-Identifier: Apache-2.0

@@ -169,3 +169,4 @@ COUNTERGUARD_REGISTER_KERNEL("transpose/smem_swizzled")
     });
 
 }  // namespace counterguard::kernels::transpose
+// SPDX-License-Identifier: Apache-2.0

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # CPU tests of the Python package (label cpu): it imports, the plugin's own tests run (pytester: skips, the
 # marker's expectations and formulas, baselines and reports on recorded H200 counters), and the two ways it is
 # installed work (pip from the build tree, cmake --install) with pytest loading the plugin by itself.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """counterguard for Python: assert on the CUPTI counters of the kernels a piece of Python launches (PyTorch,
 Triton, CuPy, Numba), with the metric names, classes, expectations, baselines and reports of `counterguard run`.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The metric catalog of the C++ side: aliases, classes, directions and where each value comes from."""
 
 from . import _library

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Finding and calling libcounterguard_capi.so, the C ABI (counterguard/capi/counterguard_c.h), through ctypes."""
 
 import ctypes

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Profiling kernels inside this process: `with profile(metrics) as m:` and the Measurement it gives."""
 
 import math

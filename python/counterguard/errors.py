@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """counterguard's exceptions: one per failure family of the C ABI's status codes."""
 
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """counterguard's pytest plugin: counter assertions in Python test suites, judged and reported as by
 `counterguard run` (docs/python.md).
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Results documents (the results JSON of `counterguard run`, docs/results-schema.md) judged and reported by
 the C++ code `run` uses: expectations, baselines, statuses, reports."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Stands in for CUPTI in the package's CPU tests: each profiled block is measured from a real H200 recording
 (harness/test/fixtures/h200_builtin, `counterguard run --save-counter-data` of the built-in suite), through the
 same C++ measurement a profiled block goes through (counterguard_measure_recording). Only the choice of which

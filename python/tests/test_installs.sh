@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The Python package installed the two ways docs/python.md gives, each used by a pytest run that loads the plugin
 # through its entry point (no -p) and the library from beside the package:
 #   pip install --no-build-isolation --no-index <build>/python   (into a --target directory)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The package's API on a CPU: the catalog, errors, and measurements of real H200 recordings through the C++
 measurement, expectations, baselines and reports."""
 

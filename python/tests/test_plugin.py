@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The pytest plugin, run on test projects with pytester: skips without a GPU, the marker's expectations and
 formulas, the counters fixture, baselines and reports, with blocks measured from real H200 recordings."""
 

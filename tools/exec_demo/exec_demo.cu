@@ -243,3 +243,4 @@ int main(int argc, char** argv) {
     ::pause();
   return right ? o.exit_status : 1;
 }
+// SPDX-License-Identifier: Apache-2.0

@@ -83,3 +83,4 @@ COUNTERGUARD_KERNEL("blame_inline/count_events")
                                  elements(l), l.stream());
     })
     .verify(check_count);
+// SPDX-License-Identifier: Apache-2.0

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Summary of validation/blame_inline.sh (issue 30): per plant, the line `counterguard run` blamed (with its
 inline chain and any change of instruction kind), what `blame --against` says, and the cross-checks of the
 chain: nvdisasm -gi's inline frames for the same PCs and the lines ncu's source page puts the counters on.

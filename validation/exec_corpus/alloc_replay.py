@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """A PyTorch program that holds GIB gibibytes in its caching allocator, then runs a small kernel five times inside
 the NVTX range "alloc_measure": how the cost of a profiled launch depends on the memory a program holds.
 

@@ -59,3 +59,4 @@ int main(int argc, char** argv) {
   std::printf("cublas_sgemm: n=%d worst relative error %.2e %s\n", n, worst, ok ? "ok" : "WRONG");
   return ok ? 0 : 1;
 }
+// SPDX-License-Identifier: Apache-2.0

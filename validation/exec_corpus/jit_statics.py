@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Static metrics of the corpus's JIT-compiled kernels as their own compilers report them, against what
 `counterguard exec` read from the modules the driver loaded.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A plain NVRTC program: two kernels compiled at run time to a cubin for the device's architecture, loaded
 // with the driver API and launched with cuLaunchKernel. `strided` reads with a stride (32 sectors per request
 // when the stride is 32 floats); `spilling` keeps a large array live under a 32-register limit, so ptxas

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """A plain PyTorch program with a Triton kernel, a CuPy RawKernel and a Numba kernel, each step inside an NVTX
 range (torch.cuda.nvtx). It knows nothing of counterguard; it checks its own results and exits 1 on a wrong one.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # `counterguard exec` on programs users already have, on a GPU host (docs/exec.md): a Thrust/CUB program, cuBLAS
 # SGEMM, NVRTC kernels and one Python program with PyTorch, Triton, CuPy and Numba kernels (all in this folder,
 # written as ordinary users of those libraries; none includes a counterguard header). For each program:

@@ -70,3 +70,4 @@ int main(int argc, char** argv) {
   std::printf("thrust_phases: n=%d sum=%.1f prefix=%.1f sorted=%s\n", n, sum, last_prefix, ok ? "yes" : "no");
   return ok ? 0 : 1;
 }
+// SPDX-License-Identifier: Apache-2.0

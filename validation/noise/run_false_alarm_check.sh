@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Evidence for the noise model of noisy baseline checks (docs/baselines.md, "Noise model"), on a GPU host:
 #   1. refresh the baselines of validation/noise/noise.yaml once (baseline update --repeat 5) into a scratch
 #      baseline directory;

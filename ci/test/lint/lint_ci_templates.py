@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Lints counterguard's CI templates with linters installed from the package registries
 (tools/install_ci_linters.sh puts them in build/ci-linters/):
 

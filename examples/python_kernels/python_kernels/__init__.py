@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Kernels a Python project might have, each with a well-behaved variant and a slow one, for counterguard's
 example tests: a Triton copy (coalesced or strided loads), a CuPy shared-memory transpose (padded or unpadded
 tile) and a Numba scale (strided loads).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """A CuPy raw kernel that transposes an n x n float matrix through a 32 x 32 shared-memory tile. Written row by
 row and read column by column, an unpadded tile puts a warp's 32 column reads in one bank (32-way conflicts);
 one float of padding per row spreads them over the 32 banks."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """A Numba kernel that scales every STRIDE-th float of its input. numba-cuda still imports numpy.row_stack, which
 NumPy 2.4 removed (it was an alias of numpy.vstack): the alias is put back before numba is imported. Where Numba
 still cannot launch a kernel, numba_problem() says why, for the tests to skip."""

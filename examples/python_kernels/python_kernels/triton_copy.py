@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """A Triton copy whose loads read every STRIDE-th float: STRIDE 1 is coalesced, STRIDE 32 puts each thread's
 word in its own 128-byte line."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Shared-memory bank conflicts of a CuPy transpose, from first principles: a warp reads a column of the
 32 x 32 float tile, 32 words 32 words apart, all in one bank: 32 wavefronts for one instruction, 31 of them
 conflicts; with one float of padding per row the column spans the 32 banks, no conflict."""

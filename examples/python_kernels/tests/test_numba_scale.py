@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Coalescing of a Numba kernel: consecutive threads read consecutive 4-byte words, 4 sectors a request."""
 
 import pytest

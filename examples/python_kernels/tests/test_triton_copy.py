@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Coalescing of a Triton copy, from first principles: a warp's load of 32 consecutive 4-byte words touches
 128 bytes, 4 sectors of 32 bytes; with a stride of 32 words every word is in its own sector, 32 a request."""
 

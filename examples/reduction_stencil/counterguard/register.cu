@@ -94,3 +94,4 @@ COUNTERGUARD_KERNEL("stencil/registers_bounded")
       rs::stencil_registers_bounded(l.in<float>("in"), l.out<float>("out"), elements(l), l.stream());
     })
     .verify(check_box_filter);
+// SPDX-License-Identifier: Apache-2.0

@@ -83,3 +83,4 @@ void reduce_warp_shuffle(const float* in, float* partial, int n, cudaStream_t st
 }
 
 }  // namespace reduction_stencil
+// SPDX-License-Identifier: Apache-2.0

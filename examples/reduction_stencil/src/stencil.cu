@@ -73,3 +73,4 @@ void stencil_registers_bounded(const float* in, float* out, int n, cudaStream_t 
 }
 
 }  // namespace reduction_stencil
+// SPDX-License-Identifier: Apache-2.0

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The library's own tests: the outputs are right, and the counters that make it fast stay where they are.
 // counterguard::profile measures the kernels a piece of test code launches, as `counterguard run` would.
 #include <gtest/gtest.h>

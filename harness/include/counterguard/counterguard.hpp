@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // counterguard's API for your own kernels: register kernel variants (COUNTERGUARD_KERNEL), describe their
 // parameters, inputs and outputs, verify their results against a reference, and own device buffers, with the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/baselines/baseline_change_summary.hpp"
 
 #include <algorithm>

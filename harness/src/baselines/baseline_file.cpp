@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/baselines/baseline_file.hpp"
 
 #include <sys/stat.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/baselines/baseline_update.hpp"
 #include "counterguard/baselines/noise_model.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"

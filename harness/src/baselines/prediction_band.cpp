@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/baselines/prediction_band.hpp"
 
 #include <boost/math/distributions/students_t.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/blame/blame_diff.hpp"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/blame/line_baseline_file.hpp"
 
 #include <fstream>

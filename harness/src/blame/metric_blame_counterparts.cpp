@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/blame/metric_blame_counterparts.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/blame/source_line_blame.hpp"
 
 #include <fmt/format.h>

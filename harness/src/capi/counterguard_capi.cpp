@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The C ABI (counterguard/capi/counterguard_c.h): JSON in, JSON out, exceptions turned into status codes at
 // this one boundary. Every function is a thin call of the area that does the work.
 #include <cstdlib>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `counterguard baseline update|diff`: manage per-GPU baselines (pipeline/baseline_refresh.hpp).
 #include <CLI/CLI.hpp>
 #include <memory>

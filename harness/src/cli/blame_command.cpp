@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `counterguard blame`: per-instruction counters of a case's launches by source line and SASS
 // (pipeline/sass_blame.hpp).
 #include <CLI/CLI.hpp>

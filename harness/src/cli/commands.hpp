@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The subcommands of the command line (docs/cli.md). Each is added the same way: add_<name>_command adds its
 // subcommand and options to the application and returns its action, which runs it through the pipeline

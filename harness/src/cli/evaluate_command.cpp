@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `counterguard evaluate DIR`: re-evaluate saved counter data without a GPU and check it
 // (pipeline/recording_evaluation.hpp).
 #include <CLI/CLI.hpp>

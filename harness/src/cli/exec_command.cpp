@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `counterguard exec [SUITE...] [options] -- ./program args...`: an unmodified program run with the
 // injection library, the launches the cases select profiled and checked (pipeline/exec_run.hpp).
 #include <CLI/CLI.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `counterguard history import|list`: the run history (pipeline/history_commands.hpp).
 #include <CLI/CLI.hpp>
 #include <memory>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Commands that list what this runner knows: `metrics list|validate`, `kernels`, `list`
 // (pipeline/inventory.hpp). No GPU needed.
 #include <CLI/CLI.hpp>

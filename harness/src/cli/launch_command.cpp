@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `counterguard launch`: each case's kernels run once, verified, without profiling
 // (pipeline/kernel_launches.hpp).
 #include <CLI/CLI.hpp>

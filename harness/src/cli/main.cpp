@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/cli/command_line.hpp"
 #include "counterguard/core/timeline.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `counterguard merge --json OUT IN...`: the results files of shards joined (pipeline/shard_merge.hpp).
 #include <CLI/CLI.hpp>
 #include <memory>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Options that several commands share, added the same way to each and described once in docs/cli.md
 // ("Common options").

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `counterguard plan [paths]`: the profiler configurations a `run` of the cases would use on a chip
 // (pipeline/profiler_plan.hpp). No GPU needed.
 #include <CLI/CLI.hpp>

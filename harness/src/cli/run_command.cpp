@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `counterguard run`: profile the cases on the GPU and check them (pipeline/profiling_run.hpp).
 #include <CLI/CLI.hpp>
 #include <memory>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `counterguard sass --binary F --kernel K`: a kernel's SASS with its source lines
 // (pipeline/sass_listing.hpp).
 #include <CLI/CLI.hpp>

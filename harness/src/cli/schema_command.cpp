@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `counterguard schema suite|results`: the JSON Schema of the suite YAML or of the results JSON
 // (pipeline/json_schemas.hpp), for editors and validators. No GPU needed.
 #include <CLI/CLI.hpp>

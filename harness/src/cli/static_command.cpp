@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `counterguard static [SUITE...]`: compiler resource checks of the cases, or of compiled binaries with
 // --binary (pipeline/static_checks.hpp). No GPU needed.
 #include <CLI/CLI.hpp>

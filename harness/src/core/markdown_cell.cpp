@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/core/markdown_cell.hpp"
 
 namespace counterguard {

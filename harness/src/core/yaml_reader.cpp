@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/core/yaml_reader.hpp"
 
 #include <charconv>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/cupti/cupti_check.hpp"
 
 #include <string>

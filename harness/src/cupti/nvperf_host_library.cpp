@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/cupti/nvperf_host_library.hpp"
 
 #include <cupti.h>

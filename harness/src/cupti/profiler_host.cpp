@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/cupti/profiler_host.hpp"
 
 #include <cupti_profiler_host.h>

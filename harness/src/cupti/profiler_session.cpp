@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CUPTI's session API, used the way it was measured on the H200 (validation/h200.md, "Findings"): kernel
 // replay, auto range, one session across configurations, the bound counter-data image copied out and reset
 // after each capture.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/evaluator/counter_data_archive.hpp"
 
 #include <zlib.h>

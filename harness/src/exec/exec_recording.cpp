@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/exec/exec_recording.hpp"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/exec/recording_directory.hpp"
 
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/exec/selection_diagnosis.hpp"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "history_schema.hpp"
 
 #include <sqlite3.h>

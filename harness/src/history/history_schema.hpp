@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The tables of the history database and the migrations between their versions (docs/history.md).
 

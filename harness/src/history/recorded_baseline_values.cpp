@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/history/recorded_baseline_values.hpp"
 
 #include <utility>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/history/run_values.hpp"
 
 #include "counterguard/baselines/baseline_comparison.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "sqlite_database.hpp"
 
 #include <sqlite3.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A thin RAII owner of an SQLite connection and its prepared statements. Every failure throws a
 // counterguard error naming the database file: a file that is not a database or is corrupt is an

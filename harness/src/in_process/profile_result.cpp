@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/in_process/profile_result.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The CUPTI Range Profiler driven from launch callbacks, with the call sequence of the in-process profiler
 // (profiler/device_profiler.cpp): initialize, device supported, chip name, counter availability, host
 // configuration, Enable, counter-data image, SetConfig (auto range, kernel replay), Start, launch, Stop until

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The counterguard injection library: loaded into every process of a program run by `counterguard exec`
 // through CUDA_INJECTION64_PATH (the CUDA driver calls InitializeInjection while it initialises) and
 // NVTX_INJECTION64_PATH (the program's first NVTX call calls InitializeInjectionNvtx2, which hands NVTX on to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Launch callbacks' parameters: the structs of generated_cuda_meta.h (driver, mirrored in
 // cupti/launch_callbacks.hpp) and generated_cuda_runtime_api_meta.h (runtime). CUDA 13's <<<>>> goes through
 // __cudaLaunchKernel, for which CUPTI publishes no struct (cupti/internal_launch_params.hpp). Both the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The built-in metric aliases (docs/metrics.md is their reference; keep the two in step).
 #include <utility>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/metrics/derived_metric.hpp"
 
 #include <muParser.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/model/launch_context.hpp"
 
 #include "counterguard/core/symbol_names.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/model/launch_selector_parser.hpp"
 
 #include "counterguard/core/error.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `counterguard baseline update` (measure N times, merge into the per-GPU baselines) and `baseline diff`.
 #include "counterguard/pipeline/baseline_refresh.hpp"
 

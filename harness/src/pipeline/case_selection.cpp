@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The case instances a command works on: suites loaded, expanded and filtered, their metric names checked,
 // and the part of them one shard (--shard I/N) runs (runner/shard_plan.hpp).
 #include "counterguard/pipeline/case_selection.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Which GPUs `run` and `baseline update` profile on: --devices, --device, or the GPU ctest assigned.
 #include "counterguard/pipeline/device_choice.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `counterguard exec`: the program run with the injection library, what it recorded measured, judged and
 // reported; and `evaluate DIR` of such a recording.
 #include "counterguard/pipeline/exec_run.hpp"

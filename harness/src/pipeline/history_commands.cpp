@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `counterguard history import|list`.
 #include "counterguard/pipeline/history_commands.hpp"
 

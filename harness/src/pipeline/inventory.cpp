@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Commands that list what this runner knows: kernels, metric aliases, CUPTI metrics of a chip, case
 // instances.
 #include "counterguard/pipeline/inventory.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The JSON Schemas of the suite YAML and the results JSON. The suite schema's metric names come from the
 // metric catalogue in code, so an alias added there is completed by editors once the schema is printed again
 // (ctest schemas.committed_match_printed says when schemas/ is stale).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Judging a run (expectations, baselines, case statuses, exit status), recording it into the history and
 // reporting it.
 #include "counterguard/pipeline/judgement.hpp"

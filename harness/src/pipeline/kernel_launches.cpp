@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `counterguard launch`: runs the cases' kernels once each, verified, without CUPTI, so external tools
 // (ncu for cross-checks, nsys, compute-sanitizer) can watch them. Each case runs in an NVTX range.
 #include "counterguard/pipeline/kernel_launches.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `counterguard run`: select and shard the cases, profile them in GPU worker processes, judge and report.
 #include "counterguard/pipeline/profiling_run.hpp"
 

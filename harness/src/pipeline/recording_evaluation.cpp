@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `counterguard evaluate DIR`: a recording measured again without a GPU, judged and reported as the run was.
 #include "counterguard/pipeline/recording_evaluation.hpp"
 

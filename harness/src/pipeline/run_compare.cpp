@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `counterguard compare A B`: two runs side by side, metric by metric (docs/history.md).
 #include "counterguard/pipeline/run_compare.hpp"
 

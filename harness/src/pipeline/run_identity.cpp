@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/pipeline/run_identity.hpp"
 
 #include <unistd.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `counterguard blame`: per-instruction counters (CUPTI SASS metrics) of a case's kernel launches, joined to
 // source lines and SASS, ranked; or the same join (and a before/after diff) offline from recorded profiles.
 #include "counterguard/pipeline/sass_blame.hpp"

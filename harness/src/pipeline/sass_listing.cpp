@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `counterguard sass --binary F --kernel K`: a kernel's SASS instructions with their CUDA source lines (from
 // the -lineinfo line table) and a per-line summary of its memory instructions: the map that source-line
 // blame joins per-instruction counters to (docs/blame.md). No GPU needed.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `counterguard merge --json OUT IN...`: the results files of shards (CI matrix jobs) joined into one results
 // file and one set of reports, exiting as `run` would for the whole.
 #include "counterguard/pipeline/shard_merge.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `counterguard static --binary PATH...`: the resources of every kernel in compiled programs or libraries,
 // read from their fat binaries (no GPU, no cuobjdump).
 #include <fmt/format.h>

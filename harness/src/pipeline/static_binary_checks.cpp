@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `counterguard static --binary PROGRAM --cases F.yaml`: the static expectations of a suite's cases checked
 // against the kernels compiled into a program, with no GPU. A case with `select:` takes the kernels its
 // kernel pattern names; a registered variant's case takes its device functions by name.

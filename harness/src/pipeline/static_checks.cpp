@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `counterguard static`: the compiler's resources of the selected cases' kernels, and their static checks.
 #include "counterguard/pipeline/static_checks.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // In-process CUPTI profiler, auto range + kernel replay: by default through CUPTI's session API
 // (cupti/profiler_session: one session across configurations, validation/h200.md "Findings"), otherwise
 // (COUNTERGUARD_PROFILER_API=range) through the Range Profiler (cupti_range_profiler.h, CUPTI 13.0), whose

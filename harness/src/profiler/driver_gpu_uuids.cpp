@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/profiler/driver_gpu_uuids.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "detail/primary_context.hpp"
 
 #include <cuda_runtime_api.h>

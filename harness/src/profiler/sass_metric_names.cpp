@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/profiler/sass_metric_names.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Per-instruction counters through CUPTI's SASS metrics API (cupti_sass_metrics.h, CUPTI 13.0).
 //
 // Call sequence, from the header and NVIDIA's sass_metrics sample (not yet run on a GPU here):

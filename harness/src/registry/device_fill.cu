@@ -98,3 +98,4 @@ COUNTERGUARD_INSTANTIATE_DEVICE_FILL(double)
 #undef COUNTERGUARD_INSTANTIATE_DEVICE_FILL
 
 }  // namespace counterguard
+// SPDX-License-Identifier: Apache-2.0

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/registry/device_memory_reuse.hpp"
 
 #include <cuda_runtime_api.h>

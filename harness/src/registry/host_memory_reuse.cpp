@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/registry/host_memory_reuse.hpp"
 
 #include <malloc.h>

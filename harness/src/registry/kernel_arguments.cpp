@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/registry/kernel_arguments.hpp"
 
 #include "counterguard/core/error.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/reporters/markup_escape.hpp"
 
 namespace counterguard {

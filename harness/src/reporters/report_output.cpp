@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/reporters/report_output.hpp"
 
 #include <unistd.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/results/case_blame.hpp"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/runner/case_cost.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/runner/isolated_runner.hpp"
 
 #include <algorithm>

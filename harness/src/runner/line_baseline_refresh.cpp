@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/runner/line_baseline_refresh.hpp"
 
 #include <algorithm>

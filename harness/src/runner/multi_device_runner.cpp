@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/runner/multi_device_runner.hpp"
 
 #include <algorithm>

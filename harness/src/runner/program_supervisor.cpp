@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/runner/program_supervisor.hpp"
 
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/runner/raw_metric_name_check.hpp"
 
 #include "counterguard/core/error.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/runner/regression_blame.hpp"
 
 #include <fmt/format.h>

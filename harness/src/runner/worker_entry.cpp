@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `<exe> __worker <request file>`: the GPU worker process that `run` starts (runner/isolated_runner.hpp).
 #include <sys/prctl.h>
 #include <unistd.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "detail/worker_process.hpp"
 
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/runner/worker_protocol.hpp"
 
 #include <nlohmann/json.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/statics/cubin_line_table.hpp"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/statics/embedded_resource_report.hpp"
 
 namespace counterguard {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/statics/kernel_resources_json.hpp"
 
 #include <nlohmann/json.hpp>

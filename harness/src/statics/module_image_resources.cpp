@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/statics/module_image_resources.hpp"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/statics/toolkit_sources.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A refresh keeps the entries it agrees with, so a nightly refresh of an unchanged kernel proposes nothing.
 #include "counterguard/baselines/baseline_entry_refresh.hpp"
 

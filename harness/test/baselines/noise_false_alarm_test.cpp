@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Simulated gates: how often the noise model's band fails an unchanged kernel (the false-alarm rate), and how
 // often it catches a planted change (the power). Each gate refreshes a baseline from n samples, exactly as
 // `baseline update` does (make_baseline_entry), and judges one later measurement with the band the comparison

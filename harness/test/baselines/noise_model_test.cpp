@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/baselines/noise_model.hpp"
 
 #include <gtest/gtest.h>

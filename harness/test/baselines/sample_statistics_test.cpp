@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/baselines/sample_statistics.hpp"
 
 #include <gtest/gtest.h>

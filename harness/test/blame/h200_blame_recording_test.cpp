@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Per-instruction counters recorded on the H200 (harness/test/fixtures/h200_blame: `counterguard blame
 // --record`, validation/gpu_checks.sh blame) joined to this program's copy of the built-in
 // kernels: the same objects as the counterguard binary that recorded them, so the same cubins and PCs. A

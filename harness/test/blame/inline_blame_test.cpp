@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Inlined code blamed on the user's line (the outermost frame outside the toolkit and --blame-external
 // directories), on kernels compiled with -lineinfo into this test's build (statics' inline_chains.cu
 // fixture); and a change of instruction kind on a line as a change of that line.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // run's source-line blame of a regressed case (runner/regression_blame.hpp) on profiles recorded on the H200
 // (harness/test/fixtures/h200_blame), joined to this program's copy of the built-in kernels.
 #include "counterguard/runner/regression_blame.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Joining per-PC counters to the built-in transpose kernel's cubin (compiled into this test program with
 // -lineinfo), ranking lines, the before/after diff, the profile's JSON round trip and its errors.
 #include "counterguard/blame/source_line_blame.hpp"

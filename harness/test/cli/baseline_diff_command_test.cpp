@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `counterguard baseline diff OLD NEW` end to end on copies of the committed H200 baselines: exit status 1
 // only when a value or band moved (a new GPU key included), 0 for metadata alone, 2 for bad input.
 #include <gtest/gtest.h>

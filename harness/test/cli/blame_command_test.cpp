@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `counterguard blame --from/--against` on profiles written here for the built-in smem_tile kernel of the
 // counterguard binary (the per-PC values are explicit inputs); and the errors that need no GPU.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // counterguard_add_case_tests (cmake/CounterguardCaseTests.cmake) as the built-in suites use it: one CTest
 // test per case instance, asking for one GPU, labelled with its suite. Read back through `ctest -N`.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Runs the counterguard binary the way users and CI do, and captures what it says.
 

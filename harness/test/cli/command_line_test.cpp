@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The command line end to end on a machine without a GPU: what CI and laptop users see.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The options every command spells and reads the same way (docs/cli.md, "Common options"): --json FILE with
 // '-' for standard output, the suites positional with --cases kept, --filter glob or regex:, -v, --fail-fast.
 // No GPU: evaluate reads the H200 recording.
@@ -143,8 +144,8 @@ TEST(common_options, fail_fast_reports_the_cases_after_the_first_failure_as_not_
   r = run_counterguard("evaluate " + h200_recording + " " + planted.string() +
                        " --no-baselines --quiet -x --json " + out.string());
   EXPECT_EQ(r.status, 1);
-  r = run_counterguard("evaluate " + h200_recording + " " + planted.string() + " --no-baselines --quiet --json " +
-                       out.string());
+  r = run_counterguard("evaluate " + h200_recording + " " + planted.string() +
+                       " --no-baselines --quiet --json " + out.string());
   results = nlohmann::json::parse(read_text(out));
   EXPECT_EQ(results["summary"]["failed"], 2);
   EXPECT_EQ(results["summary"]["skipped"], 0);

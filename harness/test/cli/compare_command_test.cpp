@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `counterguard compare` end to end: results files and runs of a history database, exit statuses.
 #include <gtest/gtest.h>
 

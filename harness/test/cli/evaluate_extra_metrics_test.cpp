@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One measurement path: `evaluate` measures what the GPU run measured, the metrics asked for with --metric
 // included (they were once dropped: evaluation planned only the expectations' metrics).
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `counterguard exec` and the evaluation of what it records, end to end through the command line, with no
 // GPU: the counter data recorded on an H200 (harness/test/fixtures/h200_builtin, one archive per built-in
 // case) laid out the way the injection library records `counterguard exec --cases cases -- counterguard

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A real `counterguard exec` recording from the H200 (harness/test/fixtures/h200_exec_demo: tools/exec_demo
 // under `exec --cases tools/exec_demo/demo.yaml --save-counter-data`, validation/exec_checks.sh demo):
 // evaluated on a machine without a GPU, it reproduces every value and verdict of the GPU run (results.json

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `counterguard history import|list` and `--history` end to end, with the H200 recording.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The HTML report plots the metric histories the history store recorded (run --history DB --html F).
 #include <gtest/gtest.h>
 

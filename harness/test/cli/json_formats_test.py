@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """The machine-readable formats, checked with the tools that read them (python3-jsonschema, Debian's):
 
 - schemas/suite.schema.json and schemas/results.schema.json equal what `counterguard schema` prints and are valid

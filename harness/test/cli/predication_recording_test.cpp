@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Predicated-off lanes, measured on the H200 (harness/test/fixtures/h200_divergence: `run
 // cases/divergence.yaml
 // --save-counter-data`, validation/gpu_checks.sh predication): the divergence suite's expectations and its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CI has no GPU: these tests take counter data recorded on an H200 (harness/test/fixtures/h200_builtin, made
 // by `counterguard run cases/ --save-counter-data`: validation/gpu_checks.sh run) through offline evaluation
 // and the committed baselines, end to end through the command line.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Past one GPU, end to end on a CPU: `evaluate --shard` over the H200 recording, `counterguard merge`,
 // `run --shard` and `run --devices all` without a GPU, and `counterguard list`.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `counterguard static --binary`: the resources of every kernel in a compiled program, read from the file
 // (no GPU, no cuobjdump), run the way users and CI run it.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/core/atomic_file.hpp"
 
 #include <gtest/gtest.h>

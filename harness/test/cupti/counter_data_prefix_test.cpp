@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/cupti/counter_data_prefix.hpp"
 
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What users see of a failed CUPTI call: the call, the result, what to do; never a source path.
 #include "counterguard/cupti/cupti_check.hpp"
 

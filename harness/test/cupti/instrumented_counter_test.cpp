@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/cupti/instrumented_counter.hpp"
 
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/cupti/metric_name_validator.hpp"
 
 #include <gtest/gtest.h>

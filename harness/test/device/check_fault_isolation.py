@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """GPU test: runs harness/test/device/fault_isolation.yaml and checks that the faulting and the hanging case
 fail alone while the healthy cases around them pass. Usage: check_fault_isolation.py COUNTERGUARD [RESULTS]"""
 import json

@@ -52,3 +52,4 @@ TEST(device_elementwise, a_wrong_output_names_its_first_mismatch_and_the_count) 
 
 }  // namespace
 }  // namespace counterguard
+// SPDX-License-Identifier: Apache-2.0

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // GPU only (label gpu): the GPU input fill writes exactly the bits the host fill writes, for every fill kind
 // and element type, and a kernel registered with COUNTERGUARD_KERNEL arrays sees those inputs on both sides.
 #include "counterguard/registry/device_fill.hpp"

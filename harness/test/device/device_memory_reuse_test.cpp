@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // GPU only: the `run` worker's device memory reuse hands a later case a block of the size it freed, keeps no
 // more than its limit, and without it every allocation is cudaMalloc's (ctest -L gpu -R device_memory_reuse).
 #include "counterguard/registry/device_memory_reuse.hpp"

@@ -126,3 +126,4 @@ TEST(profiler_session, gives_the_values_the_range_profiler_gives) {
 
 }  // namespace
 }  // namespace counterguard
+// SPDX-License-Identifier: Apache-2.0

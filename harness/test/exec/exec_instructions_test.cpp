@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The instructions `counterguard exec` writes for the injection library read back the same, and a file of an
 // earlier counterguard (without own_configuration) still loads.
 #include "counterguard/exec/exec_instructions.hpp"

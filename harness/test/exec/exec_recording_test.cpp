@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Evaluating what `counterguard exec` recorded, with no GPU: counter data recorded on an H200
 // (harness/test/fixtures/h200_builtin) laid out as the injection library lays out a process's launches.
 #include "counterguard/exec/exec_recording.hpp"

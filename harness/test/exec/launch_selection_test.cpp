@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Which launches of a process each case profiles, launch by launch: ordinals among matches, skip and count,
 // the bound, several cases on one launch, processes a case does not apply to.
 #include "counterguard/exec/launch_selection.hpp"

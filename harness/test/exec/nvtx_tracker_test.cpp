@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the injection knows of a process's NVTX ranges: per-thread push/pop stacks per domain, domain names,
 // registered strings and process-wide start/end ranges.
 #include "counterguard/exec/nvtx_tracker.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How results name the processes a case was measured in.
 #include "counterguard/exec/process_labels.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What each process under `counterguard exec` records about itself, and reading it back.
 #include "counterguard/exec/process_record.hpp"
 

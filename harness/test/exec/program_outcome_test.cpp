@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How the program's own ending is reported: a case "exec/program" with one check that fails the run unless
 // --allow-program-failure.
 #include "counterguard/exec/program_outcome.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The note exec prints when kernel replay's memory restore slowed the profiled launches.
 #include "counterguard/exec/replay_cost.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Why a selector that selected nothing came close, and the selector to write instead.
 #include "counterguard/exec/selection_diagnosis.hpp"
 

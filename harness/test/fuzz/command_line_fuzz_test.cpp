@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Seeded mutation fuzzing of every input format through the counterguard binary, as users meet it: suites
 // (list, static), baselines (baseline diff), results (merge, compare, history import), history databases
 // (history list, compare --history) and recordings (evaluate). Each mutated file must end in exit status 0

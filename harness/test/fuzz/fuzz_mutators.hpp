@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Seeded mutators for fuzzing the readers of user files (input_fuzz_test.cpp in process,
 // command_line_fuzz_test.cpp through the counterguard binary). Deterministic: a seed gives the same mutation.

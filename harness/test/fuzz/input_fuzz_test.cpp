@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Seeded mutation fuzzing of every reader of user files: suites, baselines, results JSON and the run.json
 // of a --save-counter-data directory. Real files are mutated (spans deleted, lines swapped and duplicated,
 // tokens inserted, numbers made extreme, files truncated); every outcome must be a clean load or an

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // counterguard::profile in a test binary that `counterguard exec` runs: the injection library is the
 // process's one CUPTI profiler, so profile() must run the test's work unprofiled (its launches are what
 // exec's cases select) and never open a profiler of its own. Every test of this binary runs as if under exec.

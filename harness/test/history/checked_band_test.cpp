@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Bands read back from the text that baseline checks write: every form compare_with_baseline produces.
 #include "counterguard/history/checked_band.hpp"
 

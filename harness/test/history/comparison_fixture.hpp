@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Two runs to compare: the H200 recording (A) and an edited copy of it (B) in which an exact metric moved,
 // one noisy metric moved a little and another a lot, a case and a metric vanished, and a case failed.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What `counterguard compare` prints and writes for the H200 recording and its edited copy.
 #include "counterguard/history/comparison_report.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The history file format: the documented version-1 schema, the version check, and files that are not
 // history databases.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The history store against the H200 recording: what is recorded reads back unchanged, recording is
 // idempotent and atomic, and two processes may record at once.
 #include "counterguard/history/history_store.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What the history tests share: the H200 recording's results, scratch files, and raw SQLite access for
 // building databases by hand and checking what is on disk.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // baseline update --from-history against a real SQLite history: the earlier values a refresh pools into noisy
 // bands, what they do to the band, and that the refresh's own repetitions never count twice.
 #include "counterguard/history/recorded_baseline_values.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // compare_runs on the H200 recording and an edited copy of it.
 #include "counterguard/history/run_comparison.hpp"
 

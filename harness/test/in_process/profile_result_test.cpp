@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A profiled block's result and its narrowing to one kernel, measured from the H200 counter-data image of
 // five launches (harness/test/fixtures) as a recorded block: the values are the H200's.
 #include "counterguard/in_process/profile_result.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Static measurements from kernel resources: a value the binary does not record stays unmeasured. Counter
 // measurements from the counters a metric reads now, or those it read when an older recording was made.
 #include "counterguard/measurement/fill_measurements.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/measurement/profiler_configuration_plan.hpp"
 
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/metrics/metric_catalog.hpp"
 
 #include <gtest/gtest.h>

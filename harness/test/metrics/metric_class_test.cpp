@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/metrics/metric_class.hpp"
 
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // An `expect:` map read on its own (the Python plugin's marker, as JSON text): the forms and the messages of
 // a suite file's expect block, evaluated with an instance's parameters.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Parameter ranges and requirements a kernel declares once at registration, checked when a suite loads.
 #include "counterguard/model/kernel_signature.hpp"
 

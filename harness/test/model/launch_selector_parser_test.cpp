@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `select:` in a suite: every form it takes, and every mistake reported at file:line:column with the field
 // and what would be valid.
 #include "counterguard/model/launch_selector_parser.hpp"

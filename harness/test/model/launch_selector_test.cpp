@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Which launches a selector matches: kernel names (glob, regex, exact; base, qualified, demangled and mangled
 // names), NVTX push/pop paths and start/end ranges with domains, processes; and its JSON for the injection.
 #include "counterguard/model/launch_selector.hpp"

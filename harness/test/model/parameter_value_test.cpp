@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/model/parameter_value.hpp"
 
 #include <gtest/gtest.h>

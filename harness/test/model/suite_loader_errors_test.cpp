@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Every kind of mistake in a suite file is an input_error naming the file, line and column, the field, the
 // problem and what would be valid.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Two counterguard runs on one GPU queue on its lock instead of failing with CUPTI_ERROR_HARDWARE_BUSY.
 #include "counterguard/profiler/gpu_lock.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The short registration: parameters, arrays with sizes and fills, a launch and an optional verification.
 // What can be checked without a GPU: what it declares, the inputs it would generate, and what it refuses.
 #include "counterguard/registry/array_kernel.hpp"

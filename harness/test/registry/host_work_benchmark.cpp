@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Micro-benchmark of the host side of the built-in cases (not a test): input generation, CPU references and
 // output comparison at the sizes the built-ins use, the old single loop against the parallel code the
 // variants use now. Checks that both give the same values and exits 1 if not.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The host side of a case in parallel: chunked loops, LCG jump-ahead and the parallel output comparison give
 // exactly what one sequential loop gives, and a wrong output still fails with its first mismatch.
 #include <gtest/gtest.h>

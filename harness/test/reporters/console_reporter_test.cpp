@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/reporters/console_reporter.hpp"
 
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The shapes here are those each dashboard documents: Bencher Metric Format (bencher.dev, "Bencher Metric
 // Format": benchmark -> measure -> {value, lower_value?, upper_value?}) and github-action-benchmark's custom
 // tools (an array of {name, unit, value, range?, extra?}). cli.json_formats checks a whole run's exports

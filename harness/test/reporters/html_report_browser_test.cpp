@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The HTML report as a browser sees it: headless Chromium (Debian package `chromium`, installed by
 // `tools/setup.sh --browser`) loads the report of the run recorded on the H200 with a trend history, and
 // the tests check that its script ran without errors, that every plot is in the DOM, and that it renders.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The JSON report is built case by case (large runs never hold it as one JSON tree) and must read exactly as
 // the whole document dumped at once.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `counterguard merge`: shards back into one results file in suite order, or refused naming the files.
 #include "counterguard/results/results_merge.hpp"
 

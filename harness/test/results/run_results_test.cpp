@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/results/run_results.hpp"
 
 #include <gtest/gtest.h>

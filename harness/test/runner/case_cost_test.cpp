@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Cost estimates that order work longest first (--devices) and balance shards (--shard).
 #include "counterguard/runner/case_cost.hpp"
 

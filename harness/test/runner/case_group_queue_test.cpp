@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Several GPU workers keep to one group (a profiler configuration, or a case) until its instances are gone.
 #include "counterguard/runner/case_group_queue.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // --devices all|0,1,... and the GPU ctest assigns through resource groups.
 #include "counterguard/runner/device_selection.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The parent side of worker isolation, with scripted stand-ins for the GPU worker: what happens when a worker
 // hangs, crashes, cannot start, or reports an environment problem. No GPU needed.
 #include "counterguard/runner/isolated_runner.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Several GPUs, one queue: the scheduler of `run --devices`, with scripted stand-ins for the GPU workers (two
 // fake devices, told apart by the device ordinal in their request file). No GPU needed.
 #include "counterguard/runner/multi_device_runner.hpp"

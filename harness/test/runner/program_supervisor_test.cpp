@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Running the program of `counterguard exec`: its exit status, a crash, a hang, processes it leaves behind,
 // the environment it gets, a program that cannot start, and Ctrl-C. Small shell programs, no GPU.
 #include "counterguard/runner/program_supervisor.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Stand-ins for the GPU worker: shell scripts that write protocol events (worker_protocol.hpp) to descriptor
 // 3 as the real worker does, so the parent side of isolation and scheduling is tested without a GPU.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // --shard I/N: every case instance in exactly one shard, balanced by cost, the same on every machine.
 #include "counterguard/runner/shard_plan.hpp"
 

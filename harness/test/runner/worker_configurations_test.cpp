@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "counterguard/runner/worker_configurations.hpp"
 
 #include <gtest/gtest.h>

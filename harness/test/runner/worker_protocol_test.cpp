@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Every message between the parent and a GPU worker is a typed event; what goes over the pipe reads back
 // as what was sent, and anything else is a bug reported as such.
 #include "counterguard/runner/worker_protocol.hpp"

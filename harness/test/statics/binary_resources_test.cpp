@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reading kernel resources back from compiled binaries: every number must equal what ptxas reported when
 // it compiled the same code (the compile-time report), for the built-in runner and for small programs built
 // in the ways nvcc lays out device code (fixtures/resource_probe.cu, built by CMakeLists.txt).

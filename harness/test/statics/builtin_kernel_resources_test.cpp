@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Ties every built-in kernel variant to the compiler's report, so a misspelt .launches() name or a kernel
 // compiled outside counterguard_add_kernels fails here instead of silently passing static checks.
 #include <gtest/gtest.h>

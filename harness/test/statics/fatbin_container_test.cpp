@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The fat binary container on hand-made bytes: the layout nvcc 13.0 writes (fatbin_container.hpp).
 #include "counterguard/statics/fatbin_container.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The SASS of counterguard's own built-in kernels (compiled into this test program with -lineinfo by
 // counterguard_add_kernels), mapped to their source lines: the map source-line blame joins per-PC counters
 // to.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The kernels of a module image as the driver loads it (what CUPTI's module-loaded callback hands over):
 // JIT compilers load cubins, the CUDA runtime fat binaries.
 #include "counterguard/statics/module_image_resources.hpp"

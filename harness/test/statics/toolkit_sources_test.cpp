@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Telling the CUDA toolkit's headers (and named third-party directories) from the user's sources, by the
 // paths a cubin's line tables name.
 #include "counterguard/statics/toolkit_sources.hpp"

@@ -74,3 +74,4 @@ bool tickets_kept() {
 }
 
 }  // namespace blame_inline
+// SPDX-License-Identifier: Apache-2.0

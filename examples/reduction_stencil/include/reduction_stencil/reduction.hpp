@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Block-wise sums: each block of `block_size` threads sums `block_size` consecutive floats into
 // partial[block].

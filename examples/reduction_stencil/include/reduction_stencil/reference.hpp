@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // CPU references for the GPU kernels: what their outputs must be.
 

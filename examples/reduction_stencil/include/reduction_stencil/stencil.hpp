@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A 1D box filter of radius 8: out[i] = mean(in[i-8 .. i+8]), edges clamped.
 

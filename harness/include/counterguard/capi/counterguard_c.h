@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* counterguard's C ABI: the in-process profiler, expectations, baselines and reports of `counterguard run`,
  * for languages that call C (the Python package `counterguard` calls it through ctypes). A thin layer over
  * the C++ areas: in_process (profiling), model and checker (expectations), baselines, reporters.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Marks a function that kernel sources (nvcc) call on the GPU as well as on the host; plain C++ elsewhere.

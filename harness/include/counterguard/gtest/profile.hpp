@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // counterguard inside a GoogleTest binary: profile the kernels a piece of test code launches and assert on
 // their counters, with the same metric names, the same instrumented/hardware choice, the same per-kernel

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The calling process's one CUPTI profiler (CUPTI allows one per process), opened on first use and kept: a
 // test binary or a Python test session profiles many pieces of work, and holds the GPU's lock meanwhile so

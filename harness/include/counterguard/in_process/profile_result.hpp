@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What profiling a piece of work inside the calling process measured, and the profiling behind it, without a
 // test framework: counterguard::profile in a GoogleTest binary (counterguard/gtest/profile.hpp adds the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // JSON Schemas (draft 2020-12) of what users write and what counterguard writes, for editors and validators:
 // `counterguard schema suite|results` prints them; schemas/ holds them committed (docs/cli.md, "Schemas").

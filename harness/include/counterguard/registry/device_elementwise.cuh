@@ -114,3 +114,4 @@ template <typename T, typename Expected>
 }
 
 }  // namespace counterguard
+// SPDX-License-Identifier: Apache-2.0

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // What a variant's host code uses to make its inputs and check its output in parallel: parallel_for,

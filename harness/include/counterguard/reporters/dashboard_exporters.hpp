@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Results in the formats benchmark dashboards read (`--export FORMAT FILE`, docs/cli.md "Dashboards"): every
 // case total a case measured, one value per case instance and metric. Cases that were skipped or hit an error

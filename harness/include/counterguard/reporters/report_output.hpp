@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Where a report goes. Every option that names a report file (--json, --csv, --junit, --markdown, --html,
 // --export) takes "-" for standard output, as most command-line tools read it (docs/cli.md, "Common

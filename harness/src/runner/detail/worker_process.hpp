@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A GPU worker process as the parent sees it (isolated_runner.cpp, multi_device_runner.cpp): started as
 // `<exe> __worker <request file>` in a process group of its own, answering with one event per line on

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "nv_info_records.hpp"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The attribute records of a cubin's .nv.info sections (module-wide) and .nv.info.<kernel> sections.
 //

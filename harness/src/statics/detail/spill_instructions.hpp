@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Spill bytes of a kernel from its machine code, with no disassembler.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The producer of a cubin: its .note.nv.tkinfo section (note type 2000, owner "NVIDIA Corp").
 // The descriptor is six u32 fields, then a string area: field 0 is the note version (2), fields 1-5 are

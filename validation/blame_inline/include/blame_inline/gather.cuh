@@ -16,3 +16,4 @@ __device__ __forceinline__ float gathered(const float* in, unsigned i) {
 }
 
 }  // namespace blame_inline
+// SPDX-License-Identifier: Apache-2.0

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Host launchers of the plant kernels (src/plants.cu) and what the build they come from computes.
 #pragma once
 
