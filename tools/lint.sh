@@ -17,6 +17,14 @@ else
   echo "spdx: the tree has no SPDX lines yet (tools/add_spdx_headers.sh adds them); not checked"
 fi
 
+# Nothing generated is committed (Python byte code comes back whenever a script is compiled or run).
+generated=$(git ls-files | grep -E '(^|/)__pycache__/|\.py[co]$' || true)
+if [[ -n $generated ]]; then
+  echo "generated files are tracked (git rm --cached them):" >&2
+  echo "$generated" >&2
+  exit 1
+fi
+
 # The version is set once, in project(); what users copy names the same release.
 version=$(sed -n 's/^project(counterguard VERSION \([0-9]*\.[0-9]*\.[0-9]*\).*/\1/p' CMakeLists.txt)
 [[ -n $version ]] || { echo "version: no project(counterguard VERSION x.y.z) in CMakeLists.txt" >&2; exit 1; }
