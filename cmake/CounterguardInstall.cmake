@@ -19,46 +19,20 @@ set(COUNTERGUARD_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/counterguard")
 set(COUNTERGUARD_INSTALL_PRIVATE_LIBDIR "${CMAKE_INSTALL_LIBDIR}/counterguard")
 option(COUNTERGUARD_BUNDLE_CUPTI "Bundle the toolkit's CUPTI (libcupti, libnvperf_host) with the installed tool" ON)
 
-# The user API: the umbrella header, what it includes, the gtest API and the header of the resource reports
-# that counterguard_link_kernels generates. Nothing here may include a header that is not in this list, nor
-# one of counterguard's dependencies (tools/test_release.sh compiles each against the package alone).
-set(COUNTERGUARD_PUBLIC_HEADERS
-    counterguard.hpp
-    core/cuda_check.hpp
-    core/source_location.hpp
-    gtest/profile.hpp
-    in_process/profile_result.hpp
-    metrics/metric_class.hpp
-    model/formula.hpp
-    model/kernel_signature.hpp
-    model/launch_spec.hpp
-    model/parameter_value.hpp
-    registry/array_kernel.hpp
-    registry/device_buffer.hpp
-    registry/device_fill.hpp
-    registry/device_memory_reuse.hpp
-    registry/input_fill.hpp
-    registry/kernel_arguments.hpp
-    registry/kernel_definition.hpp
-    registry/kernel_registry.hpp
-    registry/kernel_run.hpp
-    registry/parallel_for.hpp
-    registry/verify.hpp
-    statics/embedded_resource_report.hpp
-    statics/kernel_resources.hpp)
-foreach(header IN LISTS COUNTERGUARD_PUBLIC_HEADERS)
-  get_filename_component(subdirectory "${header}" DIRECTORY)
-  install(FILES "${PROJECT_SOURCE_DIR}/harness/include/counterguard/${header}"
-          DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/counterguard/${subdirectory}")
-endforeach()
+# The user API is harness/include/ as it stands: the umbrella header, what it includes, the gtest API and the
+# header of the resource reports that counterguard_link_kernels generates (every other header sits with its area
+# in harness/src/). Nothing there may include a header from elsewhere, nor one of counterguard's dependencies
+# (tools/test_release.sh compiles each against the package alone).
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/harness/include/counterguard" DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
 install(FILES "${COUNTERGUARD_AREA_INCLUDE_DIR}/generated/counterguard/version.hpp"
         DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/counterguard")
 
 # counterguard::counterguard: one static library of every area's objects (the areas stay internal), and
 # counterguard::main, the main() that counterguard_add_runner links (kept apart: an archive member defining
 # main would be pulled into any program that links the library).
-if(NOT EXISTS "${PROJECT_SOURCE_DIR}/harness/src/cli/main.cpp")
-  message(FATAL_ERROR "cmake/CounterguardInstall.cmake packages main() from harness/src/cli/main.cpp, which is gone")
+if(NOT EXISTS "${PROJECT_SOURCE_DIR}/harness/src/counterguard/cli/main.cpp")
+  message(FATAL_ERROR
+          "cmake/CounterguardInstall.cmake packages main() from harness/src/counterguard/cli/main.cpp, which is gone")
 endif()
 set(main_object "/main[.]cpp[.]o$")
 get_property(area_targets GLOBAL PROPERTY COUNTERGUARD_AREA_TARGETS)

@@ -15,15 +15,15 @@ if(NOT COUNTERGUARD_UNITY_BUILD)
 endif()
 
 set(counterguard_own_sources
-    harness/src/baselines/baseline_change_summary.cpp
-    harness/src/blame/blame_diff.cpp
+    harness/src/counterguard/baselines/baseline_change_summary.cpp
+    harness/src/counterguard/blame/blame_diff.cpp
     # The package's main() (cmake/CounterguardInstall.cmake) is its own object.
-    harness/src/cli/main.cpp
-    harness/src/model/instance_expansion.cpp
-    harness/src/profiler/device_profiler.cpp
-    harness/src/reporters/check_bar.cpp
-    harness/src/reporters/html_reporter.cpp
-    harness/src/statics/fatbin_container.cpp
+    harness/src/counterguard/cli/main.cpp
+    harness/src/counterguard/model/instance_expansion.cpp
+    harness/src/counterguard/profiler/device_profiler.cpp
+    harness/src/counterguard/reporters/check_bar.cpp
+    harness/src/counterguard/reporters/html_reporter.cpp
+    harness/src/counterguard/statics/fatbin_container.cpp
     harness/test/baselines/baseline_entry_refresh_test.cpp
     harness/test/blame/h200_blame_recording_test.cpp
     harness/test/blame/regression_blame_test.cpp

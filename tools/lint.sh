@@ -25,6 +25,15 @@ if [[ -n $generated ]]; then
   exit 1
 fi
 
+# An area's private headers (harness/src/counterguard/<area>/detail/) are its own: the area includes them by
+# relative path, and nothing includes them as counterguard/<area>/detail/... .
+private=$(git grep -n -E '#include [<"]counterguard/[a-z_]+/detail/' -- '*.cpp' '*.hpp' '*.cu' '*.cuh' || true)
+if [[ -n $private ]]; then
+  echo "private headers included from outside their area (move what is shared out of detail/):" >&2
+  echo "$private" >&2
+  exit 1
+fi
+
 # The version is set once, in project(); what users copy names the same release.
 version=$(sed -n 's/^project(counterguard VERSION \([0-9]*\.[0-9]*\.[0-9]*\).*/\1/p' CMakeLists.txt)
 [[ -n $version ]] || { echo "version: no project(counterguard VERSION x.y.z) in CMakeLists.txt" >&2; exit 1; }

@@ -23,6 +23,8 @@
 #   noise        the noise model's false-alarm rate and its power (validation/noise)
 #   predication  predicated-off lanes against ncu
 #   example      the example project: its cases, baselines, GoogleTest tests, ncu, a planted regression
+#   fail_fast    -x stops a run of real GPU workers at a planted failure; -v prints each process's timeline,
+#                and exec -v the injection library's steps
 #   history_pool bands pooled from the history; the no-churn rule
 #   blame blame_planted run_blame ncu_lines sass   source-line blame, against ncu's source page
 set -uo pipefail
@@ -117,6 +119,31 @@ for stage in "$@"; do
       for f in "$S"/*.timing; do grep '^timeline' "$f" >"${f%.timing}.timeline"; done
       python3 tools/timing_summary.py "$S/device2.timing" | head -20
       gzip -9 "$S"/*.json "$S"/*.timing
+      ;;
+    fail_fast)
+      # The coalescing suite with its first case's expectation planted wrong (4 -> 3 sectors per request).
+      F=$OUT/fail_fast; mkdir -p "$F"
+      sed '0,/global_load_sectors_per_request: 4/s//global_load_sectors_per_request: 3/' cases/coalescing.yaml \
+        >"$F/coalescing.yaml"
+      for flag in "--device 0" "--devices all"; do
+        name=${flag//[ -]/}
+        # shellcheck disable=SC2086 # the flag is two words
+        "$CG" run "$F/coalescing.yaml" -x -v $flag --no-baselines --json "$F/$name.json" >"$F/$name.log" 2>&1
+        echo "run -x -v $flag: exit status $? (1 expected)"
+        python3 - "$F/$name.json" "$F/$name.log" <<'PY' | tee -a "$F/verdict.txt"
+import json, sys
+cases = json.load(open(sys.argv[1]))["cases"]
+log = open(sys.argv[2]).read().splitlines()
+statuses = [c["status"] for c in cases]
+stopped = [c for c in cases if c["status_reason"].startswith("not run: --fail-fast stopped the run after")]
+print(f"{sys.argv[1]}: {len(cases)} instances: first {statuses[0]}; {len(stopped)} not run after it "
+      f"({sum(s == 'passed' for s in statuses)} passed, {sum(s == 'failed' for s in statuses)} failed); "
+      f"-v: {sum(l.startswith('timing') for l in log)} timing lines, {sum(l.startswith('timeline') for l in log)} timeline lines")
+PY
+      done
+      "$CG" exec -v --cases tools/exec_demo/demo.yaml --no-baselines --json "$F/exec.json" -- .device/exec_demo \
+        >"$F/exec.log" 2>&1
+      echo "exec -v: exit status $?; $(grep -c 'trace: ' "$F/exec.log") injection trace lines"
       ;;
     same_values)
       # Today's exact and static values against the reference gated run (validation/reference): the same
