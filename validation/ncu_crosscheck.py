@@ -107,6 +107,11 @@ def main():
         if name in SAME_AS_HARDWARE:
             raw.update(raw_inputs(name + "_hw", aliases))
     rows, seconds, command = run_ncu(args.ncu, args.counterguard, args.cases, raw, args.filter, args.kernel_regex)
+    # Kernels that the name filter lets through but no case profiles (a variant's own check kernel beside its
+    # measured one) are not compared; a profiled kernel's launch that either side lacks still is.
+    profiled = {kernel["mangled"] for _, kernel in launched}
+    helpers = [r for r in rows if r["Kernel Name"].strip() not in profiled]
+    rows = [r for r in rows if r["Kernel Name"].strip() in profiled]
 
     lines = []
     hardware_lines = []
@@ -148,6 +153,8 @@ def main():
         f"driver {results['metadata'].get('driver_version', '?')})",
         f"- ncu command: `{command}` ({seconds:.1f} s)",
         f"- kernel launches compared: {min(len(rows), len(launched))}; exact metric values compared: {compared}",
+        f"- launches of kernels no case profiles, left out: {len(helpers)}"
+        + (f" ({', '.join(sorted({r['Kernel Name'].strip() for r in helpers}))})" if helpers else ""),
         f"- mismatches: **{mismatches}**",
         f"- instrumented aliases against ncu's hardware counters for the same quantity: {hardware_compared} "
         f"compared, **{hardware_mismatches}** differ",
