@@ -4,11 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 #include "counterguard/build_info.hpp"
 #include "counterguard/core/error.hpp"
 #include "counterguard/cupti/metric_name_validator.hpp"
 #include "counterguard/metrics/derived_metric.hpp"
+#include "counterguard/metrics/metric_definition.hpp"
 
 namespace counterguard {
 namespace {
@@ -24,6 +26,20 @@ TEST(metric_catalog, exact_bank_conflicts_are_instrumented_wavefronts_minus_inst
       m, {{"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum", 4194304.0},
           {"smsp__sass_inst_executed_op_shared_st.sum", 131072.0}});
   EXPECT_EQ(conflicts, 4063232.0);  // 31 * 2048 * 2048 / 32, as measured on the H200
+}
+
+TEST(metric_catalog, an_entry_as_tools_read_it_names_its_source_and_formula) {
+  const nlohmann::json registers = metric_definition_json(*catalog().find_alias("registers_per_thread"));
+  EXPECT_EQ(registers.at("source"), "compiler");
+  EXPECT_EQ(registers.at("formula"), "registers");
+  EXPECT_EQ(registers.at("class"), "static");
+  const nlohmann::json conflicts =
+      metric_definition_json(*catalog().find_alias("shared_load_bank_conflicts"));
+  EXPECT_EQ(conflicts.at("source"), "cupti");
+  EXPECT_EQ(conflicts.at("class"), "exact");
+  EXPECT_FALSE(conflicts.at("raw_inputs").empty());
+  EXPECT_EQ(conflicts.size(),
+            9U);  // name, class, direction, source, formula, raw_inputs, summable, unit, description
 }
 
 TEST(metric_catalog, the_hardware_bank_conflict_counter_is_noisy) {

@@ -24,6 +24,7 @@
 #include "counterguard/in_process/process_profiler.hpp"
 #include "counterguard/measurement/metric_plan.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"
+#include "counterguard/metrics/metric_definition.hpp"
 #include "counterguard/model/suite_loader.hpp"
 #include "counterguard/reporters/console_reporter.hpp"
 #include "counterguard/reporters/html_reporter.hpp"
@@ -143,29 +144,6 @@ profile_options read_profile_options(const char* text) {
   result.max_launches = options.value("max_launches", result.max_launches);
   result.wait_for_gpu_seconds = options.value("wait_for_gpu_seconds", result.wait_for_gpu_seconds);
   return result;
-}
-
-const char* source_name(metric_source source) {
-  switch (source) {
-    case metric_source::cupti:
-      return "cupti";
-    case metric_source::compiler:
-      return "compiler";
-    case metric_source::launch:
-      return "launch";
-  }
-  return "cupti";
-}
-
-json metric_to_json(const metric_definition& m) {
-  return json{{"name", m.name},
-              {"class", to_string(m.cls)},
-              {"direction", to_string(m.direction)},
-              {"source", source_name(m.source)},
-              {"unit", m.unit},
-              {"description", m.description},
-              {"summable", m.summable},
-              {"raw_inputs", m.raw_inputs}};
 }
 
 std::vector<std::string> read_metric_names(const char* metrics_json) {
@@ -321,7 +299,7 @@ int counterguard_metric_catalog(char** catalog_json) {
     const metric_catalog& catalog = metric_catalog::builtin();
     json metrics = json::array();
     for (const auto& name : catalog.alias_names())
-      metrics.push_back(metric_to_json(*catalog.find_alias(name)));
+      metrics.push_back(metric_definition_json(*catalog.find_alias(name)));
     *catalog_json = handed_over(metrics.dump());
   });
 }
@@ -332,7 +310,7 @@ int counterguard_resolve_metric(const char* name, char** metric_json) {
     const std::string text = name == nullptr ? "" : name;
     // plan_metrics gives the catalog's own error for an unknown name, with the closest aliases.
     const metric_plan plan = plan_metrics(std::vector<std::string>{text}, metric_catalog::builtin());
-    *metric_json = handed_over(metric_to_json(plan.metrics.at(0)).dump());
+    *metric_json = handed_over(metric_definition_json(plan.metrics.at(0)).dump());
   });
 }
 

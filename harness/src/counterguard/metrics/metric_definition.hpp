@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 
@@ -36,5 +37,11 @@ struct metric_definition {
   std::string formula_before;
   std::vector<std::string> raw_inputs_before;
 };
+
+[[nodiscard]] const char* to_string(metric_source source);  // "cupti", "compiler", "launch"
+
+// The catalogue entry of a metric as tools read it (`counterguard list metrics --json`, the C ABI's
+// catalogue): name, class, direction, source, formula, raw inputs, summable, unit and description.
+[[nodiscard]] nlohmann::json metric_definition_json(const metric_definition& metric);
 
 }  // namespace counterguard

@@ -10,6 +10,7 @@
 
 #include "counterguard/cupti/metric_name_validator.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"
+#include "counterguard/metrics/metric_definition.hpp"
 #include "counterguard/model/suite_loader.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
 #include "counterguard/reporters/report_output.hpp"
@@ -37,22 +38,6 @@ int list_kernels() {
   return 0;
 }
 
-namespace {
-
-const char* to_string(metric_source source) {
-  switch (source) {
-    case metric_source::cupti:
-      return "cupti";
-    case metric_source::compiler:
-      return "compiler";
-    case metric_source::launch:
-      return "launch";
-  }
-  return "unknown";
-}
-
-}  // namespace
-
 int list_metrics(const std::string& chip, bool raw, const std::string& json) {
   if (raw) {
     const metric_name_validator validator(chip);
@@ -67,16 +52,7 @@ int list_metrics(const std::string& chip, bool raw, const std::string& json) {
     // Machine-readable, for tools (validation/ncu_crosscheck.py recomputes aliases from ncu's raw counters).
     nlohmann::json list = nlohmann::json::array();
     for (const auto& name : catalog.alias_names()) {
-      const metric_definition& m = *catalog.find_alias(name);
-      list.push_back({{"name", m.name},
-                      {"class", to_string(m.cls)},
-                      {"direction", to_string(m.direction)},
-                      {"source", to_string(m.source)},
-                      {"formula", m.formula},
-                      {"raw_inputs", m.raw_inputs},
-                      {"summable", m.summable},
-                      {"unit", m.unit},
-                      {"description", m.description}});
+      list.push_back(metric_definition_json(*catalog.find_alias(name)));
     }
     write_report_text(json, list.dump(2) + "\n");
     if (is_standard_output(json))
