@@ -182,12 +182,15 @@ class user_project(ci_sandbox):
 
 
 
-def edit_baseline(workspace, suite, old, new):
-    path = os.path.join(workspace, BASELINES, KEY, suite + ".yaml")
+def replace_once(path, old, new):
     text = read_text(path)
     assert old in text, f"{old} not in {path}"
     with open(path, "w", encoding="utf-8") as f:
         f.write(text.replace(old, new, 1))
+
+
+def edit_baseline(workspace, suite, old, new):
+    replace_once(os.path.join(workspace, BASELINES, KEY, suite + ".yaml"), old, new)
 
 
 def junit_failures(xml_text):
@@ -196,10 +199,11 @@ def junit_failures(xml_text):
     return sum(int(s.get("failures", 0)) + int(s.get("errors", 0)) for s in suites)
 
 
-class template_test(unittest.TestCase):
+class sandbox_test(unittest.TestCase):
+    """A test in its own temporary folder (self.root; CG_KEEP_TEMPORARY=1 keeps it)."""
+
     def setUp(self):
         self.root = tempfile.mkdtemp(prefix="counterguard-ci-")
-        self.project = user_project(self.root)
 
     def tearDown(self):
         if os.environ.get("CG_KEEP_TEMPORARY") != "1":
@@ -208,6 +212,12 @@ class template_test(unittest.TestCase):
     def assert_shellcheck_clean(self, scripts, label):
         problems = "".join(template_runner.shellcheck(s, f"{label} script {i}") for i, s in enumerate(scripts))
         self.assertEqual(problems, "", problems)
+
+
+class template_test(sandbox_test):
+    def setUp(self):
+        super().setUp()
+        self.project = user_project(self.root)
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -18,7 +18,6 @@ Exit status 77 (skipped) when that runner does not exist.
 """
 
 import argparse
-import json
 import os
 import shutil
 import sys
@@ -30,7 +29,8 @@ SOURCE = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import template_runner  # noqa: E402  (after the path is set)
 import workflow_runner  # noqa: E402
-from test_ci_templates import ci_sandbox, git, junit_failures, read_json, read_json_lines, read_text  # noqa: E402
+from test_ci_templates import (ci_sandbox, git, junit_failures, read_json, read_json_lines, read_text,  # noqa: E402
+                               replace_once, sandbox_test)
 
 EXAMPLE = os.path.join(SOURCE, "examples", "reduction_stencil")
 GATE_WORKFLOW = ".github/workflows/counterguard-gate.yml"
@@ -78,11 +78,7 @@ class example_repository(ci_sandbox):
 
 
 def edit(workspace, old, new):
-    path = os.path.join(workspace, BASELINE)
-    text = read_text(path)
-    assert old in text, f"{old} not in {path}"
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(text.replace(old, new, 1))
+    replace_once(os.path.join(workspace, BASELINE), old, new)
 
 
 def refresh_standin(*arguments):
@@ -90,18 +86,10 @@ def refresh_standin(*arguments):
                     [f"'{a}'" for a in arguments])
 
 
-class example_test(unittest.TestCase):
+class example_test(sandbox_test):
     def setUp(self):
-        self.root = tempfile.mkdtemp(prefix="counterguard-example-ci-")
+        super().setUp()
         self.repository = example_repository(self.root)
-
-    def tearDown(self):
-        if os.environ.get("CG_KEEP_TEMPORARY") != "1":
-            shutil.rmtree(self.root, ignore_errors=True)
-
-    def assert_shellcheck_clean(self, scripts, label):
-        problems = "".join(template_runner.shellcheck(s, f"{label} script {i}") for i, s in enumerate(scripts))
-        self.assertEqual(problems, "", problems)
 
     def assert_project_inputs(self, inputs):
         """The inputs the example's CI files give, before the test replaces the build."""
