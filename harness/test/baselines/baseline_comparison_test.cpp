@@ -338,5 +338,25 @@ TEST(apply_baselines, appends_baseline_checks_and_leaves_skipped_cases_alone) {
   EXPECT_TRUE(results.cases[1].checks.empty());
 }
 
+TEST(apply_baseline_directory, compares_each_suite_with_its_file_for_the_results_gpu_key) {
+  const std::string directory = test::make_temporary_directory();
+  baseline_file file = test::sample_file();
+  file.suite = "t";
+  file.cases["t/a"]["total"]["conflicts"] = entry(0);
+  save_baseline_file(baseline_path(directory, "GH100-132sm-cuda13", "t"), file);
+  run_results results;
+  results.metadata.gpu_key = "GH100-132sm-cuda13";
+  results.cases.push_back(measured_case());
+  case_result other = measured_case();
+  other.instance = "u/a";
+  other.suite = "u";  // no file: every metric is new
+  results.cases.push_back(other);
+  apply_baseline_directory(results, directory, {});
+  EXPECT_EQ(results.cases[0].checks.size(), 4U);
+  ASSERT_FALSE(results.cases[1].checks.empty());
+  for (const auto& check : results.cases[1].checks)
+    EXPECT_EQ(check.verdict, check_verdict::new_metric) << check.metric;
+}
+
 }  // namespace
 }  // namespace counterguard

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 #include "counterguard/baselines/noise_model.hpp"
 #include "counterguard/baselines/prediction_band.hpp"
@@ -278,6 +279,23 @@ void apply_baselines(run_results& results, const std::map<std::string, baseline_
     auto outcomes = compare_case_with_baseline(result, baseline, options);
     result.checks.insert(result.checks.end(), outcomes.begin(), outcomes.end());
   }
+}
+
+void apply_baseline_directory(run_results& results, const std::string& directory,
+                              const baseline_comparison_options& options) {
+  std::set<std::string> suites;
+  for (const auto& c : results.cases)
+    suites.insert(c.suite);
+  std::map<std::string, baseline_file> files;
+  std::map<std::string, std::string> paths;
+  for (const auto& suite : suites) {
+    const std::string path = baseline_path(directory, results.metadata.gpu_key, suite);
+    if (auto file = load_baseline_file(path)) {
+      files.emplace(suite, std::move(*file));
+      paths.emplace(suite, path);
+    }
+  }
+  apply_baselines(results, files, paths, options);
 }
 
 }  // namespace counterguard

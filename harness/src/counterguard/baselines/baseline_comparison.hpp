@@ -74,4 +74,9 @@ void apply_baselines(run_results& results, const std::map<std::string, baseline_
                      const std::map<std::string, std::string>& paths,
                      const baseline_comparison_options& options);
 
+// apply_baselines with the files in `directory` for the results' GPU key, <directory>/<gpu_key>/<suite>.yaml
+// for each suite in the results (a suite without a file: every metric is new).
+void apply_baseline_directory(run_results& results, const std::string& directory,
+                              const baseline_comparison_options& options);
+
 }  // namespace counterguard

@@ -366,23 +366,10 @@ int counterguard_compare_baselines(const char* results_json, const char* baselin
                         "give the directory that holds <gpu_key>/<suite>.yaml");
     run_results results = parse_results(results_json);
     const json options = parse_json(options_json, "options_json");
-    // The suites' files for the results' GPU key, as `run` loads them (a missing file: every metric is new).
-    std::set<std::string> suites;
-    for (const auto& c : results.cases)
-      suites.insert(c.suite);
-    std::map<std::string, baseline_file> files;
-    std::map<std::string, std::string> paths;
-    for (const auto& suite : suites) {
-      const std::string path = baseline_path(baseline_dir, results.metadata.gpu_key, suite);
-      if (auto file = load_baseline_file(path)) {
-        files.emplace(suite, std::move(*file));
-        paths.emplace(suite, path);
-      }
-    }
     baseline_comparison_options comparison;
     comparison.strict = options.value("strict", false);
     comparison.false_alarm_rate = options.value("false_alarm_rate", comparison.false_alarm_rate);
-    apply_baselines(results, files, paths, comparison);
+    apply_baseline_directory(results, baseline_dir, comparison);
     *results_out_json = handed_over(results_text(results));
   });
 }

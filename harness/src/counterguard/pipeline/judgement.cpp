@@ -9,7 +9,6 @@
 #include <cstdio>
 #include <iterator>
 #include <map>
-#include <set>
 
 #include "counterguard/baselines/baseline_comparison.hpp"
 #include "counterguard/baselines/baseline_file.hpp"
@@ -35,24 +34,15 @@ namespace {
 // How many recorded runs the HTML report's trend plots show.
 constexpr std::size_t html_history_runs = 30;
 
-// The baseline files of the suites in the run, for the run's GPU key (absent files: every metric is new).
-void compare_with_baselines(run_results& results, const report_options& reports) {
-  std::set<std::string> suites;
-  for (const auto& c : results.cases)
-    suites.insert(c.suite);
-  std::map<std::string, baseline_file> files;
-  std::map<std::string, std::string> paths;
-  for (const auto& suite : suites) {
-    const std::string path = baseline_path(reports.baseline_dir, results.metadata.gpu_key, suite);
-    if (auto file = load_baseline_file(path)) {
-      files.emplace(suite, std::move(*file));
-      paths.emplace(suite, path);
-    }
-  }
+baseline_comparison_options baseline_options_of(const report_options& reports) {
   baseline_comparison_options options;
   options.strict = reports.strict;
   options.false_alarm_rate = reports.false_alarm_rate;
-  apply_baselines(results, files, paths, options);
+  return options;
+}
+
+void compare_with_baselines(run_results& results, const report_options& reports) {
+  apply_baseline_directory(results, reports.baseline_dir, baseline_options_of(reports));
 }
 
 }  // namespace
@@ -78,12 +68,9 @@ bool case_failure_detector::fails(std::size_t index, const case_result& result,
     auto [found, inserted] = m_baselines.try_emplace(judged.suite);
     if (inserted)
       found->second = load_baseline_file(path);
-    if (found->second) {
-      baseline_comparison_options options;
-      options.strict = m_reports.strict;
-      options.false_alarm_rate = m_reports.false_alarm_rate;
-      apply_baselines(one, {{judged.suite, *found->second}}, {{judged.suite, path}}, options);
-    }
+    if (found->second)
+      apply_baselines(one, {{judged.suite, *found->second}}, {{judged.suite, path}},
+                      baseline_options_of(m_reports));
   }
   settle_case_status(judged, m_reports.strict);
   return judged.status == case_status::failed || judged.status == case_status::error;
