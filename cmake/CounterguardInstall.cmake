@@ -9,7 +9,8 @@
 #   lib/python3/dist-packages/        the Python package and its C ABI library (python/CMakeLists.txt)
 #   include/counterguard/             the user API: counterguard.hpp and what it includes, the gtest API
 #   lib/cmake/counterguard/           find_package(counterguard 0.3 CONFIG REQUIRED)
-#   share/counterguard/               the built-in suites (cases/) and their baselines
+#   share/counterguard/               the built-in suites (cases/) and their baselines; the wheel (python/,
+#                                     cmake/CounterguardWheel.cmake)
 #   share/doc/counterguard/           LICENSE, CHANGELOG.md, the third-party notices and licences
 # Every run path is relative ($ORIGIN), so the package runs from wherever it is unpacked. A project that uses it
 # needs the CUDA toolkit and nothing else of counterguard's dependencies: counterguardConfig.cmake finds CUDA
@@ -159,4 +160,7 @@ install(FILES
   DESTINATION ${COUNTERGUARD_INSTALL_CMAKEDIR})
 install(PROGRAMS cmake/nvcc_resource_usage_launcher.sh DESTINATION ${COUNTERGUARD_INSTALL_CMAKEDIR})
 
+if(TARGET counterguard AND TARGET counterguard_capi)
+  include(CounterguardWheel)
+endif()
 include(CounterguardPackaging)
