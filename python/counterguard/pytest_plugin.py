@@ -33,7 +33,8 @@ import time
 import pytest
 
 from . import _profiling, results
-from .errors import CounterguardError, ProfilingUnavailable
+from ._catalog import resolve_metric
+from .errors import CounterguardError, InputError, ProfilingUnavailable
 
 MARKER = "counterguard"
 _SESSION = pytest.StashKey()
@@ -125,26 +126,93 @@ def _source(item):
     return {"file": path, "line": (line or 0) + 1, "column": 1}
 
 
+MARKER_KEYWORDS = ("expect", "metrics", "max_launches", "parameters")
+
+
 def _marker_settings(item):
+    """The marker's keywords; a pytest.UsageError (a clean message, no traceback) for a marker used wrongly."""
     marker = item.get_closest_marker(MARKER)
     if marker is None:
         return None
+    where = f"{item.nodeid}: @pytest.mark.counterguard"
     if marker.args:
-        raise pytest.UsageError(f"{item.nodeid}: @pytest.mark.counterguard takes keywords: expect={{...}}, "
-                                "metrics=[...], max_launches=N")
-    unknown = set(marker.kwargs) - {"expect", "metrics", "max_launches"}
+        raise pytest.UsageError(f"{where} takes keywords: expect={{...}}, metrics=[...], max_launches=N, "
+                                "parameters={...}")
+    unknown = set(marker.kwargs) - set(MARKER_KEYWORDS)
     if unknown:
-        raise pytest.UsageError(f"{item.nodeid}: @pytest.mark.counterguard has no keyword "
-                                f"{', '.join(sorted(unknown))}; valid: expect, metrics, max_launches")
+        raise pytest.UsageError(f"{where} has no keyword {', '.join(sorted(unknown))}; valid: "
+                                f"{', '.join(MARKER_KEYWORDS)}")
     expect = marker.kwargs.get("expect") or {}
     if not isinstance(expect, dict):
-        raise pytest.UsageError(f"{item.nodeid}: @pytest.mark.counterguard(expect=...) must be a dict of metric "
-                                "to expectation")
-    metrics = list(marker.kwargs.get("metrics") or [])
+        raise pytest.UsageError(f"{where}(expect=...) must be a dict of metric to expectation")
+    metrics = marker.kwargs.get("metrics") or []
+    if isinstance(metrics, str) or not all(isinstance(metric, str) for metric in metrics):
+        raise pytest.UsageError(f"{where}(metrics=...) must be a list of metric names")
+    metrics = list(metrics)
     for metric in expect:
         if metric not in metrics:
             metrics.append(metric)
-    return {"expect": expect, "metrics": metrics, "max_launches": int(marker.kwargs.get("max_launches", 256))}
+    try:
+        max_launches = int(marker.kwargs.get("max_launches", 256))
+    except (TypeError, ValueError):
+        raise pytest.UsageError(f"{where}(max_launches=...) must be a whole number") from None
+    # Values formulas may name besides the parametrize values: a dict of name to value, a value of None (or a
+    # list of names) meaning the test gives it at run time, counters.profile(..., parameters={name: value}).
+    declared = marker.kwargs.get("parameters") or {}
+    if isinstance(declared, (list, tuple)):
+        declared = dict.fromkeys(declared)
+    if not isinstance(declared, dict) or not all(isinstance(name, str) for name in declared):
+        raise pytest.UsageError(f"{where}(parameters=...) must be a dict of name to value (None: given at run "
+                                "time by counters.profile(..., parameters=...)) or a list of names")
+    return {"expect": expect, "metrics": metrics, "max_launches": max_launches, "parameters": declared}
+
+
+def _formula_parameters(item, settings, given=None):
+    """What the expectations' formulas see: the parametrize values, the marker's parameters, then the values
+    the block was given (counters.profile(..., parameters=...))."""
+    values = dict(_parameters(item))
+    values.update({name: value for name, value in settings["parameters"].items() if value is not None})
+    values.update(given or {})
+    return {key: _formula_value(value) for key, value in values.items()}
+
+
+_EMPTY_DOCUMENT_METADATA = {"gpu_name": "", "chip": "", "sm_count": 0, "compute_capability": 0, "driver_version": "",
+                            "cuda_runtime_version": "", "cupti_version": "", "sm_clock_mhz": 0, "memory_clock_mhz": 0,
+                            "gpu_key": "", "git_commit": "unknown", "command_line": "", "mode": "pytest",
+                            "started_at": "1970-01-01T00:00:00Z", "hostname": ""}
+
+
+def _marker_mistake(item, settings):
+    """What is wrong with the marker's metrics and expectations, in the messages of a suite's `expect:` block
+    (the same parser, without profiling anything), or None. Values given at run time are checked as 1."""
+    source = _source(item)
+    try:
+        if settings["expect"]:
+            parameters = _formula_parameters(item, settings)
+            for name, value in settings["parameters"].items():
+                if value is None:
+                    parameters[name] = 1
+            document = {"schema_version": 1, "cases": [],
+                        "metadata": dict(_EMPTY_DOCUMENT_METADATA, counterguard_version=results.version())}
+            results.check_expectations(document, settings["expect"], parameters=parameters, source=source)
+        for metric in settings["metrics"]:
+            if metric not in settings["expect"]:
+                try:
+                    resolve_metric(metric)
+                except CounterguardError as error:
+                    raise InputError(f"{source['file']}:{source['line']}:1: {error}") from None
+    except CounterguardError as error:
+        message = str(error)
+        if "which is not a parameter" in message:
+            message += ("; a value the test computes is declared with @pytest.mark.counterguard(parameters=[name]) "
+                        "and given with counters.profile(..., parameters={name: value})")
+        return message
+    runtime = [name for name, value in settings["parameters"].items() if value is None]
+    if runtime and "counters" not in getattr(item, "fixturenames", ()):
+        return (f"{item.nodeid}: @pytest.mark.counterguard(parameters=...) leaves {', '.join(runtime)} to be given "
+                "at run time, which only counters.profile(..., parameters=...) can do: use the counters fixture, "
+                "or give the values in the marker")
+    return None
 
 
 def _number(value):
@@ -215,11 +283,13 @@ class _Session:
             self.metadata = metadata
         return self.metadata
 
-    def judge(self, item, label, measurement, expect, failure=None):
+    def judge(self, item, label, measurement, settings, failure=None, given=None):
         """The block's case: its expectations, its baseline, its status (as run judges a case). A test that
-        raised is an error case with the exception as its reason, its checks recorded."""
+        raised is an error case with the exception as its reason, its checks recorded. `given`: the values the
+        block was given for the formulas."""
         case = dict(measurement.result)
         parameters = _parameters(item)
+        expect = settings["expect"] if settings else {}
         # The test checks its own outputs (run's "verified" is for registered kernels).
         case.update({"instance": _instance_name(item, label), "suite": _suite_name(item), "case": _case_name(item),
                      "kernel": item.nodeid, "status": "passed", "status_reason": "", "checks": [],
@@ -231,9 +301,14 @@ class _Session:
         document = {"schema_version": 1, "metadata": self.run_metadata(measurement.metadata), "cases": [case]}
         try:
             if expect:
-                document = results.check_expectations(
-                    document, expect, parameters={key: _formula_value(value) for key, value in parameters.items()},
-                    source=_source(item))
+                missing = [name for name, value in settings["parameters"].items()
+                           if value is None and name not in (given or {})]
+                if missing:
+                    raise InputError(f"the marker leaves {', '.join(missing)} to be given at run time: pass "
+                                     f"counters.profile(..., parameters={{{', '.join(repr(m) + ': ...' for m in missing)}}})")
+                document = results.check_expectations(document, expect,
+                                                      parameters=_formula_parameters(item, settings, given),
+                                                      source=_source(item))
             if self.baselines and not self.update:
                 document = results.compare_baselines(document, self.baselines, strict=self.strict,
                                                      false_alarm_rate=self.false_alarm_rate)
@@ -291,10 +366,15 @@ def _git_commit(root):
 
 def _failure_message(case, measurement):
     failing = [check for check in case["checks"] if check["failing"]]
+    names = measurement.kernel_names
+    if len(names) == 1:
+        # One kernel: its own rows (the baselines keep one per kernel) are the block's totals again.
+        totals = {(check["metric"], check["origin"]) for check in failing if not check["kernel"]}
+        failing = [check for check in failing if not (check["kernel"] and (check["metric"], check["origin"]) in totals)]
     lines = [f"counterguard: {case['instance']}: {len(failing)} counter check(s) failed"]
-    kernels = ", ".join(measurement.kernel_names) or "no kernel launches"
+    kernels = f"kernel {names[0]}" if len(names) == 1 else f"kernels {', '.join(names) or '(no kernel launches)'}"
     for check in failing:
-        where = f"kernel {check['kernel']}" if check["kernel"] else f"kernels {kernels}"
+        where = f"kernel {check['kernel']}" if check["kernel"] else kernels
         line = (f"  {check['metric']}: expected {check['expected']}, measured {_number(check['measured'])} "
                 f"({check['verdict']}, {check['origin']}) in {where}")
         lines.append(line)
@@ -308,9 +388,10 @@ def _failure_message(case, measurement):
 class _Block:
     """One `with counters.profile(...)` block: profiled, then recorded for the test's judgement."""
 
-    def __init__(self, counters, metrics, label, options):
+    def __init__(self, counters, metrics, label, options, parameters):
         self.counters = counters
         self.label = label
+        self.parameters = parameters
         self.unprofiled = counters.session.unprofiled()
         self.inner = None if self.unprofiled else _profiling.profile(metrics, **options)
         self.measurement = _profiling.Measurement()
@@ -329,6 +410,7 @@ class _Block:
         self.inner.__exit__(kind, value, traceback)
         if kind is None:
             self.counters.blocks.append((self.label, self.measurement))
+            self.counters.parameters[self.label] = self.parameters
         return False
 
 
@@ -339,13 +421,22 @@ class Counters:
     def __init__(self, session, item):
         self.session = session
         self.item = item
-        self.settings = _marker_settings(item) or {"expect": {}, "metrics": [], "max_launches": 256}
+        self.settings = _marker_settings(item) or {"expect": {}, "metrics": [], "max_launches": 256, "parameters": {}}
         self.blocks = []
+        self.parameters = {}  # label -> the values the block gave the formulas
         self._opened = 0
 
-    def profile(self, metrics=(), *, name=None, device=None, max_launches=None, wait_for_gpu_seconds=600.0):
+    def profile(self, metrics=(), *, name=None, device=None, max_launches=None, wait_for_gpu_seconds=600.0,
+                parameters=None):
         """`with counters.profile(metrics) as m:` profiles the block like counterguard.profile, measuring the
-        marker's metrics too. Blocks after the first are named `<instance>#<n>` (or `#<name>`)."""
+        marker's metrics too. Blocks after the first are named `<instance>#<n>` (or `#<name>`). `parameters`:
+        values the marker's formulas may name besides the parametrize values ({"n": n}); a name the formulas use
+        is declared in the marker (@pytest.mark.counterguard(parameters=["n"])) so that it is checked at
+        collection."""
+        if parameters is not None and (not isinstance(parameters, dict)
+                                       or not all(isinstance(key, str) for key in parameters)):
+            raise pytest.UsageError(f"{self.item.nodeid}: counters.profile(parameters=...) must be a dict of name "
+                                    "to value")
         names = [metrics] if isinstance(metrics, str) else list(metrics)
         for metric in self.settings["metrics"]:
             if metric not in names:
@@ -357,7 +448,7 @@ class Counters:
         label = name if name is not None else (None if self._opened == 1 else str(self._opened))
         options = {"device": device, "wait_for_gpu_seconds": wait_for_gpu_seconds,
                    "max_launches": max_launches or self.settings["max_launches"]}
-        return _Block(self, names, label, options)
+        return _Block(self, names, label, options, dict(parameters or {}))
 
     @property
     def measurements(self):
@@ -385,11 +476,31 @@ def _profiles(item):
     return item.get_closest_marker(MARKER) is not None or "counters" in getattr(item, "fixturenames", ())
 
 
+_MISTAKE = pytest.StashKey()
+
+
+def pytest_collection_modifyitems(session, config, items):
+    """Every marker is checked when the tests are collected, GPU or not: a marker used wrongly (a keyword it
+    does not have) stops the session with a usage error; a mistake in its metrics or expectations (an unknown
+    metric, two comparisons, a negative tolerance, a formula naming an unknown parameter) is the test's error,
+    reported before anything runs, never a skip."""
+    for item in items:
+        settings = _marker_settings(item)
+        if settings is None:
+            continue
+        mistake = _marker_mistake(item, settings)
+        if mistake is not None:
+            item.stash[_MISTAKE] = mistake
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item):
+    mistake = item.stash.get(_MISTAKE, None)
+    if mistake is not None:
+        pytest.fail(f"counterguard: {mistake}", pytrace=False)
     if not _profiles(item):
         return
     session = item.config.stash[_SESSION]
-    _marker_settings(item)  # a malformed marker is an error before anything runs
     if session.disabled:
         return
     why = session.profiling_unavailable()
@@ -424,23 +535,24 @@ def _run_and_judge(item, runtest):
         # skipped or interrupted).
         ended = (KeyboardInterrupt, SystemExit, pytest.skip.Exception, pytest.xfail.Exception)
         if counters_fixture is not None and not isinstance(failure, ended):
-            _judge_blocks(session, item, settings, counters_fixture.blocks, failure)
+            _judge_blocks(session, item, settings, counters_fixture.blocks, failure, counters_fixture.parameters)
         raise
     if settings is None and counters_fixture is None:
         return
     blocks = counters_fixture.blocks if counters_fixture is not None else [(None, whole.measurement)] if whole else []
-    messages = _judge_blocks(session, item, settings, blocks, None)
+    given = counters_fixture.parameters if counters_fixture is not None else {}
+    messages = _judge_blocks(session, item, settings, blocks, None, given)
     if messages:
         pytest.fail("\n".join(messages), pytrace=False)
 
 
-def _judge_blocks(session, item, settings, blocks, failure):
-    """Judges and records every block of the test; the messages of those that fail."""
-    expect = settings["expect"] if settings else {}
+def _judge_blocks(session, item, settings, blocks, failure, given):
+    """Judges and records every block of the test; the messages of those that fail. `given`: each block's
+    values for the formulas, by label."""
     messages = []
     for label, measurement in blocks:
         try:
-            case = session.judge(item, label, measurement, expect, failure)
+            case = session.judge(item, label, measurement, settings, failure, given.get(label))
         except CounterguardError as error:  # a malformed expectation, a baseline file of another GPU key
             messages.append(f"counterguard: {_instance_name(item, label)}: {error}")
             continue

@@ -63,7 +63,7 @@ def test_strided():
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines([
         "*counterguard: test_copy/test_strided: 1 counter check(s) failed*",
-        "*global_load_sectors_per_request: expected == 4, measured 32 (fail, expectation) in kernels "
+        "*global_load_sectors_per_request: expected == 4, measured 32 (fail, expectation) in kernel "
         "counterguard::kernels::coalescing::strided_add*",
     ])
     assert "Traceback" not in result.stdout.str()
@@ -103,9 +103,114 @@ def test_stride(stride):
     pass
 """)
     result = run(pytester)
-    result.assert_outcomes(failed=1)
+    result.assert_outcomes(errors=1)
     result.stdout.fnmatch_lines(["*test_bad.py:*formula 'n / stride' uses 'n', which is not a parameter*"
                                  "numeric parameters of this case: stride*"])
+
+
+@pytest.mark.parametrize("marker, message", [
+    ('expect={"shared_load_bank_conflict": 0}',
+     "*field 'expect.shared_load_bank_conflict': unknown metric 'shared_load_bank_conflict'; did you mean "
+     "'shared_load_bank_conflicts'*"),
+    ('expect={"shared_load_bank_conflicts": {"min": 1, "max": 3}}', "*both 'min' and 'max' are given*"),
+    ('expect={"shared_load_bank_conflicts": {"max": 0, "tolerance": -1}}',
+     "*'expect.shared_load_bank_conflicts.tolerance': tolerance must be a number >= 0, got '-1'*"),
+    ('expect={"global_load_requests": "n / 32"}', "*formula 'n / 32' uses 'n', which is not a parameter*"),
+    ('metrics=["global_load_request"]', "*unknown metric 'global_load_request'*"),
+], ids=["misspelled_metric", "two_comparisons", "negative_tolerance", "unknown_parameter", "misspelled_extra_metric"])
+def test_a_marker_mistake_fails_its_test_at_collection_gpu_or_not(pytester, marker, message):
+    # No recorded backend: on a CPU machine these tests would otherwise be skipped for want of a GPU.
+    pytester.makepyfile(test_mistake=f"""
+import pytest
+
+@pytest.mark.counterguard({marker})
+def test_kernel(counters):
+    raise AssertionError("a test with a broken marker must not run")
+
+def test_unmarked():
+    pass
+""")
+    result = run(pytester)
+    result.assert_outcomes(passed=1, errors=1)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(["*ERROR at setup of test_kernel*", f"*counterguard: test_mistake.py:3:1: {message}"])
+    assert "Traceback" not in result.stdout.str() and "must not run" not in result.stdout.str()
+
+
+def test_formulas_name_values_the_test_gives_its_block(recorded_session):
+    # The recorded contiguous copy makes 262144 load requests: n / 32 with n = 32 * 262144.
+    pytester = recorded_session({"test_given": COALESCED, "test_wrong": COALESCED})
+    pytester.makepyfile(test_values="""
+import pytest
+
+@pytest.mark.counterguard(expect={"global_load_requests": "n / 32"}, parameters=["n"])
+def test_given(counters):
+    n = 32 * 262144
+    with counters.profile(parameters={"n": n}):
+        pass
+
+@pytest.mark.counterguard(expect={"global_load_requests": "n / 32"}, parameters=["n"])
+def test_wrong(counters):
+    with counters.profile(parameters={"n": 1024}):
+        pass
+""")
+    result = run(pytester)
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(["*global_load_requests: expected == 32, measured 262144 (fail, expectation)*"])
+
+
+def test_the_marker_gives_formulas_values_of_its_own(recorded_session):
+    pytester = recorded_session({"test_constant": COALESCED})
+    pytester.makepyfile(test_constant="""
+import pytest
+
+N = 32 * 262144
+
+@pytest.mark.counterguard(expect={"global_load_requests": "n / 32"}, parameters={"n": N})
+def test_constant():
+    pass
+""")
+    run(pytester).assert_outcomes(passed=1)
+
+
+def test_a_value_left_to_the_block_and_not_given_fails_saying_how_to_give_it(recorded_session):
+    pytester = recorded_session({"test_forgot": COALESCED})
+    pytester.makepyfile(test_forgot="""
+import pytest
+
+@pytest.mark.counterguard(expect={"global_load_requests": "n / 32"}, parameters=["n"])
+def test_forgot(counters):
+    with counters.profile():
+        pass
+""")
+    result = run(pytester)
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*the marker leaves n to be given at run time: pass "
+                                 "counters.profile(..., parameters={'n': ...})*"])
+
+
+def test_a_failing_single_kernel_block_prints_each_check_once(recorded_session, monkeypatch):
+    # The baselines keep the block's totals and each kernel's rows: with one kernel they are the same check.
+    monkeypatch.setenv("CG_PLANT", "")
+    pytester = recorded_session({"test_strided": "coalescing/strided?stride=2",
+                                 "test_strided_planted": STRIDED_32})
+    pytester.makeconftest(pytester.path.joinpath("conftest.py").read_text().replace(
+        "return RECORDINGS.get(test)",
+        "import os\n    if os.environ.get('CG_PLANT') == 'stride':\n        test = test + '_planted'\n"
+        "    return RECORDINGS.get(test)"))
+    pytester.makepyfile(test_once="""
+def test_strided(counters):
+    with counters.profile(["global_load_sectors_per_request"]):
+        pass
+""")
+    run(pytester, "--counterguard-baselines", "b", "--counterguard-update-baselines").assert_outcomes(passed=1)
+    monkeypatch.setenv("CG_PLANT", "stride")
+    gated = run(pytester, "--counterguard-baselines", "b")
+    gated.assert_outcomes(failed=1)
+    failure = gated.stdout.str().split("counter check(s) failed")[1].split("counterguard ---")[0]
+    assert failure.count("global_load_sectors_per_request: expected") == 1, failure
+    gated.stdout.fnmatch_lines(["*test_once/test_strided: 1 counter check(s) failed*",
+                                "*(regression, baseline) in kernel counterguard::kernels::coalescing::strided_add*"])
 
 
 def test_the_counters_fixture_measures_its_blocks_with_the_marker_metrics(recorded_session):
@@ -180,7 +285,7 @@ def test_strided():
     result.stdout.fnmatch_lines(["*counterguard: wrote r.json*"])
 
 
-def test_a_malformed_marker_is_an_error_saying_what_is_valid(recorded_session):
+def test_a_wrong_marker_keyword_is_a_usage_error_saying_what_is_valid_without_a_traceback(recorded_session):
     pytester = recorded_session({"test_typo": COALESCED})
     pytester.makepyfile(test_typo="""
 import pytest
@@ -190,8 +295,10 @@ def test_typo():
     pass
 """)
     result = run(pytester)
-    assert result.ret != 0
-    result.stdout.fnmatch_lines(["*has no keyword expects; valid: expect, metrics, max_launches*"])
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["ERROR: test_typo.py::test_typo: @pytest.mark.counterguard has no keyword expects; "
+                                 "valid: expect, metrics, max_launches, parameters"])
+    assert "Traceback" not in result.stdout.str() + result.stderr.str()
 
 
 def test_the_ini_option_names_the_baseline_directory_relative_to_the_ini_file(recorded_session):
