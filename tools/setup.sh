@@ -11,7 +11,7 @@ set -euo pipefail
 packages=(cmake ninja-build g++ libyaml-cpp-dev libgtest-dev libcli11-dev nlohmann-json3-dev libfmt-dev
           libmuparser-dev zlib1g-dev libboost-dev libsqlite3-dev libssl-dev liblz4-dev
           libzstd-dev python3 python3-yaml python3-jsonschema python3-pytest python3-pip python3-setuptools python3-wheel
-          jq shellcheck)
+          jq shellcheck patchelf)
 for argument in "$@"; do
   case "$argument" in
     --browser) packages+=(chromium) ;;

@@ -11,7 +11,9 @@
 #  3. From a clean environment and a folder outside the source tree: `counterguard --version` and
 #     `counterguard static` on the built-in suites the tarball carries; packaging/install_release.sh (the
 #     container recipe's install step) installs and checks it again; the Python package it carries imports and
-#     loads its C ABI library with the bundled libraries.
+#     loads its C ABI library with the bundled libraries; the tarball carries the wheel (share/counterguard/python).
+#  3b. The Debian package cpack writes with it: its control fields, then unpacked into a scratch root
+#     (dpkg-deb -x: no root, the machine untouched), its tool and Python package run from there.
 #  4. examples/reduction_stencil is built against the unpacked package on a machine from which counterguard's
 #     -dev packages are hidden (tools/without_packages.py, in a private mount namespace), then its tests run:
 #     the static checks and the recorded H200 counter data evaluated against its baselines. The time from the
@@ -37,6 +39,8 @@ fail() { echo "test_release: FAIL: $* (the files are in $work)" >&2; exit 1; }
 (cd "$build" && cpack -B "$work/package" >"$work/cpack.log") || { cat "$work/cpack.log"; fail "cpack"; }
 tarball=$(ls "$work"/package/counterguard-*.tar.gz)
 echo "tarball: $(basename "$tarball"), $(du -k "$tarball" | cut -f1) KiB ($(tar -tzf "$tarball" | wc -l) entries)"
+deb=$(ls "$work"/package/counterguard_*.deb)
+echo "Debian package: $(basename "$deb"), $(du -k "$deb" | cut -f1) KiB"
 mkdir "$work/unpacked"
 start=$(date +%s)
 tar -xzf "$tarball" -C "$work/unpacked"
@@ -97,23 +101,43 @@ grep -q "^counterguard $version$" "$work/version.txt" || fail "--version does no
   fail "packaging/install_release.sh"
 # The Python package the tarball carries loads its C ABI library, and that library the package's copies of
 # counterguard's libraries and CUPTI, with the yaml-cpp and muParser runtime packages hidden.
+# usage: python_package.py PREFIX (the unpacked tarball, or the Debian package's usr/)
 cat >"$work/python_package.py" <<EOF
 import pathlib
+import sys
 import counterguard
 from counterguard import _library
+prefix = sys.argv[1]
 package = pathlib.Path(counterguard.__file__).parent
-assert package == pathlib.Path("$prefix/lib/python3/dist-packages/counterguard"), package
+assert package == pathlib.Path(prefix, "lib/python3/dist-packages/counterguard"), package
 assert counterguard.__version__ == "$version", counterguard.__version__
 assert any(m.name == "shared_load_bank_conflicts" for m in counterguard.metrics())
 assert pathlib.Path(_library.library()._name).parent == package
 maps = pathlib.Path("/proc/self/maps").read_text().splitlines()
 for name in ("libyaml-cpp", "libmuparser", "libcupti"):
     paths = {line.split()[-1] for line in maps if "/" + name in line}
-    assert paths and all(path.startswith("$prefix/") for path in paths), (name, paths)
-print("python: the package and its C ABI library run from the tarball")
+    assert paths and all(path.startswith(prefix + "/") for path in paths), (name, paths)
+print("python: the package and its C ABI library run from", prefix)
 EOF
 without_packages "${clean_env[@]}" PYTHONPATH="$prefix/lib/python3/dist-packages" PYTHONDONTWRITEBYTECODE=1 \
-  python3 "$work/python_package.py" || fail "the Python package from the unpacked tarball"
+  python3 "$work/python_package.py" "$prefix" || fail "the Python package from the unpacked tarball"
+ls "$prefix/share/counterguard/python/counterguard-$version-py3-none-manylinux_2_"*"_x86_64.whl" ||
+  fail "the tarball carries no wheel in share/counterguard/python"
+
+# 3b. The Debian package.
+[[ $(dpkg-deb -f "$deb" Package) == counterguard && $(dpkg-deb -f "$deb" Version) == "$version" ]] ||
+  fail "$deb: Package/Version are not counterguard $version"
+dpkg-deb -f "$deb" Depends | grep -q 'libc6' || fail "$deb declares no dependency on libc6"
+dpkg-deb -x "$deb" "$work/deb-root"
+root=$work/deb-root/usr
+"${clean_env[@]}" "$root/bin/counterguard" --version | grep -q "^counterguard $version$" ||
+  fail "the Debian package's tool"
+"${clean_env[@]}" "$root/bin/counterguard" static "$root/share/counterguard/cases" --quiet ||
+  fail "counterguard static from the Debian package"
+without_packages "${clean_env[@]}" PYTHONPATH="$root/lib/python3/dist-packages" PYTHONDONTWRITEBYTECODE=1 \
+  python3 "$work/python_package.py" "$root" || fail "the Python package of the Debian package"
+ls "$root/share/counterguard/python/"counterguard-*.whl >/dev/null || fail "the Debian package carries no wheel"
+echo "Debian package: the tool, the built-in suites' static checks and the Python package run from it"
 
 # 4. A user's project against the package, without counterguard's dependencies.
 cp -r "$source_dir/examples/reduction_stencil" "$work/project"
