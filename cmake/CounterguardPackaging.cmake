@@ -22,8 +22,9 @@ set(CPACK_DEBIAN_PACKAGE_SECTION "devel")
 # OpenMP runtime); the rest is bundled. The CUDA driver is the GPU host's own.
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "libc6 (>= 2.34), libstdc++6 (>= 11), libgcc-s1, libgomp1")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "python3")
-set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "${PROJECT_DESCRIPTION}
- counterguard gates CUDA kernels on hardware counters read with CUPTI: expectations, per-GPU baselines and
- reports in CI, for registered kernels, unmodified programs (exec), pytest suites and GoogleTest binaries.")
+# The first line of the control file's Description is CPACK_PACKAGE_DESCRIPTION_SUMMARY; this is the rest.
+set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "counterguard gates CUDA kernels on hardware counters read with CUPTI:
+expectations, per-GPU baselines and reports in CI, for registered kernels, unmodified programs (exec), pytest
+suites and GoogleTest binaries.")
 # What `make package_source` would pack is the git tree; releases are tagged commits, so no source package.
 include(CPack)
