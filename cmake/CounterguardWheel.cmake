@@ -45,6 +45,11 @@ set(quoted_arguments "")
 foreach(argument IN LISTS wheel_arguments)
   string(APPEND quoted_arguments " \"${argument}\"")
 endforeach()
+if(NOT EXISTS "${COUNTERGUARD_PATCHELF}")
+  install(CODE "message(WARNING \"the wheel is not part of this installation: patchelf was not found (install it, \"
+                                \"tools/setup.sh, and configure again)\")")
+  return()
+endif()
 install(CODE "
   set(wheel_dir \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_DATADIR}/counterguard/python\")
   message(STATUS \"Building the wheel: \${wheel_dir}\")
