@@ -176,10 +176,9 @@ def _formula_parameters(item, settings, given=None):
     return {key: _formula_value(value) for key, value in values.items()}
 
 
-_EMPTY_DOCUMENT_METADATA = {"gpu_name": "", "chip": "", "sm_count": 0, "compute_capability": 0, "driver_version": "",
-                            "cuda_runtime_version": "", "cupti_version": "", "sm_clock_mhz": 0, "memory_clock_mhz": 0,
-                            "gpu_key": "", "git_commit": "unknown", "command_line": "", "mode": "pytest",
-                            "started_at": "1970-01-01T00:00:00Z", "hostname": ""}
+# The results metadata of a session that has profiled nothing (yet): no device.
+_NO_DEVICE = {"gpu_name": "", "chip": "", "sm_count": 0, "compute_capability": 0, "driver_version": "",
+              "cuda_runtime_version": "", "cupti_version": "", "sm_clock_mhz": 0, "memory_clock_mhz": 0, "gpu_key": ""}
 
 
 def _marker_mistake(item, settings):
@@ -192,8 +191,9 @@ def _marker_mistake(item, settings):
             for name, value in settings["parameters"].items():
                 if value is None:
                     parameters[name] = 1
-            document = {"schema_version": 1, "cases": [],
-                        "metadata": dict(_EMPTY_DOCUMENT_METADATA, counterguard_version=results.version())}
+            metadata = dict(_NO_DEVICE, counterguard_version=results.version(), git_commit="unknown", command_line="",
+                            mode="pytest", started_at="1970-01-01T00:00:00Z", hostname="")
+            document = {"schema_version": 1, "metadata": metadata, "cases": []}  # no case: the parse is the check
             results.check_expectations(document, settings["expect"], parameters=parameters, source=source)
         for metric in settings["metrics"]:
             if metric not in settings["expect"]:
@@ -271,9 +271,7 @@ class _Session:
 
     def run_metadata(self, device=None):
         if self.metadata is None or (device and not self.metadata.get("gpu_key")):
-            metadata = {"counterguard_version": results.version(), "gpu_name": "", "chip": "", "sm_count": 0,
-                        "compute_capability": 0, "driver_version": "", "cuda_runtime_version": "",
-                        "cupti_version": "", "sm_clock_mhz": 0, "memory_clock_mhz": 0, "gpu_key": ""}
+            metadata = dict(_NO_DEVICE, counterguard_version=results.version())
             if device:
                 metadata.update(device)
             metadata.update({"git_commit": _git_commit(self.config.rootpath),
@@ -304,8 +302,9 @@ class _Session:
                 missing = [name for name, value in settings["parameters"].items()
                            if value is None and name not in (given or {})]
                 if missing:
+                    wanted = ", ".join(f"{name!r}: ..." for name in missing)
                     raise InputError(f"the marker leaves {', '.join(missing)} to be given at run time: pass "
-                                     f"counters.profile(..., parameters={{{', '.join(repr(m) + ': ...' for m in missing)}}})")
+                                     f"counters.profile(..., parameters={{{wanted}}})")
                 document = results.check_expectations(document, expect,
                                                       parameters=_formula_parameters(item, settings, given),
                                                       source=_source(item))

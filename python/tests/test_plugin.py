@@ -189,6 +189,19 @@ def test_forgot(counters):
                                  "counters.profile(..., parameters={'n': ...})*"])
 
 
+def test_a_value_left_to_the_block_in_a_test_without_the_fixture_is_a_marker_mistake(pytester):
+    pytester.makepyfile(test_no_fixture="""
+import pytest
+
+@pytest.mark.counterguard(expect={"global_load_requests": "n / 32"}, parameters=["n"])
+def test_whole():
+    pass
+""")
+    result = run(pytester)
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["*leaves n to be given at run time, which only counters.profile(*) can do*"])
+
+
 def test_a_failing_single_kernel_block_prints_each_check_once(recorded_session, monkeypatch):
     # The baselines keep the block's totals and each kernel's rows: with one kernel they are the same check.
     monkeypatch.setenv("CG_PLANT", "")
