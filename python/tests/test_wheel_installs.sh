@@ -19,10 +19,15 @@ wheels=("$build"/dist/counterguard-*.whl)
 wheel=${wheels[0]}
 
 # A Python 3.8+ whose interpreter is not under /usr (Debian's is /usr/bin/python3): $COUNTERGUARD_WHEEL_PYTHON,
-# python3 on PATH (a pyenv shim is resolved to its interpreter), else pyenv's newest.
+# python3 on PATH (a pyenv shim is resolved to its interpreter), else pyenv's of Debian's Python version (whose
+# pytest requirements Debian has), else pyenv's newest.
 python=""
+debian_version=$(/usr/bin/python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+pyenv_versions=$(printf "%s\n" "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3.* | sort -V -r)
 candidates=("${COUNTERGUARD_WHEEL_PYTHON:-}" "$(command -v python3 || true)")
-candidates+=("${PYENV_ROOT:-$HOME/.pyenv}"/versions/3.*/bin/python3)
+for folder in $(grep "/$debian_version\." <<<"$pyenv_versions") $pyenv_versions; do
+  candidates+=("$folder/bin/python3")
+done
 for candidate in "${candidates[@]}"; do
   [[ -n $candidate && -x $candidate ]] || continue
   interpreter=$("$candidate" -c 'import sys, venv; assert sys.version_info >= (3, 8); print(sys.executable)' \
