@@ -1,0 +1,211 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""The Slurm templates (ci/slurm/) on a real Slurm: Debian's slurm-wlm and munge, started on this machine by
+start_slurm.sh (three nodes in two partitions, GPUs as GRES on device files, no GPU) and stopped by stop_slurm.sh
+whatever happens. The gate's job array evaluates the recorded H200 run (`evaluate --shard`), one shard per task,
+and the merge job joins them; the refresh's partitions and combine job refresh the baselines from recordings.
+
+  test_slurm_fleet.py --counterguard build/counterguard [unittest options]
+Exit status 77 (ctest: skipped) when not root: slurmd must be.
+"""
+import argparse
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SOURCE = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
+DRIVER = os.path.join(SOURCE, "ci", "slurm", "counterguard_slurm.py")
+SAME_RESULTS = os.path.join(SOURCE, "validation", "same_results.py")
+RECORDING = os.path.join(SOURCE, "harness", "test", "fixtures", "h200_builtin")
+CASES = os.path.join(SOURCE, "cases")
+COUNTERGUARD = os.path.join(SOURCE, "build", "counterguard")
+CLUSTER = None  # the cluster's directory, while it runs
+SHARDS = 4
+
+
+def read_text(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+def slurm_environment():
+    return dict(os.environ, SLURM_CONF=os.path.join(CLUSTER, "slurm.conf"))
+
+
+def driver(*arguments, environment=None):
+    """Runs counterguard_slurm.py to its end; returns (exit status, its output)."""
+    done = subprocess.run([sys.executable, DRIVER, *arguments], env=environment or slurm_environment(),
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, check=False, timeout=240)
+    return done.returncode, done.stdout
+
+
+def evaluate_unsharded(directory):
+    whole = os.path.join(directory, "whole.json")
+    subprocess.run([COUNTERGUARD, "evaluate", RECORDING, "--cases", CASES, "--quiet", "--json", whole], check=True)
+    return whole
+
+
+def cases_without_timing(path):
+    cases = json.loads(read_text(path))["cases"]
+    for case in cases:
+        case.pop("seconds", None)
+    return cases
+
+
+def write_runner(directory, script):
+    """A runner that does `script` for some shards and is counterguard for the others."""
+    path = os.path.join(directory, "runner.sh")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("#!/usr/bin/env bash\n" + script + f'\nexec {COUNTERGUARD} "$@"\n')
+    os.chmod(path, 0o755)
+    return path
+
+
+class gate_array(unittest.TestCase):
+    def setUp(self):
+        self.scratch = tempfile.mkdtemp(prefix="cg-slurm-gate-")
+        self.results = os.path.join(self.scratch, "gate")
+
+    def tearDown(self):
+        shutil.rmtree(self.scratch, ignore_errors=True)
+
+    def gate(self, runner=COUNTERGUARD):
+        return driver("gate", "--shards", str(SHARDS), "--results", self.results, "--runner", runner,
+                      "--merge-argument=--quiet", "--", "evaluate", RECORDING, "--cases", CASES, "--quiet")
+
+    def test_the_merged_shards_equal_one_unsharded_evaluation(self):
+        status, output = self.gate()
+        self.assertEqual(status, 0, output)
+        merged = os.path.join(self.results, "results.json")
+        whole = evaluate_unsharded(self.scratch)
+        same = subprocess.run([sys.executable, SAME_RESULTS, whole, merged], stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True, check=False)
+        self.assertEqual(same.returncode, 0, same.stdout)
+        # Evaluated from one recording, even the noisy values and recorded times are the same.
+        self.assertEqual(cases_without_timing(merged), cases_without_timing(whole))
+        for report in ("junit.xml", "summary.md", "report.html"):
+            self.assertTrue(os.path.isfile(os.path.join(self.results, report)), report)
+        self.assertIn("93 cases", read_text(os.path.join(self.results, "summary.md")))
+
+    def test_shards_running_at_once_each_get_their_own_gpu_from_slurm(self):
+        # Each task waits until all four run, so that they hold their GPUs at the same time.
+        barrier = os.path.join(self.scratch, "barrier")
+        os.makedirs(barrier)
+        runner = write_runner(self.scratch, f"""
+touch {barrier}/$SLURM_ARRAY_TASK_ID
+for _ in $(seq 1 240); do
+  (($(ls {barrier} | wc -l) == {SHARDS})) && break
+  sleep 0.25
+done""")
+        status, output = self.gate(runner)
+        self.assertEqual(status, 0, output)
+        gpus = set()
+        for task in range(SHARDS):
+            first = read_text(os.path.join(self.results, "logs", f"shard-{task}.log")).splitlines()[0]
+            self.assertRegex(first, rf"shard {task + 1}/{SHARDS}, job \d+_{task} on cg-a[12], "
+                                    r"CUDA_VISIBLE_DEVICES=[01]$")
+            gpus.add(first.rsplit(" on ", 1)[1])
+        # Partition gpu-a has four GPUs (two nodes of two): each task had one of its own.
+        self.assertEqual(len(gpus), SHARDS, gpus)
+
+    def test_a_killed_task_and_a_failed_task_are_named_by_the_merge_which_fails_and_writes_nothing(self):
+        runner = write_runner(self.scratch, """
+for argument; do
+  case "$argument" in
+    2/4) echo "shard 2 holds on"; sleep 600 ;;
+    3/4) echo "shard 3 fails" >&2; exit 2 ;;
+  esac
+done""")
+        waiting = subprocess.Popen([sys.executable, DRIVER, "gate", "--shards", str(SHARDS), "--results",
+                                    self.results, "--runner", runner, "--merge-argument=--quiet", "--",
+                                    "evaluate", RECORDING, "--cases", CASES, "--quiet"],
+                                   env=slurm_environment(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                   text=True)
+        try:
+            log = os.path.join(self.results, "logs", "shard-1.log")
+            for _ in range(240):
+                if os.path.isfile(log) and "holds on" in read_text(log):
+                    break
+                time.sleep(0.25)
+            else:
+                self.fail("shard 2 did not start")
+            first = read_text(log).splitlines()[0]
+            task = first.split(", job ")[1].split(" ")[0]
+            subprocess.run(["scancel", task], env=slurm_environment(), check=True)
+            output, _ = waiting.communicate(timeout=120)
+        finally:
+            if waiting.poll() is None:
+                waiting.kill()
+        self.assertEqual(waiting.returncode, 2, output)
+        self.assertIn("missing shards: 2/4, 3/4", output)
+        self.assertRegex(output, rf"shard 2/4 wrote no results \(job {task}: JobState=CANCELLED")
+        self.assertRegex(output, r"shard 3/4 wrote no results \(job \d+_2: JobState=FAILED .*ExitCode=2:0")
+        self.assertFalse(os.path.exists(os.path.join(self.results, "results.json")))
+        self.assertFalse(os.path.exists(os.path.join(self.results, "summary.md")))
+        self.assertTrue(os.path.isfile(os.path.join(self.results, "shard-1.json")))
+
+    def test_a_results_directory_of_an_earlier_gate_is_refused_before_anything_is_submitted(self):
+        os.makedirs(self.results)
+        with open(os.path.join(self.results, "shard-2.json"), "w", encoding="utf-8") as f:
+            f.write("{}")
+        status, output = self.gate()
+        self.assertEqual(status, 2, output)
+        self.assertIn("already holds shard-2.json", output)
+        self.assertNotIn("+ sbatch", output)
+
+
+class gate_without_slurm(unittest.TestCase):
+    def test_the_local_tasks_merge_into_one_unsharded_evaluation(self):
+        scratch = tempfile.mkdtemp(prefix="cg-slurm-local-")
+        try:
+            results = os.path.join(scratch, "gate")
+            environment = {k: v for k, v in os.environ.items() if not k.startswith("SLURM")}
+            status, output = driver("gate", "--local", "--local-gpus", "0,1", "--shards", "3", "--results",
+                                    results, "--runner", COUNTERGUARD, "--merge-argument=--quiet", "--", "evaluate",
+                                    RECORDING, "--cases", CASES, "--quiet", environment=environment)
+            self.assertEqual(status, 0, output)
+            merged = os.path.join(results, "results.json")
+            self.assertEqual(cases_without_timing(merged), cases_without_timing(evaluate_unsharded(scratch)))
+            self.assertIn("CUDA_VISIBLE_DEVICES=1", read_text(os.path.join(results, "logs", "shard-1.log")))
+            self.assertIn("job local_2", read_text(os.path.join(results, "logs", "shard-2.log")))
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+
+
+def stop_cluster(*_):
+    if CLUSTER:
+        subprocess.run([os.path.join(HERE, "stop_slurm.sh"), CLUSTER], check=False)
+        shutil.rmtree(CLUSTER, ignore_errors=True)
+
+
+def main():
+    global COUNTERGUARD, CLUSTER
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--counterguard", default=COUNTERGUARD)
+    arguments, rest = parser.parse_known_args()
+    COUNTERGUARD = os.path.abspath(arguments.counterguard)
+    if os.getuid() != 0:
+        print("test_slurm_fleet: skipped: slurmd runs jobs as their user and must be root")
+        return 77
+    CLUSTER = tempfile.mkdtemp(prefix="cg-slurm-cluster-")
+    for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(s, lambda signum, frame: (stop_cluster(), sys.exit(128 + signum)))
+    try:
+        started = subprocess.run([os.path.join(HERE, "start_slurm.sh"), CLUSTER], check=False)
+        if started.returncode != 0:
+            return started.returncode
+        program = unittest.main(argv=[sys.argv[0], *rest], exit=False, verbosity=2)
+        return 0 if program.result.wasSuccessful() else 1
+    finally:
+        stop_cluster()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
