@@ -224,17 +224,12 @@ def slurm_state(job):
     return " ".join(re.findall(r"(?:JobState|ExitCode|Reason)=\S+", done.stdout))
 
 
-def same_tree(a, b):
-    """Whether two directories hold the same files with the same bytes."""
-    if not os.path.isdir(a) or not os.path.isdir(b):
-        return False
-    compared = filecmp.dircmp(a, b)
-    if compared.left_only or compared.right_only or compared.funny_files:
-        return False
-    _, mismatch, errors = filecmp.cmpfiles(a, b, compared.common_files, shallow=False)
-    if mismatch or errors:
-        return False
-    return all(same_tree(os.path.join(a, d), os.path.join(b, d)) for d in compared.common_dirs)
+def files_under(directory):
+    """The files under `directory`, as paths relative to it."""
+    found = []
+    for root, _, names in os.walk(directory):
+        found.extend(os.path.relpath(os.path.join(root, n), directory) for n in names)
+    return sorted(found)
 
 
 def combine(arguments):
@@ -259,41 +254,35 @@ def combine(arguments):
         raise Refusal("the refresh did not complete on partition " + ", ".join(incomplete) +
                       f"; {baseline_dir} is left as it was (no partial baselines): rerun the nightly refresh")
 
-    # 2. The GPU keys each partition changed; one partition per key.
+    # 2. The files each partition's refresh wrote (a refresh rewrites a file only when a value or band changed):
+    #    baselines/<gpu-key>/<suite>.yaml and .lines.json. One partition per file.
     owner = {}
     for name, _ in partitions:
         refreshed = os.path.join(work, "partitions", name, "baselines")
-        for key in sorted(os.listdir(refreshed)):
-            if not os.path.isdir(os.path.join(refreshed, key)):
+        for relative in files_under(refreshed):
+            before = os.path.join(base, relative)
+            if os.path.isfile(before) and filecmp.cmp(before, os.path.join(refreshed, relative), shallow=False):
                 continue
-            if same_tree(os.path.join(base, key), os.path.join(refreshed, key)):
-                continue
-            if key in owner:
-                raise Refusal(f"partitions {owner[key]} and {name} both refreshed GPU key {key}: give one partition "
-                              f"per GPU kind (GPUs of one key share one baseline); {baseline_dir} is left as it was")
-            owner[key] = name
+            if relative in owner:
+                raise Refusal(f"partitions {owner[relative]} and {name} both refreshed {relative}: give one "
+                              f"partition per GPU kind (GPUs of one key share one baseline); {baseline_dir} is "
+                              f"left as it was")
+            owner[relative] = name
 
-    # 3. Each changed key directory copied next to its place, then renamed into it.
-    os.makedirs(baseline_dir, exist_ok=True)
+    # 3. Each changed file copied next to its place, then renamed into it (a reader sees the old file or the new).
     staged = []
-    for key, name in sorted(owner.items()):
-        target = os.path.join(baseline_dir, f".{key}.counterguard-new")
-        shutil.rmtree(target, ignore_errors=True)
-        shutil.copytree(os.path.join(work, "partitions", name, "baselines", key), target, symlinks=True)
-        staged.append((key, target))
-    for key, target in staged:
-        place = os.path.join(baseline_dir, key)
-        old = os.path.join(baseline_dir, f".{key}.counterguard-old")
-        shutil.rmtree(old, ignore_errors=True)
-        if os.path.exists(place):
-            os.rename(place, old)
-        os.rename(target, place)
-        shutil.rmtree(old, ignore_errors=True)
+    for relative, name in sorted(owner.items()):
+        target = os.path.join(baseline_dir, relative)
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        shutil.copyfile(os.path.join(work, "partitions", name, "baselines", relative), target + ".combine.tmp")
+        staged.append(target)
+    for target in staged:
+        os.replace(target + ".combine.tmp", target)
 
     # 4. One summary: each partition's change summary under its name and keys.
     parts = []
     for name, _ in partitions:
-        keys = sorted(k for k, n in owner.items() if n == name)
+        keys = sorted({os.path.dirname(f) or f for f, n in owner.items() if n == name})
         heading = f"## Partition {name}: " + (", ".join(f"`{k}`" for k in keys) if keys else "no value changed")
         path = os.path.join(work, "partitions", name, "summary.md")
         text = open(path, encoding="utf-8").read().strip() if os.path.isfile(path) else ""
@@ -303,8 +292,8 @@ def combine(arguments):
         with open(destination + ".tmp", "w", encoding="utf-8") as f:
             f.write(summary)
         os.replace(destination + ".tmp", destination)
-    changed = ", ".join(f"{k} (from {n})" for k, n in sorted(owner.items())) or "none"
-    log(f"combined {len(partitions)} partitions into {baseline_dir}; GPU keys changed: {changed}")
+    changed = ", ".join(f"{f} (from {n})" for f, n in sorted(owner.items())) or "none"
+    log(f"combined {len(partitions)} partitions into {baseline_dir}; files changed: {changed}")
     return 0
 
 
