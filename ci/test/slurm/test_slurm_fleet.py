@@ -24,6 +24,11 @@ SOURCE = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 DRIVER = os.path.join(SOURCE, "ci", "slurm", "counterguard_slurm.py")
 SAME_RESULTS = os.path.join(SOURCE, "validation", "same_results.py")
 RECORDING = os.path.join(SOURCE, "harness", "test", "fixtures", "h200_builtin")
+EXEC_RECORDING = os.path.join(SOURCE, "harness", "test", "fixtures", "h200_exec_demo")
+KEY = "GH100-132sm-cuda13"
+# A baseline value the recording does not measure (halved), so that a refresh from it changes coalescing.yaml.
+LOAD_SECTORS = "global_load_sectors: {value: 1048576, class: exact, min: 1048576, max: 1048576"
+HALVED_LOAD_SECTORS = "global_load_sectors: {value: 524288, class: exact, min: 524288, max: 524288"
 CASES = os.path.join(SOURCE, "cases")
 COUNTERGUARD = os.path.join(SOURCE, "build", "counterguard")
 CLUSTER = None  # the cluster's directory, while it runs
@@ -40,8 +45,9 @@ def slurm_environment():
 
 
 def driver(*arguments, environment=None):
-    """Runs counterguard_slurm.py to its end; returns (exit status, its output)."""
-    done = subprocess.run([sys.executable, DRIVER, *arguments], env=environment or slurm_environment(),
+    """Runs counterguard_slurm.py to its end in the source tree (a recording names its suites relative to it);
+    returns (exit status, its output)."""
+    done = subprocess.run([sys.executable, DRIVER, *arguments], env=environment or slurm_environment(), cwd=SOURCE,
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, check=False, timeout=240)
     return done.returncode, done.stdout
 
@@ -177,6 +183,91 @@ class gate_without_slurm(unittest.TestCase):
             self.assertIn("job local_2", read_text(os.path.join(results, "logs", "shard-2.log")))
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
+
+
+def tree(directory):
+    """{relative path: bytes} of every file under `directory`."""
+    files = {}
+    for root, _, names in os.walk(directory):
+        for name in names:
+            path = os.path.join(root, name)
+            with open(path, "rb") as f:
+                files[os.path.relpath(path, directory)] = f.read()
+    return files
+
+
+class refresh_partitions(unittest.TestCase):
+    def setUp(self):
+        self.scratch = tempfile.mkdtemp(prefix="cg-slurm-refresh-")
+        self.baselines = os.path.join(self.scratch, "baselines")
+        shutil.copytree(os.path.join(SOURCE, "baselines"), self.baselines)
+        path = os.path.join(self.baselines, KEY, "coalescing.yaml")
+        text = read_text(path)
+        self.assertIn(LOAD_SECTORS, text)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text.replace(LOAD_SECTORS, HALVED_LOAD_SECTORS, 1))
+        self.before = tree(self.baselines)
+        # Each partition refreshes from its own recording: gpu-a the built-in suites, gpu-b the exec demo's.
+        self.recordings = os.path.join(self.scratch, "recordings")
+        os.makedirs(self.recordings)
+        os.symlink(RECORDING, os.path.join(self.recordings, "gpu-a"))
+        os.symlink(EXEC_RECORDING, os.path.join(self.recordings, "gpu-b"))
+
+    def tearDown(self):
+        shutil.rmtree(self.scratch, ignore_errors=True)
+
+    def refresh(self, runner=COUNTERGUARD, recording=None):
+        recording = recording or os.path.join(self.recordings, "{partition}")
+        return driver("refresh", "--partitions", "gpu-a,gpu-b", "--baseline-dir", self.baselines, "--work",
+                      os.path.join(self.scratch, "work"), "--summary", os.path.join(self.scratch, "summary.md"),
+                      "--runner", runner, "--", "baseline", "update", "--from-recording", recording)
+
+    def test_the_partitions_combined_equal_one_refresh_of_both_in_one_directory(self):
+        reference = os.path.join(self.scratch, "reference")
+        shutil.copytree(self.baselines, reference)
+        for recording in (RECORDING, EXEC_RECORDING):
+            subprocess.run([COUNTERGUARD, "baseline", "update", "--from-recording", recording, "--baseline-dir",
+                            reference], cwd=SOURCE, check=True, stdout=subprocess.DEVNULL)
+        status, output = self.refresh()
+        self.assertEqual(status, 0, output)
+        combined = tree(self.baselines)
+        expected = tree(reference)
+        self.assertEqual(sorted(combined), sorted(expected))
+        changed = sorted(f for f in combined if combined[f] != self.before.get(f))
+        self.assertEqual(changed, [f"{KEY}/coalescing.yaml", f"{KEY}/exec_demo.yaml"])
+        same = subprocess.run([COUNTERGUARD, "baseline", "diff", reference, self.baselines], stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True, check=False)
+        self.assertEqual(same.returncode, 0, same.stdout)
+        summary = read_text(os.path.join(self.scratch, "summary.md"))
+        self.assertIn(f"## Partition gpu-a: `{KEY}`", summary)
+        self.assertIn(f"## Partition gpu-b: `{KEY}`", summary)
+        self.assertIn("global_load_sectors", summary)
+
+    def test_a_partition_whose_refresh_did_not_complete_is_named_and_no_baseline_changes(self):
+        runner = write_runner(self.scratch, """
+[[ $SLURM_JOB_PARTITION == gpu-b ]] && { echo "no GPU in this partition" >&2; exit 3; }""")
+        status, output = self.refresh(runner)
+        self.assertEqual(status, 2, output)
+        self.assertRegex(output, r"did not complete on partition gpu-b \(job \d+: JobState=FAILED .*ExitCode=3:0")
+        self.assertIn("left as it was (no partial baselines)", output)
+        self.assertEqual(tree(self.baselines), self.before)
+
+    def test_two_partitions_refreshing_the_same_file_are_refused_and_no_baseline_changes(self):
+        status, output = self.refresh(recording=RECORDING)
+        self.assertEqual(status, 2, output)
+        self.assertIn(f"partitions gpu-a and gpu-b both refreshed {KEY}/coalescing.yaml", output)
+        self.assertEqual(tree(self.baselines), self.before)
+
+
+class job_scripts(unittest.TestCase):
+    @unittest.skipIf(shutil.which("shellcheck") is None, "shellcheck is not installed (tools/setup.sh installs it)")
+    def test_the_job_scripts_and_the_cluster_scripts_pass_shellcheck(self):
+        scripts = [os.path.join(SOURCE, "ci", "slurm", n) for n in sorted(os.listdir(os.path.join(SOURCE, "ci", "slurm")))
+                   if n.endswith(".sbatch")]
+        scripts += [os.path.join(HERE, n) for n in ("start_slurm.sh", "stop_slurm.sh")]
+        done = subprocess.run(["shellcheck", "--shell=bash", "--severity=warning", *scripts], stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True, check=False)
+        self.assertEqual(done.returncode, 0, done.stdout)
 
 
 def stop_cluster(*_):
