@@ -32,6 +32,9 @@ HALVED_LOAD_SECTORS = "global_load_sectors: {value: 524288, class: exact, min: 5
 CASES = os.path.join(SOURCE, "cases")
 COUNTERGUARD = os.path.join(SOURCE, "build", "counterguard")
 CLUSTER = None  # the cluster's directory, while it runs
+sys.path.insert(0, os.path.dirname(HERE))
+import template_runner  # noqa: E402  (ci/test: runs the GitHub nightly action's steps)
+from test_ci_templates import BASELINES, RUNNER, git, user_project  # noqa: E402
 SHARDS = 4
 
 
@@ -54,7 +57,8 @@ def driver(*arguments, environment=None):
 
 def evaluate_unsharded(directory):
     whole = os.path.join(directory, "whole.json")
-    subprocess.run([COUNTERGUARD, "evaluate", RECORDING, "--cases", CASES, "--quiet", "--json", whole], check=True)
+    subprocess.run([COUNTERGUARD, "evaluate", RECORDING, "--cases", CASES, "--quiet", "--json", whole], cwd=SOURCE,
+                   check=True, stdout=subprocess.DEVNULL)
     return whole
 
 
@@ -257,6 +261,61 @@ class refresh_partitions(unittest.TestCase):
         self.assertEqual(status, 2, output)
         self.assertIn(f"partitions gpu-a and gpu-b both refreshed {KEY}/coalescing.yaml", output)
         self.assertEqual(tree(self.baselines), self.before)
+
+
+class nightly_through_slurm(unittest.TestCase):
+    """ci/github/nightly with the Slurm refresh as its `refresh`: one pull request for every partition's change."""
+
+    def setUp(self):
+        self.root = tempfile.mkdtemp(prefix="cg-slurm-nightly-")
+        self.project = user_project(self.root)
+        # On main: a baseline the recording disagrees with (gpu-a's change) and the exec demo's suite, which has
+        # no baselines yet (gpu-b's). Each partition refreshes its own suites from its own recording.
+        seed = self.project.checkout(built=False)
+        path = os.path.join(seed, BASELINES, KEY, "coalescing.yaml")
+        text = read_text(path)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text.replace(LOAD_SECTORS, HALVED_LOAD_SECTORS, 1))
+        os.makedirs(os.path.join(seed, "tools", "exec_demo"))
+        shutil.copy(os.path.join(SOURCE, "tools", "exec_demo", "demo.yaml"), os.path.join(seed, "tools", "exec_demo"))
+        os.makedirs(os.path.join(seed, "partitions"))
+        os.symlink("../tests/counterguard", os.path.join(seed, "partitions", "gpu-a"))
+        os.symlink("../tools/exec_demo", os.path.join(seed, "partitions", "gpu-b"))
+        git("add", "-A", cwd=seed)
+        git("-c", "user.name=dev", "-c", "user.email=dev@example.com", "commit", "--quiet", "-m", "planted",
+            cwd=seed)
+        git("push", "--quiet", "origin", "main", cwd=seed)
+        self.recordings = os.path.join(self.root, "recordings")
+        os.makedirs(self.recordings)
+        os.symlink(RECORDING, os.path.join(self.recordings, "gpu-a"))
+        os.symlink(EXEC_RECORDING, os.path.join(self.recordings, "gpu-b"))
+
+    def tearDown(self):
+        shutil.rmtree(self.root, ignore_errors=True)
+
+    def test_the_nightly_action_proposes_every_partitions_change_in_one_pull_request(self):
+        workspace = self.project.checkout()
+        github = {"repository": "acme/kernels", "sha": git("rev-parse", "HEAD", cwd=workspace),
+                  "server_url": "https://github.com", "run_id": 7, "event_name": "schedule",
+                  "ref": "refs/heads/main", "ref_name": "main", "workflow": "counterguard nightly baselines",
+                  "job": "refresh", "token": "ghs_job_token", "event": {"repository": {"default_branch": "main"}}}
+        environment = dict(self.project.environment(), CG_STUB_GITHUB_HOST="github.com",
+                           SLURM_CONF=os.path.join(CLUSTER, "slurm.conf"))
+        job = template_runner.github_job(workspace, github, environment, tempfile.mkdtemp(dir=self.root))
+        refresh = (f"{sys.executable} {DRIVER} refresh --partitions gpu-a,gpu-b --baseline-dir {BASELINES} "
+                   f"--work {self.root}/slurm-work --runner {RUNNER} --summary \"$CG_OUT/refresh-summary.md\" "
+                   f"-- baseline update partitions/{{partition}} --from-recording {self.recordings}/{{partition}}")
+        records, outputs = job.run_action(os.path.join(SOURCE, "ci", "github", "nightly"), {
+            "runner": RUNNER, "baseline-dir": BASELINES, "refresh": refresh, "token": "github_pat_bot"})
+        for record in records:
+            self.assertNotEqual(record.status, "failure", record.detail)
+        self.assertEqual(outputs["proposal"], "opened")
+        branch = self.project.branch_sha("counterguard/baseline-refresh")
+        changed = git("diff", "--name-only", "main", branch, cwd=self.project.origin).split("\n")
+        self.assertEqual(sorted(changed), [f"{BASELINES}/{KEY}/coalescing.yaml", f"{BASELINES}/{KEY}/exec_demo.yaml"])
+        (pull,) = self.project.stub_state("github")["pulls"]
+        self.assertIn("`coalescing` on", pull["body"])
+        self.assertIn("`exec_demo` on", pull["body"])
 
 
 class job_scripts(unittest.TestCase):
