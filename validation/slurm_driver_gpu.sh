@@ -7,12 +7,15 @@
 # and exact values). Writes $OUT/summary.txt and packs the results and logs into $OUT/slurm_driver_gpu.tar.gz.
 # The binary comes from the CPU machine (tools/stage_for_gpu.sh -> .device/; CG=... names another).
 #   OUT=/some/dir validation/slurm_driver_gpu.sh [SHARDS]      (default 4 shards; about 2 minutes on one H200)
+# MEASURE="evaluate harness/test/fixtures/h200_builtin --cases cases" runs the same comparison over the recording
+# (a machine without a GPU: the script's own check).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 REPO=$PWD
 OUT=${OUT:-/tmp/counterguard-slurm-driver}
 CG=${CG:-$REPO/.device/counterguard}
 SHARDS=${1:-4}
+read -r -a measure <<<"${MEASURE:-run cases --require-gpu}"
 mkdir -p "$OUT"
 summary=$OUT/summary.txt
 : >"$summary"
@@ -23,23 +26,27 @@ pack() {
 trap pack EXIT
 note() { echo "$*" | tee -a "$summary"; }
 
-gpus=$(nvidia-smi --query-gpu=index --format=csv,noheader | paste -sd, -)
 note "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-note "gpus: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | paste -sd';' -) (indexes $gpus)"
+gpus=""
+if command -v nvidia-smi >/dev/null; then
+  gpus=$(nvidia-smi --query-gpu=index --format=csv,noheader | paste -sd, -)
+  note "gpus: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | paste -sd';' -) (indexes $gpus)"
+fi
+note "measure: ${measure[*]}"
 note "counterguard: $("$CG" --version 2>&1 | head -n 1), commit $(cat "$REPO/.device/commit" 2>/dev/null || echo ?)"
 
 # Warm-up (driver, module loading), then the reference: one unsharded run.
-"$CG" run cases --require-gpu --quiet --json "$OUT/warmup.json" >/dev/null 2>&1
+"$CG" "${measure[@]}" --quiet --json "$OUT/warmup.json" >/dev/null 2>&1
 started=$EPOCHREALTIME
-"$CG" run cases --require-gpu --quiet --json "$OUT/whole.json" >"$OUT/whole.log" 2>&1
+"$CG" "${measure[@]}" --quiet --json "$OUT/whole.json" >"$OUT/whole.log" 2>&1
 whole_status=$?
 whole_s=$(python3 -c "print($EPOCHREALTIME - $started)")
 note "unsharded run: exit $whole_status, $(printf %.1f "$whole_s") s"
 
 rm -rf "$OUT/gate"
 started=$EPOCHREALTIME
-python3 ci/slurm/counterguard_slurm.py gate --local --local-gpus "$gpus" --shards "$SHARDS" --results "$OUT/gate" \
-  --runner "$CG" --merge-argument=--quiet -- run cases --require-gpu --quiet >"$OUT/gate.log" 2>&1
+python3 ci/slurm/counterguard_slurm.py gate --local ${gpus:+--local-gpus "$gpus"} --shards "$SHARDS" --results "$OUT/gate" \
+  --runner "$CG" --merge-argument=--quiet -- "${measure[@]}" --quiet >"$OUT/gate.log" 2>&1
 gate_status=$?
 gate_s=$(python3 -c "print($EPOCHREALTIME - $started)")
 note "driver --local, $SHARDS shards: exit $gate_status, $(printf %.1f "$gate_s") s"
@@ -53,8 +60,12 @@ note "same_results.py whole.json gate/results.json: exit $same_status ($(tail -n
 python3 - "$OUT/whole.json" "$OUT/gate/results.json" <<'PY' | tee -a "$summary"
 import json, sys
 whole, merged = (json.load(open(p)) for p in sys.argv[1:])
-print(f"instances: {len(whole['cases'])} unsharded, {len(merged['cases'])} merged; summary unsharded "
-      f"{whole['summary']}, merged {merged['summary']}")
+def counts(results):
+    s = results["summary"]
+    return (f"{s['passed']} passed, {s['failed']} failed, {s['skipped']} skipped, {s['checks']['pass']} checks pass, "
+            f"{s['checks']['regression']} regressions")
+print(f"unsharded: {len(whole['cases'])} instances, {counts(whole)}")
+print(f"merged:    {len(merged['cases'])} instances, {counts(merged)}")
 PY
 if ((whole_status == gate_status && same_status == 0)); then
   note "verdict: the merged shards give the unsharded run's results"
