@@ -125,41 +125,67 @@ done""")
         # Partition gpu-a has four GPUs (two nodes of two): each task had one of its own.
         self.assertEqual(len(gpus), SHARDS, gpus)
 
-    def test_a_killed_task_and_a_failed_task_are_named_by_the_merge_which_fails_and_writes_nothing(self):
+    def start_gate(self, runner, *options):
+        """The driver in the background; returns it and the job id of shard 2's task once that task runs."""
+        waiting = subprocess.Popen([sys.executable, DRIVER, "gate", "--shards", str(SHARDS), "--results",
+                                    self.results, "--runner", runner, "--merge-argument=--quiet", *options, "--",
+                                    "evaluate", RECORDING, "--cases", CASES, "--quiet"],
+                                   env=slurm_environment(), cwd=SOURCE, stdout=subprocess.PIPE,
+                                   stderr=subprocess.STDOUT, text=True)
+        log = os.path.join(self.results, "logs", "shard-1.log")
+        for _ in range(240):
+            if os.path.isfile(log) and "holds on" in read_text(log):
+                return waiting, read_text(log).splitlines()[0].split(", job ")[1].split(" ")[0]
+            time.sleep(0.25)
+        waiting.kill()
+        self.fail("shard 2 did not start")
+
+    def test_killed_failed_and_timed_out_tasks_are_named_by_the_merge_which_fails_and_writes_nothing(self):
         runner = write_runner(self.scratch, """
 for argument; do
   case "$argument" in
     2/4) echo "shard 2 holds on"; sleep 600 ;;
     3/4) echo "shard 3 fails" >&2; exit 2 ;;
+    4/4) echo "shard 4 runs past its time limit"; sleep 600 ;;
   esac
 done""")
-        waiting = subprocess.Popen([sys.executable, DRIVER, "gate", "--shards", str(SHARDS), "--results",
-                                    self.results, "--runner", runner, "--merge-argument=--quiet", "--",
-                                    "evaluate", RECORDING, "--cases", CASES, "--quiet"],
-                                   env=slurm_environment(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                   text=True)
+        # Slurm's time limits are whole minutes: shard 4 is ended after one.
+        waiting, task = self.start_gate(runner, "--time=1")
         try:
-            log = os.path.join(self.results, "logs", "shard-1.log")
-            for _ in range(240):
-                if os.path.isfile(log) and "holds on" in read_text(log):
-                    break
-                time.sleep(0.25)
-            else:
-                self.fail("shard 2 did not start")
-            first = read_text(log).splitlines()[0]
-            task = first.split(", job ")[1].split(" ")[0]
             subprocess.run(["scancel", task], env=slurm_environment(), check=True)
-            output, _ = waiting.communicate(timeout=120)
+            output, _ = waiting.communicate(timeout=240)
         finally:
             if waiting.poll() is None:
                 waiting.kill()
         self.assertEqual(waiting.returncode, 2, output)
-        self.assertIn("missing shards: 2/4, 3/4", output)
+        self.assertIn("missing shards: 2/4, 3/4, 4/4", output)
         self.assertRegex(output, rf"shard 2/4 wrote no results \(job {task}: JobState=CANCELLED")
         self.assertRegex(output, r"shard 3/4 wrote no results \(job \d+_2: JobState=FAILED .*ExitCode=2:0")
+        self.assertRegex(output, r"shard 4/4 wrote no results \(job \d+_3: JobState=TIMEOUT Reason=TimeLimit")
         self.assertFalse(os.path.exists(os.path.join(self.results, "results.json")))
         self.assertFalse(os.path.exists(os.path.join(self.results, "summary.md")))
         self.assertTrue(os.path.isfile(os.path.join(self.results, "shard-1.json")))
+
+    def test_a_cancelled_ci_job_cancels_the_array_and_the_merge(self):
+        runner = write_runner(self.scratch, """
+for argument; do
+  [[ $argument == 2/4 ]] && { echo "shard 2 holds on"; sleep 600; }
+done""")
+        waiting, task = self.start_gate(runner)
+        waiting.send_signal(signal.SIGTERM)
+        output, _ = waiting.communicate(timeout=60)
+        self.assertEqual(waiting.returncode, 128 + signal.SIGTERM, output)
+        # Nothing of the gate is left queued or running (the cluster runs nothing else meanwhile).
+        for _ in range(60):
+            left = subprocess.run(["squeue", "--noheader", "--format=%i %T"], env=slurm_environment(),
+                                  stdout=subprocess.PIPE, text=True, check=True).stdout.split()
+            if not left:
+                break
+            time.sleep(0.5)
+        self.assertEqual(left, [])
+        state = subprocess.run(["scontrol", "--oneliner", "show", "job", task], env=slurm_environment(),
+                               stdout=subprocess.PIPE, text=True, check=False).stdout
+        self.assertIn("JobState=CANCELLED", state)
 
     def test_a_results_directory_of_an_earlier_gate_is_refused_before_anything_is_submitted(self):
         os.makedirs(self.results)
