@@ -15,7 +15,9 @@ Each waits with `sbatch --wait` on the last job and exits with its status. Pytho
   counterguard_slurm.py combine WORK_DIR BASELINE_DIR PARTITION=JOB_ID... [--summary F]
       the combine job's step (ci/slurm/refresh-combine.sbatch); also usable alone.
 
-Results and work directories must be on a file system every node of the jobs sees (docs/scaling.md).
+Results and work directories must be on a file system every node of the jobs sees (docs/scaling.md). The jobs
+start in the directory the driver runs in (sbatch's default), so relative paths in MEASURE and UPDATE mean the
+same to them.
 """
 import argparse
 import filecmp
@@ -100,6 +102,16 @@ def sbatch_and_wait(arguments, cancel_also):
     return status
 
 
+def runner_path(runner):
+    """The runner as the jobs find it: a path made absolute, or a command name looked up on PATH."""
+    if os.sep in runner:
+        return os.path.abspath(runner)
+    found = shutil.which(runner)
+    if found is None:
+        raise Refusal(f"--runner {runner}: not on PATH; give its path (e.g. build/counterguard)")
+    return found
+
+
 def show_log(path):
     if os.path.isfile(path):
         with open(path, encoding="utf-8", errors="replace") as f:
@@ -115,7 +127,7 @@ def gate(arguments):
     if arguments.shards < 1:
         raise Refusal(f"--shards {arguments.shards}: give 1 or more")
     results = os.path.abspath(arguments.results)
-    runner = os.path.abspath(arguments.runner)
+    runner = runner_path(arguments.runner)
     fresh_directory(results, "--results")
     measure = arguments.measure
     if arguments.local:
@@ -188,7 +200,7 @@ def refresh(arguments):
         raise Refusal(f"--partitions {arguments.partitions} names a partition twice")
     work = os.path.abspath(arguments.work)
     baseline_dir = os.path.abspath(arguments.baseline_dir)
-    runner = os.path.abspath(arguments.runner)
+    runner = runner_path(arguments.runner)
     fresh_directory(work, "--work")
     # The snapshot every partition starts from, and what the combine compares each partition's copy with.
     if os.path.isdir(baseline_dir):
