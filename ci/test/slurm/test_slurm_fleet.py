@@ -291,7 +291,8 @@ class refresh_partitions(unittest.TestCase):
 
 
 class nightly_through_slurm(unittest.TestCase):
-    """ci/github/nightly with the Slurm refresh as its `refresh`: one pull request for every partition's change."""
+    """The nightly templates (ci/github/nightly, templates/nightly.yml) with the Slurm refresh as their `refresh`:
+    one pull or merge request for every partition's change."""
 
     def setUp(self):
         self.root = tempfile.mkdtemp(prefix="cg-slurm-nightly-")
@@ -320,29 +321,52 @@ class nightly_through_slurm(unittest.TestCase):
     def tearDown(self):
         shutil.rmtree(self.root, ignore_errors=True)
 
-    def test_the_nightly_action_proposes_every_partitions_change_in_one_pull_request(self):
+    def refresh_command(self):
+        return (f"{sys.executable} {DRIVER} refresh --partitions gpu-a,gpu-b --baseline-dir {BASELINES} "
+                f"--work {self.root}/slurm-work --runner {RUNNER} --summary \"$CG_OUT/refresh-summary.md\" "
+                f"-- baseline update partitions/{{partition}} --from-recording {self.recordings}/{{partition}}")
+
+    def environment(self):
+        return dict(self.project.environment(), SLURM_CONF=os.path.join(CLUSTER, "slurm.conf"))
+
+    def assert_one_proposal_of_both_partitions(self, body):
+        branch = self.project.branch_sha("counterguard/baseline-refresh")
+        changed = git("diff", "--name-only", "main", branch, cwd=self.project.origin).split("\n")
+        self.assertEqual(sorted(changed), [f"{BASELINES}/{KEY}/coalescing.yaml", f"{BASELINES}/{KEY}/exec_demo.yaml"])
+        self.assertIn("`coalescing` on", body)
+        self.assertIn("`exec_demo` on", body)
+
+    def test_the_github_nightly_action_proposes_every_partitions_change_in_one_pull_request(self):
         workspace = self.project.checkout()
         github = {"repository": "acme/kernels", "sha": git("rev-parse", "HEAD", cwd=workspace),
                   "server_url": "https://github.com", "run_id": 7, "event_name": "schedule",
                   "ref": "refs/heads/main", "ref_name": "main", "workflow": "counterguard nightly baselines",
                   "job": "refresh", "token": "ghs_job_token", "event": {"repository": {"default_branch": "main"}}}
-        environment = dict(self.project.environment(), CG_STUB_GITHUB_HOST="github.com",
-                           SLURM_CONF=os.path.join(CLUSTER, "slurm.conf"))
+        environment = dict(self.environment(), CG_STUB_GITHUB_HOST="github.com")
         job = template_runner.github_job(workspace, github, environment, tempfile.mkdtemp(dir=self.root))
-        refresh = (f"{sys.executable} {DRIVER} refresh --partitions gpu-a,gpu-b --baseline-dir {BASELINES} "
-                   f"--work {self.root}/slurm-work --runner {RUNNER} --summary \"$CG_OUT/refresh-summary.md\" "
-                   f"-- baseline update partitions/{{partition}} --from-recording {self.recordings}/{{partition}}")
         records, outputs = job.run_action(os.path.join(SOURCE, "ci", "github", "nightly"), {
-            "runner": RUNNER, "baseline-dir": BASELINES, "refresh": refresh, "token": "github_pat_bot"})
+            "runner": RUNNER, "baseline-dir": BASELINES, "refresh": self.refresh_command(),
+            "token": "github_pat_bot"})
         for record in records:
             self.assertNotEqual(record.status, "failure", record.detail)
         self.assertEqual(outputs["proposal"], "opened")
-        branch = self.project.branch_sha("counterguard/baseline-refresh")
-        changed = git("diff", "--name-only", "main", branch, cwd=self.project.origin).split("\n")
-        self.assertEqual(sorted(changed), [f"{BASELINES}/{KEY}/coalescing.yaml", f"{BASELINES}/{KEY}/exec_demo.yaml"])
         (pull,) = self.project.stub_state("github")["pulls"]
-        self.assertIn("`coalescing` on", pull["body"])
-        self.assertIn("`exec_demo` on", pull["body"])
+        self.assert_one_proposal_of_both_partitions(pull["body"])
+
+    def test_the_gitlab_nightly_component_proposes_every_partitions_change_in_one_merge_request(self):
+        workspace = self.project.checkout()
+        variables = {"CI_PIPELINE_SOURCE": "schedule", "COUNTERGUARD_NIGHTLY": "true", "CI_PROJECT_ID": "99",
+                     "CI_SERVER_URL": "https://gitlab.example.com", "CI_DEFAULT_BRANCH": "main",
+                     "CI_JOB_URL": "https://gitlab.example.com/acme/kernels/-/jobs/5",
+                     "CI_REPOSITORY_URL": self.project.origin, "COUNTERGUARD_GITLAB_TOKEN": "glpat-bot",
+                     "CI_COMMIT_SHA": git("rev-parse", "HEAD", cwd=workspace), "CI_JOB_NAME": "counterguard-nightly"}
+        jobs = template_runner.load_gitlab_include(os.path.join(SOURCE, "templates", "nightly.yml"), {
+            "runner": RUNNER, "baseline-dir": BASELINES, "refresh": self.refresh_command()})
+        result = template_runner.run_gitlab_job(jobs, "counterguard-nightly", workspace, variables, self.environment())
+        self.assertEqual(result.status, 0, result.output)
+        self.assertEqual(read_text(os.path.join(workspace, "counterguard-out", "proposal")).strip(), "opened")
+        (mr,) = self.project.stub_state("gitlab")["mrs"]
+        self.assert_one_proposal_of_both_partitions(mr["description"])
 
 
 class job_scripts(unittest.TestCase):
