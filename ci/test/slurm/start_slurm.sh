@@ -8,10 +8,16 @@
 # /dev/zero). Slurm allocates them as it allocates GPUs (a task asking --gres=gpu:1 waits for a free one) and sets
 # CUDA_VISIBLE_DEVICES from the index of the device it chose, which is what the templates rely on. No cgroups
 # (ProctrackType=proctrack/linuxproc, TaskPlugin=task/none), so nothing confines a task to its device.
-#   start_slurm.sh DIR       writes DIR/slurm.conf and DIR/env (`export SLURM_CONF=...`), returns when every node
-#                            is idle; ci/test/slurm/stop_slurm.sh DIR stops what it started.
+#   start_slurm.sh DIR [--watch PID]   writes DIR/slurm.conf and DIR/env (`export SLURM_CONF=...`), returns when
+#                            every node is idle; ci/test/slurm/stop_slurm.sh DIR stops what it started. With
+#                            --watch, a watcher stops it too once process PID has ended, however it ended (a test
+#                            killed by its timeout leaves no daemon behind).
 set -euo pipefail
-dir=$(realpath -m "${1:?usage: start_slurm.sh DIR}")
+dir=$(realpath -m "${1:?usage: start_slurm.sh DIR [--watch PID]}")
+watch=""
+if [[ ${2:-} == --watch ]]; then
+  watch=${3:?"start_slurm: --watch needs a process id"}
+fi
 here=$(dirname "$(realpath "$0")")
 
 if [[ $(id -u) -ne 0 ]]; then
@@ -95,6 +101,10 @@ EOF
 echo "export SLURM_CONF=$dir/slurm.conf" >"$dir/env"
 export SLURM_CONF="$dir/slurm.conf"
 
+if [[ -n $watch ]]; then
+  setsid bash -c 'while kill -0 "$1" 2>/dev/null; do sleep 2; done; "$2/stop_slurm.sh" "$3"' watcher \
+    "$watch" "$here" "$dir" </dev/null >/dev/null 2>&1 &
+fi
 slurmctld -f "$SLURM_CONF"
 for node in "${nodes[@]}"; do
   mkdir -p "$dir/spool/$node"

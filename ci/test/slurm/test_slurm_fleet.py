@@ -9,6 +9,7 @@ and the merge job joins them; the refresh's partitions and combine job refresh t
 Exit status 77 (ctest: skipped) when not root: slurmd must be.
 """
 import argparse
+import ctypes
 import json
 import os
 import shutil
@@ -44,6 +45,12 @@ def read_text(path):
         return f.read()
 
 
+def ended_with_this_test():
+    """A child's pre-exec step: SIGTERM when this test process dies, however it dies (the driver then cancels its
+    jobs, as when a CI job is cancelled)."""
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
 def slurm_environment():
     return dict(os.environ, SLURM_CONF=os.path.join(CLUSTER, "slurm.conf"))
 
@@ -52,7 +59,8 @@ def driver(*arguments, environment=None):
     """Runs counterguard_slurm.py to its end in the source tree (a recording names its suites relative to it);
     returns (exit status, its output)."""
     done = subprocess.run([sys.executable, DRIVER, *arguments], env=environment or slurm_environment(), cwd=SOURCE,
-                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, check=False, timeout=240)
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, check=False, timeout=240,
+                          preexec_fn=ended_with_this_test)
     return done.returncode, done.stdout
 
 
@@ -132,7 +140,7 @@ done""")
                                     self.results, "--runner", runner, "--merge-argument=--quiet", *options, "--",
                                     "evaluate", RECORDING, "--cases", CASES, "--quiet"],
                                    env=slurm_environment(), cwd=SOURCE, stdout=subprocess.PIPE,
-                                   stderr=subprocess.STDOUT, text=True)
+                                   stderr=subprocess.STDOUT, text=True, preexec_fn=ended_with_this_test)
         log = os.path.join(self.results, "logs", "shard-1.log")
         for _ in range(240):
             if os.path.isfile(log) and "holds on" in read_text(log):
@@ -400,7 +408,8 @@ def main():
     for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(s, lambda signum, frame: (stop_cluster(), sys.exit(128 + signum)))
     try:
-        started = subprocess.run([os.path.join(HERE, "start_slurm.sh"), CLUSTER], check=False)
+        started = subprocess.run([os.path.join(HERE, "start_slurm.sh"), CLUSTER, "--watch", str(os.getpid())],
+                                 check=False)
         if started.returncode != 0:
             return started.returncode
         program = unittest.main(argv=[sys.argv[0], *rest], exit=False, verbosity=2)
