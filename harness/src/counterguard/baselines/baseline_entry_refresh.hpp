@@ -25,6 +25,10 @@ struct baseline_refresh_options {
   // Keep an entry as it is when the refresh agrees with it (refresh_baseline_entry); false replaces every
   // entry measured (`--replace-all`).
   bool keep_entries_inside_band = true;
+  // An exact metric whose repetitions differ is recorded as noisy (noise kind `relative`) rather than exact:
+  // the kernels of programs nobody prepared may vary between identical runs (a decoupled look-back scan, an
+  // autotuner choosing another variant), and an exact band would fail at random.
+  bool varying_exact_as_noisy = false;
   // The bands the refresh is judged against (an entry's own false_alarm_rate wins).
   baseline_comparison_options comparison;
 };

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "counterguard/baselines/baseline_comparison.hpp"
@@ -22,7 +23,37 @@ std::string unusable_reason(const case_result& result) {
     return "error: " + result.status_reason;
   if (result.verified && !*result.verified)
     return "wrong output: " + result.verification_message;
+  // A case of a program (`exec`) whose selector matched no launch measured nothing: recording it would
+  // remove its entries (a mistyped selector must not wipe its baselines).
+  for (const auto& check : result.checks) {
+    if (check.origin == "selection" && check.failing)
+      return "selected no kernel launch";
+  }
   return {};
+}
+
+// "instance (kernel) metric: 4, 4.5, 4: an exact metric that varied between repetitions".
+std::string fmt_varying(const std::string& instance, const std::string& kernel, const std::string& metric,
+                        const std::vector<double>& values) {
+  std::string text =
+      instance + (kernel == baseline_total_key ? "" : " (" + kernel + ")") + " " + metric + ":";
+  for (std::size_t i = 0; i < values.size(); ++i)
+    text += (i == 0 ? " " : ", ") + format_value(values[i]);
+  return text;
+}
+
+// Whether the repetitions of one metric differ (non-finite ones skipped).
+bool values_vary(const std::vector<double>& values) {
+  std::optional<double> first;
+  for (const double v : values) {
+    if (!std::isfinite(v))
+      continue;
+    if (!first)
+      first = v;
+    else if (v != *first)
+      return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -100,9 +131,16 @@ baseline_update_result update_baseline(const std::optional<baseline_file>& exist
       for (const auto& [metric, values] : metrics) {
         if (std::none_of(values.begin(), values.end(), [](double v) { return std::isfinite(v); }))
           continue;  // measured in no repetition: nothing to record
-        const metric_traits traits = classify(metric);
+        metric_traits traits = classify(metric);
         const auto reported = reported_class.find(std::make_pair(instance, metric));
-        const metric_class cls = reported != reported_class.end() ? reported->second : traits.cls;
+        metric_class cls = reported != reported_class.end() ? reported->second : traits.cls;
+        if (cls == metric_class::exact && options.varying_exact_as_noisy && values_vary(values)) {
+          // An exact check of a value that differs between identical runs would fail at random: judged by
+          // the noise model's band instead, and said so in the change summary.
+          cls = metric_class::noisy;
+          traits.noise = noise_kind::relative;
+          update.recorded_as_noisy.push_back(fmt_varying(instance, kernel, metric, values));
+        }
         baseline_entry entry = make_baseline_entry(values, cls, traits.direction, traits.noise);
         if (entry.cls == metric_class::noisy)
           entry.absolute_floor = traits.absolute_floor;

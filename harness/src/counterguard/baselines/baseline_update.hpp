@@ -44,9 +44,12 @@ struct baseline_update_result {
   std::vector<baseline_change> changes;   // in file order; unchanged entries are not listed
   std::vector<std::string> measured;      // instances whose baselines were replaced
   std::vector<std::string> not_recorded;  // "instance: why" for cases that could not be used
-  std::size_t kept = 0;                   // entries measured and left as they were (refresh_baseline_entry)
-  std::size_t earlier_used = 0;           // earlier recorded values joined to noisy entries' samples
-  std::size_t earlier_left_out = 0;       // earlier recorded values outside the refresh's band (a change)
+  // "instance (kernel) metric: v1, v2, ...": exact metrics whose repetitions differed, recorded as noisy
+  // (baseline_refresh_options::varying_exact_as_noisy).
+  std::vector<std::string> recorded_as_noisy;
+  std::size_t kept = 0;              // entries measured and left as they were (refresh_baseline_entry)
+  std::size_t earlier_used = 0;      // earlier recorded values joined to noisy entries' samples
+  std::size_t earlier_left_out = 0;  // earlier recorded values outside the refresh's band (a change)
 };
 
 // Merges N repetitions of a run into the baseline file of `suite`:

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <memory>
 
+#include "counterguard/core/error.hpp"
 #include "counterguard/core/interruption.hpp"
 #include "counterguard/pipeline/baseline_refresh.hpp"
 #include "detail/commands.hpp"
@@ -51,8 +52,36 @@ command_action add_update_command(CLI::App& baseline, const command_context& con
   command->add_option("--blame-external", options->blame_external,
                       "with --with-lines: blame inlined code of this include directory on the line "
                       "that calls it, as `run --blame-external` (repeatable)");
+  command
+      ->add_option("--from-recording", options->from_recordings,
+                   "merge these recordings instead of measuring (`run`/`exec --save-counter-data`), each "
+                   "one repetition, measured again as `evaluate DIR` measures it (no GPU)")
+      ->type_name("DIR");
+  command->add_option("--binary", options->binaries,
+                      "with a program: also read kernel resources (static metrics) from this file, as "
+                      "`exec --binary` (repeatable)");
+  command
+      ->add_option("--timeout", options->program_timeout_seconds,
+                   "with a program: seconds before a repetition of it is killed (0: never)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  command->add_flag("--allow-program-failure", options->allow_program_failure,
+                    "with a program: record what a repetition measured even when the program fails");
+  command->footer(
+      "A program's kernels, as `exec` measures them: the program and its arguments come last, after '--': "
+      "counterguard baseline update kernels.yaml --repeat 5 -- ./app -x");
   return when_chosen(command, [options, command] {
     options->devices.device_given = device_given_on(*command);
+    options->program = program_arguments();
+    if (!options->from_recordings.empty() && command->count("--repeat") > 0) {
+      throw input_error({}, "--repeat", "--repeat and --from-recording are both given",
+                        "each --from-recording DIR is one repetition: name as many as you want merged");
+    }
+    // A recording names its own suites, and a program's cases are never the default folder's.
+    if ((!options->program.empty() || !options->from_recordings.empty()) && command->count("suites") == 0)
+      options->selection.paths.clear();
+    if (!options->program.empty())
+      options->command_line = own_command_line();
     const interruption_guard interruptions;
     return update_baselines(*options);
   });

@@ -13,9 +13,7 @@
 #include "detail/option_groups.hpp"
 
 namespace counterguard::detail {
-namespace {
 
-// This process's command line, as results record it.
 std::string own_command_line() {
   std::ifstream in("/proc/self/cmdline", std::ios::binary);
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -28,18 +26,24 @@ std::string own_command_line() {
   return text;
 }
 
-// The program and its arguments, split off the command line before CLI11 parses it (take_exec_program).
 std::vector<std::string>& program_arguments() {
   static std::vector<std::string> arguments;
   return arguments;
 }
 
-}  // namespace
-
 void take_exec_program(std::vector<char*>& arguments) {
-  if (arguments.size() < 2 || std::string(arguments[1]) != "exec")
+  // The command's name is the first argument that is not an option (-v may come before it).
+  const auto command = std::find_if(arguments.begin() + 1, arguments.end(),
+                                    [](const char* argument) { return argument[0] != '-'; });
+  if (command == arguments.end())
     return;
-  const auto separator = std::find_if(arguments.begin() + 2, arguments.end(),
+  const std::string name(*command);
+  const bool runs_a_program =
+      name == "exec" || name == "record" ||
+      (name == "baseline" && command + 1 != arguments.end() && std::string(*(command + 1)) == "update");
+  if (!runs_a_program)
+    return;
+  const auto separator = std::find_if(command + 1, arguments.end(),
                                       [](const char* argument) { return std::string(argument) == "--"; });
   if (separator == arguments.end())
     return;

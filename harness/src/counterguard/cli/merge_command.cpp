@@ -15,8 +15,13 @@ command_action add_merge_command(CLI::App& app, const command_context& context) 
   CLI::App* command = app.add_subcommand(
       "merge",
       "join the results files of shards (--shard I/N) into one results file and reports (no GPU needed)");
-  command->add_option("inputs", options->inputs, "results JSON files (`run --json`, `evaluate --json`)")
-      ->required();
+  // Not required: with --expect-shards, no file at all is every shard missing, named as such.
+  command->add_option("inputs", options->inputs, "results JSON files (`run --json`, `evaluate --json`)");
+  command
+      ->add_option("--expect-shards", options->expected_shards,
+                   "the shards' count N (a job array of N tasks): every one of the N results files must be "
+                   "given; the missing ones are named, even when no file is given")
+      ->check(CLI::PositiveNumber);
   add_report_options(*command, options->reports, false);
   command->add_flag("--strict", options->reports.strict,
                     "improvements beyond tolerance fail too (give it when the shards ran with --strict)");

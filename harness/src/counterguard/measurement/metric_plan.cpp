@@ -34,6 +34,8 @@ metric_plan plan_metrics(const case_instance& instance, const metric_catalog& ca
   };
   for (const auto& expectation : instance.expectations)
     add(expectation.metric, expectation.cls);
+  for (const auto& name : instance.measured_metrics)
+    add(name, std::nullopt);
   for (const auto& name : extra_metrics)
     add(name, std::nullopt);
   plan.raw_cupti.assign(raw.begin(), raw.end());

@@ -23,6 +23,7 @@ struct case_instance {
   parameter_list parameters;              // all of them, axis values included, kernel defaults filled in
   resolved_launch launch;
   std::vector<resolved_expectation> expectations;
+  std::vector<std::string> measured_metrics;  // `measure:`: measured for the baselines, no expectation
   std::optional<std::string> skip_reason;
   std::string suite_path;
   source_location where;  // the case's definition in the suite file (shared by all its instances)

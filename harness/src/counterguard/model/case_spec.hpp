@@ -32,6 +32,9 @@ struct case_spec {
   std::vector<axis> axes;     // in declared order
   launch_spec launch;
   std::vector<expectation> expectations;
+  // `measure:` (the suite's defaults' and the case's own): metrics measured without an expectation, for the
+  // per-GPU baselines to judge (what `counterguard record` writes).
+  std::vector<std::string> measured_metrics;
   std::optional<std::string> skip_reason;  // `skip: "why"` reports the case as skipped
   source_location where;
 };

@@ -109,6 +109,7 @@ case_instance make_instance(const suite& s, const case_spec& spec, const paramet
   instance.kernel = spec.kernel;
   instance.parameters = parameters;
   instance.skip_reason = spec.skip_reason;
+  instance.measured_metrics = spec.measured_metrics;
   instance.suite_path = s.path;
   instance.where = spec.where;
   try {

@@ -165,15 +165,45 @@ void apply_launch_defaults(launch_spec& launch, const launch_spec& defaults) {
     launch.dynamic_shared_bytes = defaults.dynamic_shared_bytes;
 }
 
-void check_metric_name(const load_context& context, const yaml_entry& entry, const std::string& field) {
-  if (context.metrics.find_alias(entry.key) != nullptr)
+void check_metric_name(const load_context& context, const YAML::Node& node, const std::string& name,
+                       const std::string& field) {
+  if (context.metrics.find_alias(name) != nullptr)
     return;
-  if (metric_catalog::looks_like_raw_cupti_name(entry.key))
+  if (metric_catalog::looks_like_raw_cupti_name(name))
     return;
-  context.reader.fail(entry.key_node, field, "unknown metric '" + entry.key + "'",
-                      did_you_mean(entry.key, context.metrics.closest_aliases(entry.key)) +
+  context.reader.fail(node, field, "unknown metric '" + name + "'",
+                      did_you_mean(name, context.metrics.closest_aliases(name)) +
                           "a metric is an alias from docs/metrics.md or a raw CUPTI name such as "
                           "'l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum'");
+}
+
+void check_metric_name(const load_context& context, const yaml_entry& entry, const std::string& field) {
+  check_metric_name(context, entry.key_node, entry.key, field);
+}
+
+// `measure: [metric, ...]`: metrics measured for the baselines alone, each once.
+std::vector<std::string> read_measured_metrics(const load_context& context, const YAML::Node& node,
+                                               const std::string& field) {
+  std::vector<std::string> metrics;
+  const std::vector<YAML::Node> items = context.reader.sequence(node, field);
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const std::string item_field = index_at(field, i);
+    std::string name = context.reader.scalar(items[i], item_field, "a metric name");
+    check_metric_name(context, items[i], name, item_field);
+    if (std::find(metrics.begin(), metrics.end(), name) != metrics.end())
+      context.reader.fail(items[i], item_field, "metric '" + name + "' is listed twice", "list it once");
+    metrics.push_back(std::move(name));
+  }
+  return metrics;
+}
+
+// The suite's `defaults.measure` first, then the case's own (each metric once).
+void add_measured_metrics(case_spec& result, const std::vector<std::string>& metrics) {
+  for (const auto& metric : metrics) {
+    if (std::find(result.measured_metrics.begin(), result.measured_metrics.end(), metric) ==
+        result.measured_metrics.end())
+      result.measured_metrics.push_back(metric);
+  }
 }
 
 expectation read_expectation(const load_context& context, const yaml_entry& entry, const std::string& field) {
@@ -262,12 +292,16 @@ struct default_parameter {
 struct suite_defaults {
   std::vector<default_parameter> parameters;
   launch_spec launch;
+  std::vector<std::string> measured_metrics;
 };
 
 suite_defaults read_defaults(const load_context& context, const YAML::Node& node) {
   suite_defaults defaults;
-  for (const yaml_entry& entry : context.reader.map_entries(node, "defaults", {"parameters", "launch"})) {
-    if (entry.key == "parameters") {
+  for (const yaml_entry& entry :
+       context.reader.map_entries(node, "defaults", {"parameters", "launch", "measure"})) {
+    if (entry.key == "measure") {
+      defaults.measured_metrics = read_measured_metrics(context, entry.value, "defaults.measure");
+    } else if (entry.key == "parameters") {
       for (const yaml_entry& parameter : context.reader.map_entries(entry.value, "defaults.parameters")) {
         defaults.parameters.push_back({parameter, false});
       }
@@ -281,7 +315,8 @@ suite_defaults read_defaults(const load_context& context, const YAML::Node& node
 // A case of an unmodified program (`counterguard exec`): `select:` says which launches it measures, in place
 // of a registered kernel with parameters, axes and a launch configuration.
 case_spec read_selecting_case(const load_context& context, const std::vector<yaml_entry>& entries,
-                              const std::string& field, const yaml_entry& select, case_spec result) {
+                              const std::string& field, const yaml_entry& select,
+                              const suite_defaults& defaults, case_spec result) {
   const yaml_reader& reader = context.reader;
   for (const char* registered_only : {"kernel", "parameters", "axes", "launch"}) {
     if (const yaml_entry* entry = find_entry(entries, registered_only)) {
@@ -292,9 +327,12 @@ case_spec read_selecting_case(const load_context& context, const std::vector<yam
     }
   }
   result.select = read_launch_selector(reader, select.value, field_at(field, "select"));
+  add_measured_metrics(result, defaults.measured_metrics);
   for (const yaml_entry& entry : entries) {
     const std::string entry_field = field_at(field, entry.key);
-    if (entry.key == "description") {
+    if (entry.key == "measure") {
+      add_measured_metrics(result, read_measured_metrics(context, entry.value, entry_field));
+    } else if (entry.key == "description") {
       result.description = reader.scalar(entry.value, entry_field, "a description");
     } else if (entry.key == "skip") {
       result.skip_reason = reader.scalar(entry.value, entry_field, "the reason the case is skipped");
@@ -311,9 +349,10 @@ case_spec read_selecting_case(const load_context& context, const std::vector<yam
 case_spec read_case(const load_context& context, const YAML::Node& node, const std::string& field,
                     suite_defaults& defaults) {
   const yaml_reader& reader = context.reader;
-  const std::vector<yaml_entry> entries = reader.map_entries(
-      node, field,
-      {"name", "kernel", "description", "parameters", "axes", "launch", "skip", "expect", "select"});
+  const std::vector<yaml_entry> entries =
+      reader.map_entries(node, field,
+                         {"name", "kernel", "description", "parameters", "axes", "launch", "skip", "expect",
+                          "measure", "select"});
   case_spec result;
   result.where = reader.where(node);
 
@@ -327,7 +366,7 @@ case_spec read_case(const load_context& context, const YAML::Node& node, const s
   }
 
   if (const yaml_entry* select = find_entry(entries, "select"))
-    return read_selecting_case(context, entries, field, *select, std::move(result));
+    return read_selecting_case(context, entries, field, *select, defaults, std::move(result));
   const yaml_entry* kernel_entry = find_entry(entries, "kernel");
   if (kernel_entry == nullptr) {
     reader.fail(node, field_at(field, "kernel"), "missing required field 'kernel'",
@@ -405,9 +444,12 @@ case_spec read_case(const load_context& context, const YAML::Node& node, const s
     }
   }
 
+  add_measured_metrics(result, defaults.measured_metrics);
   for (const yaml_entry& entry : entries) {
     const std::string entry_field = field_at(field, entry.key);
-    if (entry.key == "description") {
+    if (entry.key == "measure") {
+      add_measured_metrics(result, read_measured_metrics(context, entry.value, entry_field));
+    } else if (entry.key == "description") {
       result.description = reader.scalar(entry.value, entry_field, "a description");
     } else if (entry.key == "launch") {
       result.launch = read_launch(context, entry.value, entry_field);

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -21,7 +22,9 @@
 #include "counterguard/core/interruption.hpp"
 #include "counterguard/history/history_source.hpp"
 #include "counterguard/history/recorded_baseline_values.hpp"
+#include "counterguard/pipeline/exec_run.hpp"
 #include "counterguard/pipeline/judgement.hpp"
+#include "counterguard/pipeline/recording_evaluation.hpp"
 #include "counterguard/pipeline/run_identity.hpp"
 #include "counterguard/runner/isolated_runner.hpp"
 #include "counterguard/runner/line_baseline_refresh.hpp"
@@ -36,8 +39,37 @@ std::string full_summary_path(const std::string& summary) {
   return summary + ".full.md";
 }
 
-int update_baselines(const baseline_update_options& options) {
-  const device_lookup devices(options.devices);  // while the suites are read
+namespace {
+
+// The runs a refresh merges, one per repetition, with what tells them apart in the history.
+struct refresh_repetitions {
+  std::vector<run_results> runs;
+  std::vector<std::string> labels;  // "repetition 1/5", "recording DIR"
+  std::set<std::string> suites;     // the suites whose baseline files the refresh updates
+};
+
+std::vector<std::string> repetition_labels(std::size_t count) {
+  std::vector<std::string> labels;
+  for (std::size_t r = 0; r < count; ++r)
+    labels.push_back("repetition " + std::to_string(r + 1) + "/" + std::to_string(count));
+  return labels;
+}
+
+// The suites of every case the runs hold, but the program's own case and the command line's (`exec`'s
+// suite "exec": they have no baselines).
+std::set<std::string> suites_of(const std::vector<run_results>& runs) {
+  std::set<std::string> suites;
+  for (const auto& run : runs) {
+    for (const auto& result : run.cases) {
+      if (result.suite != "exec")
+        suites.insert(result.suite);
+    }
+  }
+  return suites;
+}
+
+// The registered cases measured N times by the GPU workers (`outcome` keeps the workers' device).
+refresh_repetitions live_repetitions(const baseline_update_options& options, const device_lookup& devices) {
   const std::vector<case_instance> instances = select_instances(options.selection);
   if (instances.empty())
     throw input_error({}, "--filter", "no case instance matches '" + options.selection.filter + "'");
@@ -52,49 +84,153 @@ int update_baselines(const baseline_update_options& options) {
   isolated_run_outcome outcome =
       profile_instances(repeated, estimate_case_costs(repeated, read_case_costs(options.cost_from)), devices,
                         run, options.selection.chip);
-  wait_for_exiting_worker(outcome);  // the line baselines below profile on the GPU again
+  wait_for_exiting_worker(outcome);  // the line baselines profile on the GPU again
   interruption_guard::throw_if_interrupted();
   if (outcome.environment)
     throw environment_error(*outcome.environment, outcome.environment_message);
 
-  std::vector<run_results> repetitions(static_cast<std::size_t>(options.repeat));
-  for (std::size_t r = 0; r < repetitions.size(); ++r) {
-    run_results& repetition = repetitions[r];
+  refresh_repetitions repetitions;
+  repetitions.runs.resize(static_cast<std::size_t>(options.repeat));
+  for (std::size_t r = 0; r < repetitions.runs.size(); ++r) {
+    run_results& repetition = repetitions.runs[r];
     repetition.metadata = host_metadata("baseline", options.command_line);
     adopt_device(repetition.metadata, outcome.device);
     for (std::size_t i = 0; i < instances.size(); ++i) {
       repetition.cases.push_back(outcome.results.at(r * instances.size() + i));
     }
   }
-
-  std::set<std::string> suites;
   for (const auto& instance : instances)
-    suites.insert(instance.suite);
-  const std::string gpu_key = repetitions.front().metadata.gpu_key;
-  // What tells the repetitions apart in the history (their results may be identical).
-  std::vector<std::string> distinguishers;
-  for (std::size_t r = 0; r < repetitions.size(); ++r)
-    distinguishers.push_back("repetition " + std::to_string(r + 1) + "/" +
-                             std::to_string(repetitions.size()));
+    repetitions.suites.insert(instance.suite);
+  repetitions.labels = repetition_labels(repetitions.runs.size());
+  return repetitions;
+}
+
+// Each recording measured again without a GPU, as `evaluate DIR` measures it: one repetition each.
+refresh_repetitions recorded_repetitions(const baseline_update_options& options) {
+  refresh_repetitions repetitions;
+  for (const auto& directory : options.from_recordings) {
+    evaluate_options evaluate;
+    evaluate.directory = directory;
+    evaluate.selection = options.selection;
+    evaluate.command_line = options.command_line;
+    run_results run = evaluate_recording_results(evaluate);
+    run.metadata.mode = "baseline";
+    if (!repetitions.runs.empty() && run.metadata.gpu_key != repetitions.runs.front().metadata.gpu_key) {
+      throw input_error({directory}, "metadata.gpu_key",
+                        "was recorded on GPU key '" + run.metadata.gpu_key + "', " +
+                            options.from_recordings.front() + " on '" +
+                            repetitions.runs.front().metadata.gpu_key + "'",
+                        "merge recordings of one kind of GPU into one refresh (a baseline file belongs to "
+                        "one GPU key)");
+    }
+    repetitions.runs.push_back(std::move(run));
+    repetitions.labels.push_back("recording " + directory);
+  }
+  repetitions.suites = suites_of(repetitions.runs);
+  return repetitions;
+}
+
+// The program run N times under `exec`'s injection; nullopt (a message said why) when a repetition failed.
+std::optional<refresh_repetitions> program_repetitions(const baseline_update_options& options) {
+  exec_options exec;
+  exec.selection = options.selection;
+  exec.selection.allow_program_cases = true;
+  exec.reports.quiet = true;
+  exec.extra_metrics = options.extra_metrics;
+  exec.binaries = options.binaries;
+  exec.program = options.program;
+  exec.timeout_seconds = options.program_timeout_seconds;
+  exec.wait_for_gpu_seconds = options.wait_for_gpu_seconds;
+  exec.allow_program_failure = options.allow_program_failure;
+  exec.command_line = options.command_line;
+  refresh_repetitions repetitions;
+  repetitions.labels = repetition_labels(static_cast<std::size_t>(options.repeat));
+  for (std::size_t r = 0; r < repetitions.labels.size(); ++r) {
+    exec_measurement measured = measure_program(exec);
+    interruption_guard::throw_if_interrupted();
+    const case_result& program = measured.results.cases.front();  // exec/program
+    std::size_t profiled = 0;
+    for (const auto& result : measured.results.cases)
+      profiled += result.kernels.size();
+    const std::string outcome = program.checks.empty() ? std::string() : program.checks.front().message;
+    std::fputs(fmt::format("counterguard: {}: {}; {} launch(es) measured\n", repetitions.labels[r], outcome,
+                           profiled)
+                   .c_str(),
+               stderr);
+    if (program.status == case_status::failed) {
+      std::fputs(fmt::format("counterguard: no baselines written: the program failed in {} ({}); "
+                             "--allow-program-failure records what it measured anyway\n",
+                             repetitions.labels[r], outcome)
+                     .c_str(),
+                 stderr);
+      return std::nullopt;
+    }
+    measured.results.metadata.mode = "baseline";
+    repetitions.runs.push_back(std::move(measured.results));
+  }
+  repetitions.suites = suites_of(repetitions.runs);
+  return repetitions;
+}
+
+}  // namespace
+
+int update_baselines(const baseline_update_options& options) {
+  if (!options.from_recordings.empty() && !options.program.empty()) {
+    throw input_error({}, "--from-recording",
+                      "both recordings and a program are given: a refresh merges one or the other",
+                      "drop the program after '--', or --from-recording");
+  }
+  if (options.with_lines && (!options.from_recordings.empty() || !options.program.empty())) {
+    throw input_error({}, "--with-lines",
+                      options.program.empty()
+                          ? "per-line profiles are measured on a GPU, a recording has none"
+                          : "exec records no per-source-line counters of a program",
+                      "record per-line baselines of registered cases with `baseline update --with-lines` "
+                      "(without --from-recording or a program)");
+  }
+  std::optional<device_lookup> devices;
+  refresh_repetitions repetitions;
+  if (!options.from_recordings.empty()) {
+    repetitions = recorded_repetitions(options);
+  } else if (!options.program.empty()) {
+    std::optional<refresh_repetitions> measured = program_repetitions(options);
+    if (!measured)
+      return static_cast<int>(exit_code::check_failed);
+    repetitions = std::move(*measured);
+  } else {
+    devices.emplace(options.devices);  // while the suites are read
+    repetitions = live_repetitions(options, *devices);
+  }
+
+  // Whether the runs are a program's (`exec`, live or recorded), whose kernels nobody prepared.
+  const bool of_programs =
+      std::any_of(repetitions.runs.begin(), repetitions.runs.end(), [](const run_results& run) {
+        return std::any_of(run.cases.begin(), run.cases.end(),
+                           [](const case_result& c) { return c.instance == "exec/program"; });
+      });
+  const std::string gpu_key = repetitions.runs.front().metadata.gpu_key;
+  const std::vector<std::string>& distinguishers = repetitions.labels;
   baseline_refresh_options refresh;
   refresh.keep_entries_inside_band = !options.replace_all;
+  // A program's kernels may vary between identical runs: recorded as noisy rather than failing at random.
+  refresh.varying_exact_as_noisy = of_programs;
   if (options.from_history > 0) {
     // The repetitions are recorded after the baselines are written; should they be in the history already
     // (the same results recorded before), their hashes keep them from counting twice.
     std::vector<std::string> own;
-    for (std::size_t r = 0; r < repetitions.size(); ++r)
-      own.push_back(results_content_hash(repetitions[r], distinguishers[r]));
+    for (std::size_t r = 0; r < repetitions.runs.size(); ++r)
+      own.push_back(results_content_hash(repetitions.runs[r], distinguishers[r]));
     refresh.earlier_values = recorded_baseline_values(std::make_shared<const history_store>(options.history),
                                                       gpu_key, options.from_history, own);
   }
   // Every suite's update is computed before any file is written: a baseline file that cannot be read stops
   // the refresh with nothing written.
   std::vector<std::pair<std::string, baseline_update_result>> updates;
-  for (const auto& suite : suites) {
+  for (const auto& suite : repetitions.suites) {
     const std::string path = baseline_path(options.baseline_dir, gpu_key, suite);
     const std::optional<baseline_file> existing = load_baseline_file(path);
     baseline_update_result update =
-        update_baseline(existing, suite, repetitions, catalog_metric_traits, refresh, path);
+        update_baseline(existing, suite, repetitions.runs, catalog_metric_traits, refresh, path);
     // A file is rewritten only when a value or band changed (or it is new): a refresh that measured the same
     // values leaves the file, its date and commit untouched, so a nightly job has nothing to propose.
     const bool write = !update.measured.empty() && (!existing || !update.changes.empty());
@@ -107,6 +243,10 @@ int update_baselines(const baseline_update_options& options) {
       save_baseline_file(path, update.file);
     for (const auto& why : update.not_recorded)
       std::fputs(fmt::format("counterguard: not recorded: {}\n", why).c_str(), stderr);
+    for (const auto& varied : update.recorded_as_noisy)
+      std::fputs(
+          fmt::format("counterguard: recorded as noisy (varied between repetitions): {}\n", varied).c_str(),
+          stderr);
     results.push_back(update);
   }
   if (options.with_lines) {
@@ -115,13 +255,13 @@ int update_baselines(const baseline_update_options& options) {
     recording.executable = self_executable();
     recording.suite_paths = options.selection.paths;
     recording.chip = options.selection.chip;
-    const std::vector<int>& chosen = devices.get().devices;
+    const std::vector<int>& chosen = devices->get().devices;
     recording.device = chosen.empty() ? 0 : chosen.front();
     recording.timeout_seconds = options.case_timeout_seconds * 4;
     line_attribution attribution;
     attribution.external_dirs = options.blame_external;
     const line_baseline_refresh lines =
-        refresh_line_baselines(repetitions.front(), options.baseline_dir, recording, attribution);
+        refresh_line_baselines(repetitions.runs.front(), options.baseline_dir, recording, attribution);
     for (const auto& why : lines.not_recorded)
       std::fputs(fmt::format("counterguard: no per-line profile: {}\n", why).c_str(), stderr);
     for (const auto& path : lines.written)
@@ -146,9 +286,9 @@ int update_baselines(const baseline_update_options& options) {
       write_file_atomically(full_path, summary);
   }
   // After the baselines are saved: a history that cannot be written does not cost the refresh.
-  for (std::size_t r = 0; r < repetitions.size() && !options.history.empty(); ++r) {
-    record_into_history(options.history, repetitions[r], "counterguard baseline update, " + distinguishers[r],
-                        distinguishers[r]);
+  for (std::size_t r = 0; r < repetitions.runs.size() && !options.history.empty(); ++r) {
+    record_into_history(options.history, repetitions.runs[r],
+                        "counterguard baseline update, " + distinguishers[r], distinguishers[r]);
   }
   return 0;
 }

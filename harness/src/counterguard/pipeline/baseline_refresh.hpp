@@ -31,6 +31,14 @@ struct baseline_update_options {
   bool replace_all = false;  // replace entries the refresh agrees with too (docs/baselines.md)
   bool with_lines = false;   // also write the per-line profiles of exact metrics (docs/blame.md)
   std::vector<std::string> blame_external;  // --blame-external: third-party include directories
+  // --from-recording DIR...: each a recording of one repetition (`run` or `exec --save-counter-data`),
+  // measured again without a GPU instead of running anything.
+  std::vector<std::string> from_recordings;
+  // `baseline update SUITE... -- PROGRAM ARGS`: the program run `repeat` times under `exec`'s injection.
+  std::vector<std::string> program;
+  std::vector<std::string> binaries;  // --binary: more files to read static metrics from
+  double program_timeout_seconds = 600.0;
+  bool allow_program_failure = false;
 };
 
 // Returns the exit status.

@@ -73,7 +73,7 @@ std::vector<std::unique_ptr<gpu_lock>> lock_gpus(std::vector<std::string> uuids,
 
 }  // namespace
 
-int run_exec(const exec_options& options) {
+exec_measurement measure_program(const exec_options& options) {
   exec_phase_trace steps = exec_phase_trace::from_environment();
   const std::vector<exec_case_request> flagged =
       command_line_cases(command_line_selection(options), options.extra_metrics);
@@ -187,15 +187,25 @@ int run_exec(const exec_options& options) {
     save_exec_envelope(recording.path(), envelope);
   }
   check_all_expectations(results, checked);
-  print_selection_failures(results);
-  const int status = judge_and_report(results, options.reports);
-  steps.phase("results and reports");
+  steps.phase("results");
   if (steps.enabled())
     std::fprintf(stderr, "counterguard exec trace: %s\n", steps.summary().c_str());
-  return status;
+  return exec_measurement{std::move(results), program, processes};
+}
+
+int run_exec(const exec_options& options) {
+  exec_measurement measured = measure_program(options);
+  print_selection_failures(measured.results);
+  return judge_and_report(measured.results, options.reports);
 }
 
 int evaluate_exec_recording_directory(const evaluate_options& options) {
+  run_results results = evaluate_exec_recording_results(options);
+  print_selection_failures(results);
+  return judge_and_report(results, options.reports);
+}
+
+run_results evaluate_exec_recording_results(const evaluate_options& options) {
   const fs::path directory(options.directory);
   const exec_envelope envelope = load_exec_envelope(directory);
   std::vector<case_instance> instances =
@@ -232,8 +242,7 @@ int evaluate_exec_recording_directory(const evaluate_options& options) {
   run_results results =
       exec_run_results(evaluation, envelope.program, envelope.allow_program_failure, metadata, checked);
   check_all_expectations(results, checked);
-  print_selection_failures(results);
-  return judge_and_report(results, options.reports);
+  return results;
 }
 
 }  // namespace counterguard

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "counterguard/exec/exec_recording.hpp"
+#include "counterguard/exec/program_outcome.hpp"
 #include "counterguard/pipeline/case_selection.hpp"
 #include "counterguard/pipeline/judgement.hpp"
 #include "counterguard/pipeline/recording_evaluation.hpp"
@@ -35,7 +37,20 @@ struct exec_options {
 // Returns the exit status.
 int run_exec(const exec_options& options);
 
+// One run of the program under the injection, measured and its expectations checked, not yet judged against
+// baselines or reported: what `exec` reports and what `baseline update SUITE -- PROGRAM` merges.
+struct exec_measurement {
+  run_results results;  // the program's own case ("exec/program") first
+  program_outcome program;
+  std::vector<recorded_process> processes;  // what each process recorded (kernels launched, case progress)
+};
+[[nodiscard]] exec_measurement measure_program(const exec_options& options);
+
 // `evaluate DIR` for a directory recorded by `counterguard exec`; returns the exit status.
 int evaluate_exec_recording_directory(const evaluate_options& options);
+
+// A directory recorded by `counterguard exec` measured again without a GPU, its expectations checked, under
+// `metadata.mode` "evaluate" (`evaluate DIR`, and `baseline update --from-recording DIR`).
+[[nodiscard]] run_results evaluate_exec_recording_results(const evaluate_options& options);
 
 }  // namespace counterguard

@@ -12,16 +12,14 @@
 
 namespace counterguard {
 
-int evaluate_recording_directory(const evaluate_options& options) {
-  const std::filesystem::path directory(options.directory);
-  if (is_exec_recording(directory))
-    return evaluate_exec_recording_directory(options);
-  const recorded_run recording = load_recorded_run(directory);
-  const std::string recording_file = (directory / "run.json").string();
-  std::vector<case_instance> instances;
+namespace {
+
+// The selected instances of the suites (those the recording names unless the command line names others).
+std::vector<case_instance> recorded_instances(const evaluate_options& options, const recorded_run& recording,
+                                              const std::string& recording_file) {
   try {
-    instances = select_instances(recorded_selection(options.selection, recording.suite_paths,
-                                                    recording.results.metadata, recording_file));
+    return select_instances(recorded_selection(options.selection, recording.suite_paths,
+                                               recording.results.metadata, recording_file));
   } catch (const input_error& e) {
     if (!options.selection.paths.empty() || e.where().file == recording_file)
       throw;
@@ -29,6 +27,41 @@ int evaluate_recording_directory(const evaluate_options& options) {
     throw input_error(e.where(), e.field(),
                       e.problem() + " (a suite named by suite_paths of " + recording_file + ")", e.valid());
   }
+}
+
+[[noreturn]] void throw_nothing_recorded(const std::filesystem::path& directory) {
+  throw input_error(
+      {(directory / "run.json").string()}, "results.cases",
+      "none of the selected case instances was recorded in this directory",
+      "select recorded cases (--filter) or record them with `counterguard run --save-counter-data`");
+}
+
+}  // namespace
+
+run_results evaluate_recording_results(const evaluate_options& options) {
+  const std::filesystem::path directory(options.directory);
+  if (is_exec_recording(directory))
+    return evaluate_exec_recording_results(options);
+  const recorded_run recording = load_recorded_run(directory);
+  const std::vector<case_instance> instances =
+      recorded_instances(options, recording, (directory / "run.json").string());
+  std::vector<case_instance> evaluated;
+  run_results results = evaluate_recording(directory, recording, instances, evaluated);
+  if (evaluated.empty())
+    throw_nothing_recorded(directory);
+  results.metadata.mode = "evaluate";
+  results.metadata.command_line = options.command_line;
+  check_all_expectations(results, evaluated);
+  return results;
+}
+
+int evaluate_recording_directory(const evaluate_options& options) {
+  const std::filesystem::path directory(options.directory);
+  if (is_exec_recording(directory))
+    return evaluate_exec_recording_directory(options);
+  const recorded_run recording = load_recorded_run(directory);
+  std::vector<case_instance> instances =
+      recorded_instances(options, recording, (directory / "run.json").string());
   std::optional<shard_record> shard;
   if (!options.shard.empty()) {
     // Shards of the instances this recording can evaluate, balanced by the recorded per-case seconds.
@@ -58,12 +91,8 @@ int evaluate_recording_directory(const evaluate_options& options) {
     reports.no_baselines = true;
     return judge_and_report(results, reports);
   }
-  if (evaluated.empty()) {
-    throw input_error(
-        {(directory / "run.json").string()}, "results.cases",
-        "none of the selected case instances was recorded in this directory",
-        "select recorded cases (--filter) or record them with `counterguard run --save-counter-data`");
-  }
+  if (evaluated.empty())
+    throw_nothing_recorded(directory);
   results.metadata.mode = "evaluate";
   results.metadata.command_line = options.command_line;
   check_all_expectations(results, evaluated);

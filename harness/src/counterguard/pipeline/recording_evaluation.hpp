@@ -23,4 +23,9 @@ struct evaluate_options {
 // Returns the exit status.
 int evaluate_recording_directory(const evaluate_options& options);
 
+// The whole recording (no shard) measured again and its expectations checked, not yet judged against
+// baselines: one repetition of `baseline update --from-recording DIR`. Throws input_error when it holds none
+// of the selected case instances.
+[[nodiscard]] run_results evaluate_recording_results(const evaluate_options& options);
+
 }  // namespace counterguard

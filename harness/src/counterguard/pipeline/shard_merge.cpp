@@ -17,7 +17,9 @@ int merge_results_files(const merge_options& options) {
   inputs.reserve(options.inputs.size());
   for (const auto& file : options.inputs)
     inputs.push_back({file, load_run_results(file)});
-  run_results merged = merge_results(std::move(inputs));
+  run_results merged =
+      merge_results(std::move(inputs),
+                    options.expected_shards > 0 ? std::optional<int>(options.expected_shards) : std::nullopt);
   if (!options.command_line.empty())
     merged.metadata.command_line = options.command_line;
   // Statuses are settled again with this command's --strict, as `run --strict` would have settled them.

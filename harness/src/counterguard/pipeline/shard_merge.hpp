@@ -12,7 +12,8 @@ namespace counterguard {
 // of reports, exiting as `run` would for the whole.
 struct merge_options {
   std::vector<std::string> inputs;
-  report_options reports;  // baselines are not compared again: each shard compared its own
+  int expected_shards = 0;  // --expect-shards N: a job array of N tasks; 0: the shards' own count
+  report_options reports;   // baselines are not compared again: each shard compared its own
   std::string command_line;
 };
 

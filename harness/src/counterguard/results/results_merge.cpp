@@ -43,6 +43,38 @@ void check_no_overlap(const std::vector<named_results>& inputs) {
   }
 }
 
+// "2/4, 3/4": the shards of `count` that `shards` (in index order) lack.
+std::string missing_shards(const std::vector<named_results*>& shards, int count) {
+  std::string missing;
+  std::size_t next = 0;
+  for (int index = 1; index <= count; ++index) {
+    if (next < shards.size() && shards[next]->results.metadata.shard->index == index) {
+      ++next;
+      continue;
+    }
+    missing += (missing.empty() ? "" : ", ") + std::to_string(index) + "/" + std::to_string(count);
+  }
+  return missing;
+}
+
+// Every input is shard I of `expected`, as the job array of `expected` tasks writes them.
+void check_expected_count(const std::vector<named_results>& inputs, int expected) {
+  for (const auto& input : inputs) {
+    if (!input.results.metadata.shard) {
+      refuse(input.file, "not a shard, while --expect-shards " + std::to_string(expected) + " was given",
+             "the results files of `--shard I/" + std::to_string(expected) + "`");
+    }
+    const shard_record& shard = *input.results.metadata.shard;
+    if (shard.count != expected) {
+      refuse(input.file,
+             "shard " + std::to_string(shard.index) + "/" + std::to_string(shard.count) +
+                 " is not one of --expect-shards " + std::to_string(expected),
+             "the results files of `--shard I/" + std::to_string(expected) +
+                 "` (the same count in every task and in the merge)");
+    }
+  }
+}
+
 // The shards in index order, checked to be the N shards of one plan.
 std::vector<named_results*> ordered_shards(std::vector<named_results>& inputs) {
   std::vector<named_results*> shards;
@@ -75,15 +107,7 @@ std::vector<named_results*> ordered_shards(std::vector<named_results>& inputs) {
              "each shard once");
     }
   }
-  std::string missing;
-  std::size_t next = 0;
-  for (int index = 1; index <= first.count; ++index) {
-    if (next < shards.size() && shards[next]->results.metadata.shard->index == index) {
-      ++next;
-      continue;
-    }
-    missing += (missing.empty() ? "" : ", ") + std::to_string(index) + "/" + std::to_string(first.count);
-  }
+  const std::string missing = missing_shards(shards, first.count);
   if (!missing.empty()) {
     refuse(shards.front()->file, "missing shards: " + missing,
            "every shard's results file (a job that failed before writing one must be rerun)");
@@ -93,7 +117,20 @@ std::vector<named_results*> ordered_shards(std::vector<named_results>& inputs) {
 
 }  // namespace
 
-run_results merge_results(std::vector<named_results> inputs) {
+run_results merge_results(std::vector<named_results> inputs, std::optional<int> expected_shards) {
+  if (expected_shards) {
+    if (*expected_shards < 1) {
+      throw input_error({}, "--expect-shards", std::to_string(*expected_shards) + " shards",
+                        "a count of 1 or more (the N of --shard I/N)");
+    }
+    if (inputs.empty()) {
+      throw input_error(
+          {}, "inputs",
+          "missing shards: " + missing_shards({}, *expected_shards) + " (no results file was given)",
+          "every shard's results file (a job that failed before writing one must be rerun)");
+    }
+    check_expected_count(inputs, *expected_shards);
+  }
   if (inputs.empty())
     throw input_error({}, "inputs", "no results files to merge", "one or more results JSON files");
   const std::size_t sharded =

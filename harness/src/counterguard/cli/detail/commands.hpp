@@ -39,6 +39,7 @@ command_action add_launch_command(CLI::App& app, const command_context& context)
 command_action add_history_command(CLI::App& app, const command_context& context);  // import, list
 command_action add_compare_command(CLI::App& app, const command_context& context);
 command_action add_exec_command(CLI::App& app, const command_context& context);
+command_action add_record_command(CLI::App& app, const command_context& context);
 command_action add_merge_command(CLI::App& app, const command_context& context);
 command_action add_list_command(CLI::App& app, const command_context& context);
 command_action add_plan_command(CLI::App& app, const command_context& context);
@@ -46,8 +47,13 @@ command_action add_sass_command(CLI::App& app, const command_context& context);
 command_action add_blame_command(CLI::App& app, const command_context& context);
 command_action add_schema_command(CLI::App& app, const command_context& context);
 
-// For `counterguard exec ... -- program args`: removes "--" and everything after it from `arguments` and
-// keeps it as the program to run; leaves other command lines alone (exec_command.cpp).
+// For `counterguard exec|record|baseline update ... -- program args`: removes "--" and everything after it
+// from `arguments` and keeps it as the program to run (program_arguments); leaves other command lines alone
+// (exec_command.cpp).
 void take_exec_program(std::vector<char*>& arguments);
+// The program and its arguments take_exec_program kept (empty when there was none).
+[[nodiscard]] std::vector<std::string>& program_arguments();
+// This process's command line, as results record it.
+[[nodiscard]] std::string own_command_line();
 
 }  // namespace counterguard::detail
