@@ -164,21 +164,21 @@ class user_project(ci_sandbox):
         return read_text(path).split() if os.path.exists(path) else []
 
     def release_tarball(self, version, layout="cpack"):
-        """counterguard-<version>-Linux.tar.gz as CPack's TGZ packs it (one top-level folder; layout "flat": the
+        """counterguard-<version>-linux-x86_64.tar.gz as CPack's TGZ packs it (one top-level folder; layout "flat": the
         tree itself; "empty": no bin/counterguard), with the logging wrapper as bin/counterguard. Returns the
         release-url with {version} and the tarball's SHA-256."""
         releases = os.path.join(self.root, "releases")
         tree = os.path.join(self.root, f"release-tree-{version}-{layout}")
-        top = os.path.join(tree, f"counterguard-{version}-Linux") if layout != "flat" else tree
+        top = os.path.join(tree, f"counterguard-{version}-linux-x86_64") if layout != "flat" else tree
         os.makedirs(os.path.join(top, "lib", "counterguard"), exist_ok=True)
         if layout != "empty":
             self.write_runner(os.path.join(top, "bin", "counterguard"))
         os.makedirs(releases, exist_ok=True)
-        tarball = os.path.join(releases, f"counterguard-{version}-Linux.tar.gz")
+        tarball = os.path.join(releases, f"counterguard-{version}-linux-x86_64.tar.gz")
         subprocess.run(["tar", "-czf", tarball, "-C", tree, "."], check=True)
         with open(tarball, "rb") as f:
             digest = hashlib.sha256(f.read()).hexdigest()
-        return "file://" + os.path.join(releases, "counterguard-{version}-Linux.tar.gz"), digest
+        return "file://" + os.path.join(releases, "counterguard-{version}-linux-x86_64.tar.gz"), digest
 
 
 
