@@ -25,7 +25,8 @@ import xml.etree.ElementTree as ElementTree
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
-import template_runner  # noqa: E402  (after the path is set)
+import blamed_regression  # noqa: E402  (after the path is set)
+import template_runner  # noqa: E402
 import workflow_runner  # noqa: E402
 
 COUNTERGUARD = os.path.join(SOURCE, "build", "counterguard")
@@ -386,6 +387,48 @@ class github_gate_test(github_gate_base):
         self.assertEqual(steps["Verdict"].status, "failure")
 
 
+class github_gate_annotation_test(github_gate_base):
+    """The gate's annotations (`--annotations github`) on a regression blamed to its source line."""
+
+    def run_blamed_regression(self, **inputs):
+        self.seed_pull_request()
+        workspace = self.project.checkout()
+        profiles = blamed_regression.plant(workspace, BASELINES, self.root)
+        job, steps, outputs = self.run_gate(workspace, arguments=blamed_regression.gate_arguments(profiles), **inputs)
+        self.assertEqual(outputs["status"], "1", steps["Measure and check"].detail["output"])
+        annotations = [line for line in steps["Measure and check"].detail["output"].splitlines()
+                       if line.startswith("::error ")]
+        return job, annotations
+
+    def test_the_regressed_check_is_an_error_on_the_kernel_source_line_then_on_the_suite_line(self):
+        _, annotations = self.run_blamed_regression()
+        title = f"title=counterguard%3A shared_store_bank_conflicts regressed in {blamed_regression.INSTANCE}"
+        self.assertEqual([a.split("::")[1] for a in annotations], [
+            f"error file={blamed_regression.KERNEL_SOURCE},line={blamed_regression.BLAMED_LINE},{title}",
+            f"error file={CASES}/transpose.yaml,line={blamed_regression.SUITE_LINE},{title}"])
+        self.assertIn("shared_store_bank_conflicts: expected 0 (must stay 0), measured 4063232%0Asource line: "
+                      "transpose.cu:34", annotations[0])
+        self.assertIn("shared excess wavefronts 4063232", annotations[0])
+
+    def test_the_comment_links_the_blamed_line_at_the_head_commit_and_sarif_is_uploaded(self):
+        job, _ = self.run_blamed_regression()
+        (comment,) = self.our_comments()
+        self.assertIn(f"[transpose.cu:34](https://github.com/acme/kernels/blob/{self.HEAD}/"
+                      f"{blamed_regression.KERNEL_SOURCE}#L{blamed_regression.BLAMED_LINE})", comment["body"])
+        self.assertIn("findings.sarif", job.artifacts["counterguard-results"])
+
+    def test_annotations_false_writes_none(self):
+        _, annotations = self.run_blamed_regression(annotations="false")
+        self.assertEqual(annotations, [])
+        self.assertNotIn("--annotations", self.project.runner_calls()[-1]["argv"])
+
+    def test_a_passing_run_annotates_nothing(self):
+        job, steps, outputs = self.run_gate(self.project.checkout())
+        self.assertEqual(outputs["status"], "0")
+        self.assertNotIn("::error", steps["Measure and check"].detail["output"])
+        self.assertEqual(read_text(os.path.join(job.workspace, "counterguard-out", "annotations.txt")), "")
+
+
 class github_enterprise_gate_test(github_gate_base):
     """GitHub Enterprise Server: github.server_url is the server; gh must be pointed at it."""
     SERVER = "https://ghe.example.com"
@@ -445,6 +488,19 @@ class github_setup_test(github_gate_base):
         self.assertEqual(again["runner"], outputs["runner"])
         self.assertIn("in the tool cache", steps["Get the release"].detail["output"])
 
+    def test_a_release_is_the_cmake_package_the_gates_build_of_the_users_runner_finds(self):
+        url, _ = self.project.release_tarball("9.9.8")
+        workspace = self.project.checkout(built=False)
+        job = self.job(workspace, event_name="push")
+        _, outputs = job.run_action(SETUP_ACTION, {"counterguard-version": "9.9.8", "release-url": url})
+        self.assertEqual(outputs["prefix"], os.path.dirname(os.path.dirname(outputs["runner"])))
+        self.assertTrue(os.path.isdir(os.path.join(outputs["prefix"], "lib")))
+        build = f'printf "%s" "$CMAKE_PREFIX_PATH" >prefix.txt && {self.project.build_command()}'
+        _, gate = job.run_action(GATE_ACTION, {"build": build, "runner": RUNNER, "cases": CASES,
+                                               "baseline-dir": BASELINES, "measure": f"evaluate {RECORDING}"})
+        self.assertEqual(gate["status"], "0")
+        self.assertEqual(read_text(os.path.join(workspace, "prefix.txt")).split(":")[0], outputs["prefix"])
+
     def test_a_flat_tarball_works_and_a_wrong_digest_or_no_program_is_refused(self):
         url, _ = self.project.release_tarball("1.0.0", layout="flat")
         job, steps, outputs = self.setup(self.project.checkout(built=False),
@@ -482,7 +538,7 @@ class github_setup_test(github_gate_base):
         inputs = {"build": self.project.build_command(), "runner": RUNNER, "build-cache": "build"}
         # The first job of the commit builds and saves the build directory.
         job, steps, outputs = self.setup(self.project.checkout(built=False), stores, **inputs)
-        self.assertEqual(outputs, {"runner": RUNNER, "source": "build"})
+        self.assertEqual(outputs, {"runner": RUNNER, "source": "build", "prefix": ""})
         self.assertEqual(steps["Restore the build"].detail["hit"], False)
         self.assertTrue(steps["Save the build"].detail["saved"])
         self.assertEqual(steps["Save the build"].detail["with"]["key"], f"counterguard-build-Linux-{self.MERGE}")
@@ -490,7 +546,7 @@ class github_setup_test(github_gate_base):
         # Every other job of the commit (shards, the report job, a re-run) restores it and builds nothing.
         workspace = self.project.checkout(built=False)
         job, steps, outputs = self.setup(workspace, stores, **inputs)
-        self.assertEqual(outputs, {"runner": RUNNER, "source": "cache"})
+        self.assertEqual(outputs, {"runner": RUNNER, "source": "cache", "prefix": ""})
         self.assertEqual(steps["Build the runner"].status, "skipped")
         self.assertEqual(steps["Save the build"].status, "skipped")
         self.assertEqual(len(self.project.builds()), 1)
@@ -506,7 +562,7 @@ class github_setup_test(github_gate_base):
 
     def test_without_release_or_build_the_runner_is_taken_as_given(self):
         job, steps, outputs = self.setup(self.project.checkout(), runner=RUNNER)
-        self.assertEqual(outputs, {"runner": RUNNER, "source": "given"})
+        self.assertEqual(outputs, {"runner": RUNNER, "source": "given", "prefix": ""})
         job, steps, outputs = self.setup(self.project.checkout(built=False), runner=RUNNER)
         self.assertEqual(steps["The runner"].status, "failure")
         self.assertIn(f"no runner at {RUNNER}", steps["The runner"].detail["output"])

@@ -57,8 +57,9 @@ TEST(findings, a_failing_check_whose_metric_was_not_blamed_has_no_source_line_fi
   const test::sample_repository repository;
   const auto findings = findings_of(test::blamed_run_in(repository), repository);
   for (const auto& f : findings) {
-    if (f.metric == "duration_ns")
+    if (f.metric == "duration_ns") {
       EXPECT_EQ(f.kind, finding_kind::expectation);
+    }
   }
 }
 

@@ -11,7 +11,7 @@
 namespace counterguard {
 namespace {
 
-std::vector<std::string> lines_of(const std::string& text) {
+std::vector<std::string> annotation_lines(const std::string& text) {
   std::vector<std::string> lines;
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);)
@@ -25,7 +25,7 @@ std::vector<finding> sample_findings(const test::sample_repository& repository) 
 
 TEST(github_annotations, a_blamed_check_is_an_error_on_its_source_line_with_its_values_and_instruction) {
   const test::sample_repository repository;
-  const auto lines = lines_of(render_github_annotations(sample_findings(repository), 10, ""));
+  const auto lines = annotation_lines(render_github_annotations(sample_findings(repository), 10, ""));
   ASSERT_FALSE(lines.empty());
   EXPECT_EQ(lines[0].rfind("::error file=kernels/transpose.cu,line=34,title=counterguard%3A "
                            "shared_store_bank_conflicts failed its expectation in transpose/naive?n=2048::",
@@ -39,7 +39,7 @@ TEST(github_annotations, a_blamed_check_is_an_error_on_its_source_line_with_its_
 
 TEST(github_annotations, each_failing_check_is_also_an_error_on_its_suite_line) {
   const test::sample_repository repository;
-  const auto lines = lines_of(render_github_annotations(sample_findings(repository), 10, ""));
+  const auto lines = annotation_lines(render_github_annotations(sample_findings(repository), 10, ""));
   ASSERT_EQ(lines.size(), 4U);
   EXPECT_EQ(lines[1].rfind("::error file=tests/transpose.yaml,line=12,title=", 0), 0U) << lines[1];
   EXPECT_EQ(lines[2].rfind("::error file=tests/transpose.yaml,line=9,title=counterguard%3A duration_ns "
@@ -53,7 +53,7 @@ TEST(github_annotations, each_failing_check_is_also_an_error_on_its_suite_line) 
 
 TEST(github_annotations, over_the_limit_the_last_annotation_says_how_many_more_and_the_log_lists_them) {
   const test::sample_repository repository;
-  const auto lines = lines_of(render_github_annotations(sample_findings(repository), 2, "out/report.html"));
+  const auto lines = annotation_lines(render_github_annotations(sample_findings(repository), 2, "out/report.html"));
   ASSERT_EQ(lines.size(), 5U);
   EXPECT_EQ(lines[0].rfind("::error file=kernels/transpose.cu,line=34,", 0), 0U);
   EXPECT_EQ(lines[1],
@@ -67,7 +67,7 @@ TEST(github_annotations, over_the_limit_the_last_annotation_says_how_many_more_a
 
 TEST(github_annotations, limit_zero_annotates_every_finding) {
   const test::sample_repository repository;
-  EXPECT_EQ(lines_of(render_github_annotations(sample_findings(repository), 0, "")).size(), 4U);
+  EXPECT_EQ(annotation_lines(render_github_annotations(sample_findings(repository), 0, "")).size(), 4U);
 }
 
 TEST(github_annotations, a_passing_run_writes_nothing) {
