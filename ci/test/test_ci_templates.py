@@ -1043,7 +1043,7 @@ class sharded_gate_test(template_test):
 
         self.assertTrue(workflow_runner.job_condition(SHARDED_WORKFLOW, "build", {}))
         _, (checkout, setup) = run_job("build")
-        self.assertEqual(setup.outputs, {"runner": RUNNER, "source": "build"})
+        self.assertEqual(setup.outputs, {"runner": RUNNER, "source": "build", "prefix": ""})
         self.assertEqual(len(self.project.builds()), 1)
 
         self.assertTrue(workflow_runner.job_condition(SHARDED_WORKFLOW, "shard", {"build": "success"}))

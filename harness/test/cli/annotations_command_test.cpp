@@ -36,8 +36,8 @@ class recorded_regression : public ::testing::Test {
     std::string text = test::read_text(transpose);
     const auto block = text.find("  " + instance + ":");
     ASSERT_NE(block, std::string::npos);
-    for (auto at = text.find(conflicts_4063232, block); at != std::string::npos && at < text.find("\n  t", block + 1);
-         at = text.find(conflicts_4063232, at))
+    for (auto at = text.find(conflicts_4063232, block);
+         at != std::string::npos && at < text.find("\n  t", block + 1); at = text.find(conflicts_4063232, at))
       text.replace(at, conflicts_4063232.size(), conflicts_0);
     std::ofstream(transpose) << text;
     fs::remove(baselines / "GH100-132sm-cuda13" / "transpose.lines.json");
@@ -50,10 +50,10 @@ class recorded_regression : public ::testing::Test {
   // evaluate of the case with the planted regression, blamed from the profile, the findings placed under the
   // source tree.
   test::command_result evaluate(const std::string& reports) const {
-    return test::run_counterguard(
-        "evaluate harness/test/fixtures/h200_builtin --filter '" + instance + "' --baseline-dir '" +
-        (m_scratch.path() / "baselines").string() + "' --blame-from '" + (m_scratch.path() / "profiles").string() +
-        "' --source-root '" + source_dir + "' " + reports);
+    return test::run_counterguard("evaluate harness/test/fixtures/h200_builtin --filter '" + instance +
+                                  "' --baseline-dir '" + (m_scratch.path() / "baselines").string() +
+                                  "' --blame-from '" + (m_scratch.path() / "profiles").string() +
+                                  "' --source-root '" + source_dir + "' " + reports);
   }
 
   [[nodiscard]] fs::path out(const std::string& name) const { return m_scratch.path() / name; }
@@ -76,11 +76,13 @@ TEST_F(recorded_regression, the_blamed_regression_is_annotated_on_the_store_line
   const auto lines = annotation_file_lines(test::read_text(out("annotations.txt")));
   ASSERT_FALSE(lines.empty()) << r.output;
   EXPECT_EQ(lines[0].rfind("::error file=kernels/transpose/transpose.cu,line=34,title=counterguard%3A "
-                           "shared_store_bank_conflicts regressed in " + instance + "::",
+                           "shared_store_bank_conflicts regressed in " +
+                               instance + "::",
                            0),
             0U)
       << lines[0];
-  EXPECT_NE(lines[0].find("shared_store_bank_conflicts: expected 0 (must stay 0), measured 4063232"), std::string::npos)
+  EXPECT_NE(lines[0].find("shared_store_bank_conflicts: expected 0 (must stay 0), measured 4063232"),
+            std::string::npos)
       << lines[0];
   EXPECT_NE(lines[0].find("shared excess wavefronts 4063232"), std::string::npos) << lines[0];
 }
@@ -91,7 +93,8 @@ TEST_F(recorded_regression, the_regression_is_also_annotated_on_the_suite_line_o
   const std::string text = test::read_text(out("annotations.txt"));
   // cases/transpose.yaml:32 states the case's bank conflicts.
   EXPECT_NE(text.find("::error file=cases/transpose.yaml,line=32,title=counterguard%3A shared_store_bank_"
-                      "conflicts regressed in " + instance + "::"),
+                      "conflicts regressed in " +
+                      instance + "::"),
             std::string::npos)
       << text;
 }
@@ -111,9 +114,9 @@ TEST_F(recorded_regression, every_failing_check_is_a_code_quality_finding_on_its
   for (const auto& metric : failing) {
     bool on_source = false;
     for (const auto& entry : report) {
-      on_source = on_source || (entry["location"]["path"] == "kernels/transpose/transpose.cu" &&
-                                entry["description"].get<std::string>().find(metric + " regressed") !=
-                                    std::string::npos);
+      on_source = on_source ||
+                  (entry["location"]["path"] == "kernels/transpose/transpose.cu" &&
+                   entry["description"].get<std::string>().find(metric + " regressed") != std::string::npos);
     }
     EXPECT_TRUE(on_source) << metric << " has no finding on the kernel's source: " << report.dump(2);
   }
@@ -122,8 +125,10 @@ TEST_F(recorded_regression, every_failing_check_is_a_code_quality_finding_on_its
 }
 
 TEST_F(recorded_regression, the_sarif_report_places_the_same_findings) {
-  const auto r = evaluate("--annotations sarif '" + out("report.sarif").string() + "' --annotations "
-                          "gitlab-code-quality '" + out("codequality.json").string() + "'");
+  const auto r = evaluate("--annotations sarif '" + out("report.sarif").string() +
+                          "' --annotations "
+                          "gitlab-code-quality '" +
+                          out("codequality.json").string() + "'");
   EXPECT_EQ(r.status, 1) << r.output;
   const nlohmann::json sarif = nlohmann::json::parse(test::read_text(out("report.sarif")));
   const nlohmann::json quality = nlohmann::json::parse(test::read_text(out("codequality.json")));
@@ -141,9 +146,23 @@ TEST_F(recorded_regression, the_markdown_summary_links_the_blamed_line_at_the_co
                           "' --source-link https://github.com/o/app/blob/abc123");
   EXPECT_EQ(r.status, 1) << r.output;
   const std::string md = test::read_text(out("summary.md"));
-  EXPECT_NE(md.find("[transpose.cu:34](https://github.com/o/app/blob/abc123/kernels/transpose/transpose.cu#L34)"),
-            std::string::npos)
+  EXPECT_NE(
+      md.find("[transpose.cu:34](https://github.com/o/app/blob/abc123/kernels/transpose/transpose.cu#L34)"),
+      std::string::npos)
       << md;
+}
+
+TEST_F(recorded_regression, merge_annotates_the_merged_shards_and_its_inputs_after_the_option_stay_inputs) {
+  const auto r = evaluate("--json '" + out("shard.json").string() + "'");
+  ASSERT_EQ(r.status, 1) << r.output;
+  const auto merged =
+      test::run_counterguard("merge --json '" + out("merged.json").string() + "' --annotations github '" +
+                             out("merged.txt").string() + "' '" + out("shard.json").string() +
+                             "' --source-root '" + source_dir + "'");
+  EXPECT_EQ(merged.status, 1) << merged.output;
+  EXPECT_EQ(
+      test::read_text(out("merged.txt")).rfind("::error file=kernels/transpose/transpose.cu,line=34,", 0), 0U)
+      << merged.output;
 }
 
 TEST_F(recorded_regression, an_unknown_annotation_format_is_refused_naming_the_valid_ones) {

@@ -53,12 +53,14 @@ TEST(github_annotations, each_failing_check_is_also_an_error_on_its_suite_line) 
 
 TEST(github_annotations, over_the_limit_the_last_annotation_says_how_many_more_and_the_log_lists_them) {
   const test::sample_repository repository;
-  const auto lines = annotation_lines(render_github_annotations(sample_findings(repository), 2, "out/report.html"));
+  const auto lines =
+      annotation_lines(render_github_annotations(sample_findings(repository), 2, "out/report.html"));
   ASSERT_EQ(lines.size(), 5U);
   EXPECT_EQ(lines[0].rfind("::error file=kernels/transpose.cu,line=34,", 0), 0U);
-  EXPECT_EQ(lines[1],
-            "::error title=counterguard%3A 3 more findings::3 of 4 findings are not annotated (GitHub shows 2 "
-            "error annotations per step); every one is listed in the log below and in out/report.html");
+  EXPECT_EQ(
+      lines[1],
+      "::error title=counterguard%3A 3 more findings::3 of 4 findings are not annotated (GitHub shows 2 "
+      "error annotations per step); every one is listed in the log below and in out/report.html");
   EXPECT_EQ(lines[2],
             "counterguard: not annotated: tests/transpose.yaml:12: counterguard: shared_store_bank_conflicts "
             "failed its expectation in transpose/naive?n=2048");
@@ -74,8 +76,8 @@ TEST(github_annotations, a_passing_run_writes_nothing) {
   const test::sample_repository repository;
   run_results results = test::blamed_run_in(repository);
   results.cases.erase(results.cases.begin() + 1, results.cases.end());
-  EXPECT_EQ(render_github_annotations(collect_findings(results, false, repository_paths(repository.root())), 10,
-                                      ""),
+  EXPECT_EQ(render_github_annotations(collect_findings(results, false, repository_paths(repository.root())),
+                                      10, ""),
             "");
 }
 

@@ -21,9 +21,11 @@ TEST(markdown_source_links, a_blamed_line_in_the_repository_links_to_that_line_a
 TEST(markdown_source_links, without_a_url_or_outside_the_repository_the_place_is_plain_text) {
   const test::sample_repository repository;
   run_results results = test::blamed_run_in(repository);
-  EXPECT_EQ(render_markdown_report(results, false, {}, {"", repository.root()}).find("]("), std::string::npos);
+  EXPECT_EQ(render_markdown_report(results, false, {}, {"", repository.root()}).find("]("),
+            std::string::npos);
   results.cases[1].blame->lines.front().file = "/elsewhere/not_here.cu";
-  const std::string md = render_markdown_report(results, false, {}, {"https://x/blob/abc", repository.root()});
+  const std::string md =
+      render_markdown_report(results, false, {}, {"https://x/blob/abc", repository.root()});
   EXPECT_EQ(md.find("](https://x"), std::string::npos) << md;
   EXPECT_NE(md.find("| transpose.cu:34  STS [R7], R8"), std::string::npos) << md;
 }

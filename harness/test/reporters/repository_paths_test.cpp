@@ -83,8 +83,6 @@ TEST(source_root, outside_ci_it_is_the_git_top_level_above_the_working_directory
   EXPECT_EQ(std::filesystem::path(found), std::filesystem::path(repository.root()));
 }
 
-
-
 TEST(line_url, appends_the_path_and_the_line_anchor) {
   EXPECT_EQ(line_url("https://github.com/o/r/blob/abc/", "kernels/a b.cu", 34),
             "https://github.com/o/r/blob/abc/kernels/a%20b.cu#L34");

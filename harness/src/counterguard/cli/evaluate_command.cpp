@@ -37,9 +37,10 @@ command_action add_evaluate_command(CLI::App& app, const command_context& contex
       ->type_name("FILE");
   command->add_option("--blame-top", options->blame_top, "source lines shown per blamed case")
       ->capture_default_str();
-  command->add_option("--blame-external", options->blame_external,
-                      "blame inlined code of this include directory (a library's) on the line that calls it "
-                      "(repeatable)")
+  command
+      ->add_option("--blame-external", options->blame_external,
+                   "blame inlined code of this include directory (a library's) on the line that calls it "
+                   "(repeatable)")
       ->type_name("DIR");
   return when_chosen(command, [options, cases] {
     check_report_destinations(options->reports);

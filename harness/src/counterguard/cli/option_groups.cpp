@@ -60,7 +60,11 @@ void add_report_options(CLI::App& command, report_options& reports, bool with_ba
                   "write the failing checks placed on their blamed source lines and suite lines: github "
                   "(workflow commands: `cat FILE` in a step annotates the pull request), gitlab-code-quality "
                   "(a Code Quality report), sarif (SARIF 2.1.0); repeatable")
-      ->type_name("FORMAT FILE");
+      ->type_name("FORMAT FILE")
+      // One pair per occurrence, so that the arguments after it stay positional (merge's inputs).
+      ->expected(1)
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   command
       .add_option("--annotations-limit", reports.annotation_limit,
                   "github: most annotations before one that says how many more there are (GitHub shows 10 "

@@ -76,8 +76,9 @@ int judge_and_report(run_results& results, const report_options& reports,
                      const std::function<void(run_results&)>& before_reports = {});
 
 // Prints the console report (on standard error when a report goes to standard output) and writes the
-// requested JSON, JUnit, Markdown, HTML, CSV, dashboard and annotation files (the findings computed once); the HTML report plots `history` (the
-// recorded series of the run's GPU key, when a history database is given).
+// requested JSON, JUnit, Markdown, HTML, CSV, dashboard and annotation files (the findings computed once);
+// the HTML report plots `history` (the recorded series of the run's GPU key, when a history database is
+// given).
 void write_reports(const run_results& results, const report_options& reports,
                    const std::vector<metric_history>& history = {});
 

@@ -47,7 +47,8 @@ const source_location* expectation_source(const case_result& result, const check
   if (check.source)
     return &*check.source;
   for (const auto& other : result.checks) {
-    if (other.source && other.metric == check.metric && (other.kernel.empty() || other.kernel == check.kernel))
+    if (other.source && other.metric == check.metric &&
+        (other.kernel.empty() || other.kernel == check.kernel))
       return &*other.source;
   }
   return result.source ? &*result.source : nullptr;
@@ -75,16 +76,18 @@ finding from_check(const case_result& result, const check_outcome& check, findin
   return f;
 }
 
-// The blamed lines of `result` for a failing check of `metric`, one per place, the most telling first: against
-// a per-line baseline every line that changed (it has a before); else the lines carrying the most telling blame metric
-// (the others' lines carry their counters as always: a load's wavefronts next to a store's conflicts).
-std::vector<const blamed_source_line*> blamed_lines_for(const case_result& result, const std::string& metric) {
+// The blamed lines of `result` for a failing check of `metric`, one per place, the most telling first:
+// against a per-line baseline every line that changed (it has a before); else the lines carrying the most
+// telling blame metric (the others' lines carry their counters as always: a load's wavefronts next to a
+// store's conflicts).
+std::vector<const blamed_source_line*> blamed_lines_for(const case_result& result,
+                                                        const std::string& metric) {
   std::vector<const blamed_source_line*> lines;
   if (!result.blame)
     return lines;
   const case_blame& blame = *result.blame;
-  const bool asked = blame.regressed.empty() ||
-                     std::find(blame.regressed.begin(), blame.regressed.end(), metric) != blame.regressed.end();
+  const bool asked = blame.regressed.empty() || std::find(blame.regressed.begin(), blame.regressed.end(),
+                                                          metric) != blame.regressed.end();
   if (!asked)
     return lines;
   std::set<std::pair<std::string, std::string>> seen;  // (file or place, line)
@@ -100,14 +103,15 @@ std::vector<const blamed_source_line*> blamed_lines_for(const case_result& resul
 }
 
 void add_fingerprint(finding& f) {
-  f.fingerprint = sha256_hex(fmt::format("{}\n{}\n{}\n{}\n{}\n{}", f.kind == finding_kind::source_line ? "source" : "yaml",
-                                         f.instance, f.metric, f.kernel, f.place ? f.place->path : "",
-                                         f.place ? f.place->line : 0));
+  f.fingerprint = sha256_hex(
+      fmt::format("{}\n{}\n{}\n{}\n{}\n{}", f.kind == finding_kind::source_line ? "source" : "yaml",
+                  f.instance, f.metric, f.kernel, f.place ? f.place->path : "", f.place ? f.place->line : 0));
 }
 
 }  // namespace
 
-std::vector<finding> collect_findings(const run_results& results, bool strict, const repository_paths& paths) {
+std::vector<finding> collect_findings(const run_results& results, bool strict,
+                                      const repository_paths& paths) {
   std::vector<finding> at_source;
   std::vector<finding> at_yaml;
   for (const auto& result : results.cases) {
@@ -135,9 +139,10 @@ std::vector<finding> collect_findings(const run_results& results, bool strict, c
       finding f;
       f.instance = result.instance;
       f.verdict = check_verdict::fail;
-      f.message = result.instance + ": " +
-                  (wrong_output ? "wrong output: " + result.verification_message
-                                : (result.status == case_status::error ? "error: " : "") + result.status_reason);
+      f.message =
+          result.instance + ": " +
+          (wrong_output ? "wrong output: " + result.verification_message
+                        : (result.status == case_status::error ? "error: " : "") + result.status_reason);
       f.place = place_of(result.source ? &*result.source : nullptr, paths);
       at_yaml.push_back(std::move(f));
     }

@@ -31,9 +31,9 @@ struct finding {
   std::string metric;    // the check's metric; empty for a case that failed without one (wrong output)
   std::string kernel;    // the check's kernel; empty: the case total
   check_verdict verdict = check_verdict::fail;
-  std::string expected;             // "== 4063232", "32 (±0)"
-  std::optional<double> measured;   // absent when the metric could not be measured
-  std::string message;              // the check's own line ("... expected == 0, measured 4063232 (...)")
+  std::string expected;            // "== 4063232", "32 (±0)"
+  std::optional<double> measured;  // absent when the metric could not be measured
+  std::string message;             // the check's own line ("... expected == 0, measured 4063232 (...)")
   std::optional<repository_place> place;  // absent: no file of the repository to point at
   // A source-line finding's blamed line: its counter before -> after and its instruction
   // ("transpose.cu:34  STS [R7], R8  shared excess wavefronts 0 -> 4063232").

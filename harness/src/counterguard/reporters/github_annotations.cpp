@@ -61,12 +61,12 @@ std::string render_github_annotations(const std::vector<finding>& findings, std:
     return out;
   const std::size_t rest = findings.size() - annotated;
   const std::string where = full_report.empty() ? "the job's summary" : full_report;
-  out += fmt::format(
-      "::error title={}::{}\n",
-      escape_command_property(fmt::format("counterguard: {} more findings", rest)),
-      escape_command_data(fmt::format("{} of {} findings are not annotated (GitHub shows {} error annotations "
-                                      "per step); every one is listed in the log below and in {}",
-                                      rest, findings.size(), limit, where)));
+  out += fmt::format("::error title={}::{}\n",
+                     escape_command_property(fmt::format("counterguard: {} more findings", rest)),
+                     escape_command_data(
+                         fmt::format("{} of {} findings are not annotated (GitHub shows {} error annotations "
+                                     "per step); every one is listed in the log below and in {}",
+                                     rest, findings.size(), limit, where)));
   for (std::size_t i = annotated; i < findings.size(); ++i)
     out += log_line_of(findings[i]);
   return out;

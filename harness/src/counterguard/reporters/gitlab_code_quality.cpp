@@ -37,11 +37,12 @@ std::string render_gitlab_code_quality(const std::vector<finding>& findings) {
   for (const auto& f : findings) {
     if (!f.place)
       continue;
-    report.push_back({{"description", description_on_one_line(finding_title(f) + "\n" + finding_description(f))},
-                      {"check_name", finding_rule(f)},
-                      {"fingerprint", f.fingerprint},
-                      {"severity", severity_of(f)},
-                      {"location", {{"path", f.place->path}, {"lines", {{"begin", f.place->line}}}}}});
+    report.push_back(
+        {{"description", description_on_one_line(finding_title(f) + "\n" + finding_description(f))},
+         {"check_name", finding_rule(f)},
+         {"fingerprint", f.fingerprint},
+         {"severity", severity_of(f)},
+         {"location", {{"path", f.place->path}, {"lines", {{"begin", f.place->line}}}}}});
   }
   return report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }

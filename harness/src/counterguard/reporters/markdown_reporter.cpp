@@ -25,7 +25,8 @@ struct item {
   std::string expected;
   std::string measured;
   std::string note;
-  std::string link = {};  // a URL the note's first word (a blamed line's place) links to (initialised: optional)
+  std::string link =
+      {};  // a URL the note's first word (a blamed line's place) links to (initialised: optional)
 };
 
 // The details cell; with a link, its first word (the place) is the link's text.

@@ -12,6 +12,7 @@ namespace counterguard {
 // the tool "counterguard" (`version`), one rule per finding rule, one result per finding that has a place
 // (level "error"; "note" for an improvement that fails only under --strict), its location relative to the
 // repository root (uriBaseId %SRCROOT%) and its fingerprint under partialFingerprints.
-[[nodiscard]] std::string render_sarif_report(const std::vector<finding>& findings, const std::string& version);
+[[nodiscard]] std::string render_sarif_report(const std::vector<finding>& findings,
+                                              const std::string& version);
 
 }  // namespace counterguard
