@@ -183,6 +183,12 @@ class user_project(ci_sandbox):
 
 
 
+def without_stubs(environment, tool):
+    """`environment` with the stubs' folder off PATH, so that `tool` is missing (None when the machine has it)."""
+    path = os.pathsep.join(p for p in environment["PATH"].split(os.pathsep) if p != os.path.join(HERE, "stubs"))
+    return None if shutil.which(tool, path=path) else dict(environment, PATH=path)
+
+
 def replace_once(path, old, new):
     text = read_text(path)
     assert old in text, f"{old} not in {path}"
@@ -347,6 +353,21 @@ class github_gate_test(github_gate_base):
         self.assertIn("::warning::", steps["Comment on the pull request"].detail["output"])
         self.assertEqual(steps["Verdict"].status, "success")
 
+
+    def test_without_gh_the_comment_is_a_warning_naming_what_to_install(self):
+        self.seed_pull_request()
+        job = self.job(self.project.checkout())
+        job.base_env = without_stubs(job.base_env, "gh")
+        if job.base_env is None:
+            self.skipTest("this machine has gh")
+        records, outputs = job.run_action(GATE_ACTION, {"runner": RUNNER, "cases": CASES, "baseline-dir": BASELINES,
+                                                        "measure": f"evaluate {RECORDING}"})
+        steps = {r.name: r for r in records}
+        self.assertEqual(steps["Comment on the pull request"].status, "success")
+        self.assertIn("no comment: gh (GitHub CLI) is not on this runner's PATH",
+                      steps["Comment on the pull request"].detail["output"])
+        self.assertNotIn("permissions", steps["Comment on the pull request"].detail["output"])
+        self.assertEqual(outputs["status"], "0")
 
     def test_reports_are_uploaded_even_when_an_earlier_step_failed(self):
         # A build that fails after writing its log: the measurement and the verdict never run, the upload does.
@@ -722,9 +743,9 @@ class gitlab_test(template_test):
         inputs.update(more)
         return inputs
 
-    def mr_pipeline(self):
+    def mr_pipeline(self, **more):
         return self.pipeline("merge_request_event", CI_COMMIT_SHA=self.MERGED, CI_MERGE_REQUEST_IID="7",
-                             CI_MERGE_REQUEST_SOURCE_BRANCH_SHA=self.HEAD)
+                             CI_MERGE_REQUEST_SOURCE_BRANCH_SHA=self.HEAD, **more)
 
     def test_gate_defines_no_stages_and_runs_only_for_merge_requests(self):
         jobs = template_runner.load_gitlab_include(GITLAB_GATE, self.gate_inputs(stage="verify"))
@@ -770,6 +791,37 @@ class gitlab_test(template_test):
         self.assertEqual(result.status, 1, result.output)
         self.assertIn("no merge-request note", result.output)
         self.assertEqual(self.project.stub_calls("glab"), [])
+
+    def test_gate_without_glab_skips_the_note_saying_what_it_needs_and_still_gates(self):
+        environment = without_stubs(self.project.environment(), "glab")
+        if environment is None:
+            self.skipTest("this machine has glab")
+        jobs = template_runner.load_gitlab_include(GITLAB_GATE, self.gate_inputs())
+        result = template_runner.run_gitlab_job(jobs, "counterguard-gate", self.project.checkout(),
+                                                dict(self.mr_pipeline(), CI_JOB_NAME="counterguard-gate"), environment)
+        self.assertEqual(result.status, 0, result.output)
+        self.assertIn("no merge-request note: the note needs glab (GitLab CLI", result.output)
+        self.assertNotIn("scope api", result.output)
+
+    def test_gate_publishes_the_code_quality_report_of_a_blamed_regression(self):
+        self.project.seed_stub_state("gitlab", {"mrs": [{"iid": 7, "state": "opened", "source_branch": "feature",
+                                                         "target_branch": "main", "title": "t", "description": "",
+                                                         "edits": 0}], "notes": [], "next": 8})
+        workspace = self.project.checkout()
+        profiles = blamed_regression.plant(workspace, BASELINES, self.root)
+        job, result, workspace = self.run_job(GITLAB_GATE, "counterguard-gate",
+                                              self.gate_inputs(arguments=blamed_regression.gate_arguments(profiles)),
+                                              self.mr_pipeline(CI_PROJECT_URL="https://gitlab.example.com/acme/kernels"),
+                                              workspace)
+        self.assertEqual(result.status, 1, result.output)
+        self.assertEqual(job["artifacts"]["reports"]["codequality"], "counterguard-out/codequality.json")
+        findings = read_json(os.path.join(workspace, "counterguard-out", "codequality.json"))
+        self.assertEqual((findings[0]["location"]["path"], findings[0]["location"]["lines"]["begin"]),
+                         (blamed_regression.KERNEL_SOURCE, blamed_regression.BLAMED_LINE))
+        notes = [n for n in self.project.stub_state("gitlab")["notes"]
+                 if n["body"].startswith("<!-- counterguard-gate: counterguard-gate -->")]
+        self.assertIn(f"(https://gitlab.example.com/acme/kernels/-/blob/{self.HEAD}/{blamed_regression.KERNEL_SOURCE}"
+                      f"#L{blamed_regression.BLAMED_LINE})", notes[0]["body"])
 
     def test_every_template_is_a_catalog_component_with_described_inputs(self):
         templates = sorted(os.listdir(os.path.join(SOURCE, "templates")))
