@@ -969,6 +969,20 @@ class gitlab_test(template_test):
         self.assertEqual(result.status, 3)
         self.assertIn("COUNTERGUARD_GITLAB_TOKEN", result.output)
 
+    def test_nightly_without_glab_fails_saying_what_it_needs(self):
+        environment = without_stubs(self.project.environment(), "glab")
+        if environment is None:
+            self.skipTest("this machine has glab")
+        variables = self.pipeline("schedule", COUNTERGUARD_NIGHTLY="true", CI_COMMIT_SHA="0" * 40,
+                                  CI_JOB_NAME="counterguard-nightly")
+        refresh = f"{sys.executable} {os.path.join(HERE, 'refresh_standin.py')} {BASELINES} --redate x"
+        jobs = template_runner.load_gitlab_include(
+            GITLAB_NIGHTLY, {"runner": RUNNER, "cases": CASES, "baseline-dir": BASELINES, "refresh": refresh})
+        result = template_runner.run_gitlab_job(jobs, "counterguard-nightly", self.project.checkout(), variables,
+                                                environment)
+        self.assertEqual(result.status, 3, result.output)
+        self.assertIn("the merge request needs glab on this runner's PATH", result.output)
+
 
 # ---------------------------------------------------------------------------------------------------------------
 # On a GPU host: the gate's default `measure: run` (COUNTERGUARD_CI_TEMPLATE_GPU=1; skipped elsewhere)
