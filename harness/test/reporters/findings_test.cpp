@@ -105,6 +105,17 @@ TEST(findings, fingerprints_are_unique_in_a_run_and_the_same_in_the_next) {
   EXPECT_EQ(unique.size(), first.size());
 }
 
+TEST(findings, a_blamed_line_outside_the_repository_gives_no_source_line_finding) {
+  const test::sample_repository repository;
+  run_results results = test::blamed_run_in(repository);
+  results.cases[1].blame->lines.front().file = "/usr/include/cub/block/block_reduce.cuh";
+  const auto findings = findings_of(results, repository);
+  ASSERT_FALSE(findings.empty());
+  for (const auto& f : findings)
+    EXPECT_NE(f.kind, finding_kind::source_line);
+  EXPECT_EQ(findings.front().metric, "shared_store_bank_conflicts");  // still on its suite line
+}
+
 TEST(findings, a_line_only_the_per_line_baseline_has_is_not_pointed_at) {
   const test::sample_repository repository;
   run_results results = test::blamed_run_in(repository);

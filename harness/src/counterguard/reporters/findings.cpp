@@ -123,9 +123,12 @@ std::vector<finding> collect_findings(const run_results& results, bool strict,
         continue;
       any_check = true;
       for (const blamed_source_line* line : blamed_lines_for(result, check->metric)) {
+        // A line outside the repository (a library's header) has nowhere to go: the suite line still says it.
+        const auto path = paths.relative(line->file);
+        if (!path || line_of_place(line->place) <= 0)
+          continue;
         finding f = from_check(result, *check, finding_kind::source_line);
-        if (const auto path = paths.relative(line->file); path && line_of_place(line->place) > 0)
-          f.place = repository_place{*path, line_of_place(line->place)};
+        f.place = repository_place{*path, line_of_place(line->place)};
         f.blamed = describe_blamed_line(*line);
         f.sass = line->sass;
         at_source.push_back(std::move(f));

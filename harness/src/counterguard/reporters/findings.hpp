@@ -48,8 +48,8 @@ struct finding {
 // finding at each source line its case's blame names for it (run --blame: the regressed metric's lines),
 // then one at the YAML line of its expectation (for a baseline check, the case's expectation of the same
 // metric, else the case's definition); a case that failed without a failing check (a wrong output, an
-// error) one at its definition. Source-line findings come first, in the results' order; findings whose file
-// is not in the repository keep no place.
+// error) one at its definition. Source-line findings come first, in the results' order. A blamed line whose
+// file is not in the repository gives none; a suite-line finding whose file is not keeps no place.
 [[nodiscard]] std::vector<finding> collect_findings(const run_results& results, bool strict,
                                                     const repository_paths& paths);
 
