@@ -25,7 +25,8 @@ import xml.etree.ElementTree as ElementTree
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
-import template_runner  # noqa: E402  (after the path is set)
+import blamed_regression  # noqa: E402  (after the path is set)
+import template_runner  # noqa: E402
 import workflow_runner  # noqa: E402
 
 COUNTERGUARD = os.path.join(SOURCE, "build", "counterguard")
@@ -164,22 +165,28 @@ class user_project(ci_sandbox):
         return read_text(path).split() if os.path.exists(path) else []
 
     def release_tarball(self, version, layout="cpack"):
-        """counterguard-<version>-Linux.tar.gz as CPack's TGZ packs it (one top-level folder; layout "flat": the
+        """counterguard-<version>-linux-x86_64.tar.gz as CPack's TGZ packs it (one top-level folder; layout "flat": the
         tree itself; "empty": no bin/counterguard), with the logging wrapper as bin/counterguard. Returns the
         release-url with {version} and the tarball's SHA-256."""
         releases = os.path.join(self.root, "releases")
         tree = os.path.join(self.root, f"release-tree-{version}-{layout}")
-        top = os.path.join(tree, f"counterguard-{version}-Linux") if layout != "flat" else tree
+        top = os.path.join(tree, f"counterguard-{version}-linux-x86_64") if layout != "flat" else tree
         os.makedirs(os.path.join(top, "lib", "counterguard"), exist_ok=True)
         if layout != "empty":
             self.write_runner(os.path.join(top, "bin", "counterguard"))
         os.makedirs(releases, exist_ok=True)
-        tarball = os.path.join(releases, f"counterguard-{version}-Linux.tar.gz")
+        tarball = os.path.join(releases, f"counterguard-{version}-linux-x86_64.tar.gz")
         subprocess.run(["tar", "-czf", tarball, "-C", tree, "."], check=True)
         with open(tarball, "rb") as f:
             digest = hashlib.sha256(f.read()).hexdigest()
-        return "file://" + os.path.join(releases, "counterguard-{version}-Linux.tar.gz"), digest
+        return "file://" + os.path.join(releases, "counterguard-{version}-linux-x86_64.tar.gz"), digest
 
+
+
+def without_stubs(environment, tool):
+    """`environment` with the stubs' folder off PATH, so that `tool` is missing (None when the machine has it)."""
+    path = os.pathsep.join(p for p in environment["PATH"].split(os.pathsep) if p != os.path.join(HERE, "stubs"))
+    return None if shutil.which(tool, path=path) else dict(environment, PATH=path)
 
 
 def replace_once(path, old, new):
@@ -347,6 +354,21 @@ class github_gate_test(github_gate_base):
         self.assertEqual(steps["Verdict"].status, "success")
 
 
+    def test_without_gh_the_comment_is_a_warning_naming_what_to_install(self):
+        self.seed_pull_request()
+        job = self.job(self.project.checkout())
+        job.base_env = without_stubs(job.base_env, "gh")
+        if job.base_env is None:
+            self.skipTest("this machine has gh")
+        records, outputs = job.run_action(GATE_ACTION, {"runner": RUNNER, "cases": CASES, "baseline-dir": BASELINES,
+                                                        "measure": f"evaluate {RECORDING}"})
+        steps = {r.name: r for r in records}
+        self.assertEqual(steps["Comment on the pull request"].status, "success")
+        self.assertIn("no comment: gh (GitHub CLI) is not on this runner's PATH",
+                      steps["Comment on the pull request"].detail["output"])
+        self.assertNotIn("permissions", steps["Comment on the pull request"].detail["output"])
+        self.assertEqual(outputs["status"], "0")
+
     def test_reports_are_uploaded_even_when_an_earlier_step_failed(self):
         # A build that fails after writing its log: the measurement and the verdict never run, the upload does.
         workspace = self.project.checkout()
@@ -384,6 +406,48 @@ class github_gate_test(github_gate_base):
         self.assertEqual(outputs["status"], "2")
         self.assertIn("input 'artifact-actions' is 'v5'; valid: v4, v3, none", steps["Measure and check"].detail["output"])
         self.assertEqual(steps["Verdict"].status, "failure")
+
+
+class github_gate_annotation_test(github_gate_base):
+    """The gate's annotations (`--annotations github`) on a regression blamed to its source line."""
+
+    def run_blamed_regression(self, **inputs):
+        self.seed_pull_request()
+        workspace = self.project.checkout()
+        profiles = blamed_regression.plant(workspace, BASELINES, self.root)
+        job, steps, outputs = self.run_gate(workspace, arguments=blamed_regression.gate_arguments(profiles), **inputs)
+        self.assertEqual(outputs["status"], "1", steps["Measure and check"].detail["output"])
+        annotations = [line for line in steps["Measure and check"].detail["output"].splitlines()
+                       if line.startswith("::error ")]
+        return job, annotations
+
+    def test_the_regressed_check_is_an_error_on_the_kernel_source_line_then_on_the_suite_line(self):
+        _, annotations = self.run_blamed_regression()
+        title = f"title=counterguard%3A shared_store_bank_conflicts regressed in {blamed_regression.INSTANCE}"
+        self.assertEqual([a.split("::")[1] for a in annotations], [
+            f"error file={blamed_regression.KERNEL_SOURCE},line={blamed_regression.BLAMED_LINE},{title}",
+            f"error file={CASES}/transpose.yaml,line={blamed_regression.SUITE_LINE},{title}"])
+        self.assertIn("shared_store_bank_conflicts: expected 0 (must stay 0), measured 4063232%0Asource line: "
+                      "transpose.cu:34", annotations[0])
+        self.assertIn("shared excess wavefronts 4063232", annotations[0])
+
+    def test_the_comment_links_the_blamed_line_at_the_head_commit_and_sarif_is_uploaded(self):
+        job, _ = self.run_blamed_regression()
+        (comment,) = self.our_comments()
+        self.assertIn(f"[transpose.cu:34](https://github.com/acme/kernels/blob/{self.HEAD}/"
+                      f"{blamed_regression.KERNEL_SOURCE}#L{blamed_regression.BLAMED_LINE})", comment["body"])
+        self.assertIn("findings.sarif", job.artifacts["counterguard-results"])
+
+    def test_annotations_false_writes_none(self):
+        _, annotations = self.run_blamed_regression(annotations="false")
+        self.assertEqual(annotations, [])
+        self.assertNotIn("--annotations", self.project.runner_calls()[-1]["argv"])
+
+    def test_a_passing_run_annotates_nothing(self):
+        job, steps, outputs = self.run_gate(self.project.checkout())
+        self.assertEqual(outputs["status"], "0")
+        self.assertNotIn("::error", steps["Measure and check"].detail["output"])
+        self.assertEqual(read_text(os.path.join(job.workspace, "counterguard-out", "annotations.txt")), "")
 
 
 class github_enterprise_gate_test(github_gate_base):
@@ -445,6 +509,19 @@ class github_setup_test(github_gate_base):
         self.assertEqual(again["runner"], outputs["runner"])
         self.assertIn("in the tool cache", steps["Get the release"].detail["output"])
 
+    def test_a_release_is_the_cmake_package_the_gates_build_of_the_users_runner_finds(self):
+        url, _ = self.project.release_tarball("9.9.8")
+        workspace = self.project.checkout(built=False)
+        job = self.job(workspace, event_name="push")
+        _, outputs = job.run_action(SETUP_ACTION, {"counterguard-version": "9.9.8", "release-url": url})
+        self.assertEqual(outputs["prefix"], os.path.dirname(os.path.dirname(outputs["runner"])))
+        self.assertTrue(os.path.isdir(os.path.join(outputs["prefix"], "lib")))
+        build = f'printf "%s" "$CMAKE_PREFIX_PATH" >prefix.txt && {self.project.build_command()}'
+        _, gate = job.run_action(GATE_ACTION, {"build": build, "runner": RUNNER, "cases": CASES,
+                                               "baseline-dir": BASELINES, "measure": f"evaluate {RECORDING}"})
+        self.assertEqual(gate["status"], "0")
+        self.assertEqual(read_text(os.path.join(workspace, "prefix.txt")).split(":")[0], outputs["prefix"])
+
     def test_a_flat_tarball_works_and_a_wrong_digest_or_no_program_is_refused(self):
         url, _ = self.project.release_tarball("1.0.0", layout="flat")
         job, steps, outputs = self.setup(self.project.checkout(built=False),
@@ -482,7 +559,7 @@ class github_setup_test(github_gate_base):
         inputs = {"build": self.project.build_command(), "runner": RUNNER, "build-cache": "build"}
         # The first job of the commit builds and saves the build directory.
         job, steps, outputs = self.setup(self.project.checkout(built=False), stores, **inputs)
-        self.assertEqual(outputs, {"runner": RUNNER, "source": "build"})
+        self.assertEqual(outputs, {"runner": RUNNER, "source": "build", "prefix": ""})
         self.assertEqual(steps["Restore the build"].detail["hit"], False)
         self.assertTrue(steps["Save the build"].detail["saved"])
         self.assertEqual(steps["Save the build"].detail["with"]["key"], f"counterguard-build-Linux-{self.MERGE}")
@@ -490,7 +567,7 @@ class github_setup_test(github_gate_base):
         # Every other job of the commit (shards, the report job, a re-run) restores it and builds nothing.
         workspace = self.project.checkout(built=False)
         job, steps, outputs = self.setup(workspace, stores, **inputs)
-        self.assertEqual(outputs, {"runner": RUNNER, "source": "cache"})
+        self.assertEqual(outputs, {"runner": RUNNER, "source": "cache", "prefix": ""})
         self.assertEqual(steps["Build the runner"].status, "skipped")
         self.assertEqual(steps["Save the build"].status, "skipped")
         self.assertEqual(len(self.project.builds()), 1)
@@ -506,7 +583,7 @@ class github_setup_test(github_gate_base):
 
     def test_without_release_or_build_the_runner_is_taken_as_given(self):
         job, steps, outputs = self.setup(self.project.checkout(), runner=RUNNER)
-        self.assertEqual(outputs, {"runner": RUNNER, "source": "given"})
+        self.assertEqual(outputs, {"runner": RUNNER, "source": "given", "prefix": ""})
         job, steps, outputs = self.setup(self.project.checkout(built=False), runner=RUNNER)
         self.assertEqual(steps["The runner"].status, "failure")
         self.assertIn(f"no runner at {RUNNER}", steps["The runner"].detail["output"])
@@ -666,9 +743,9 @@ class gitlab_test(template_test):
         inputs.update(more)
         return inputs
 
-    def mr_pipeline(self):
+    def mr_pipeline(self, **more):
         return self.pipeline("merge_request_event", CI_COMMIT_SHA=self.MERGED, CI_MERGE_REQUEST_IID="7",
-                             CI_MERGE_REQUEST_SOURCE_BRANCH_SHA=self.HEAD)
+                             CI_MERGE_REQUEST_SOURCE_BRANCH_SHA=self.HEAD, **more)
 
     def test_gate_defines_no_stages_and_runs_only_for_merge_requests(self):
         jobs = template_runner.load_gitlab_include(GITLAB_GATE, self.gate_inputs(stage="verify"))
@@ -714,6 +791,37 @@ class gitlab_test(template_test):
         self.assertEqual(result.status, 1, result.output)
         self.assertIn("no merge-request note", result.output)
         self.assertEqual(self.project.stub_calls("glab"), [])
+
+    def test_gate_without_glab_skips_the_note_saying_what_it_needs_and_still_gates(self):
+        environment = without_stubs(self.project.environment(), "glab")
+        if environment is None:
+            self.skipTest("this machine has glab")
+        jobs = template_runner.load_gitlab_include(GITLAB_GATE, self.gate_inputs())
+        result = template_runner.run_gitlab_job(jobs, "counterguard-gate", self.project.checkout(),
+                                                dict(self.mr_pipeline(), CI_JOB_NAME="counterguard-gate"), environment)
+        self.assertEqual(result.status, 0, result.output)
+        self.assertIn("no merge-request note: the note needs glab (GitLab CLI", result.output)
+        self.assertNotIn("scope api", result.output)
+
+    def test_gate_publishes_the_code_quality_report_of_a_blamed_regression(self):
+        self.project.seed_stub_state("gitlab", {"mrs": [{"iid": 7, "state": "opened", "source_branch": "feature",
+                                                         "target_branch": "main", "title": "t", "description": "",
+                                                         "edits": 0}], "notes": [], "next": 8})
+        workspace = self.project.checkout()
+        profiles = blamed_regression.plant(workspace, BASELINES, self.root)
+        job, result, workspace = self.run_job(GITLAB_GATE, "counterguard-gate",
+                                              self.gate_inputs(arguments=blamed_regression.gate_arguments(profiles)),
+                                              self.mr_pipeline(CI_PROJECT_URL="https://gitlab.example.com/acme/kernels"),
+                                              workspace)
+        self.assertEqual(result.status, 1, result.output)
+        self.assertEqual(job["artifacts"]["reports"]["codequality"], "counterguard-out/codequality.json")
+        findings = read_json(os.path.join(workspace, "counterguard-out", "codequality.json"))
+        self.assertEqual((findings[0]["location"]["path"], findings[0]["location"]["lines"]["begin"]),
+                         (blamed_regression.KERNEL_SOURCE, blamed_regression.BLAMED_LINE))
+        notes = [n for n in self.project.stub_state("gitlab")["notes"]
+                 if n["body"].startswith("<!-- counterguard-gate: counterguard-gate -->")]
+        self.assertIn(f"(https://gitlab.example.com/acme/kernels/-/blob/{self.HEAD}/{blamed_regression.KERNEL_SOURCE}"
+                      f"#L{blamed_regression.BLAMED_LINE})", notes[0]["body"])
 
     def test_every_template_is_a_catalog_component_with_described_inputs(self):
         templates = sorted(os.listdir(os.path.join(SOURCE, "templates")))
@@ -861,6 +969,20 @@ class gitlab_test(template_test):
         self.assertEqual(result.status, 3)
         self.assertIn("COUNTERGUARD_GITLAB_TOKEN", result.output)
 
+    def test_nightly_without_glab_fails_saying_what_it_needs(self):
+        environment = without_stubs(self.project.environment(), "glab")
+        if environment is None:
+            self.skipTest("this machine has glab")
+        variables = self.pipeline("schedule", COUNTERGUARD_NIGHTLY="true", CI_COMMIT_SHA="0" * 40,
+                                  CI_JOB_NAME="counterguard-nightly")
+        refresh = f"{sys.executable} {os.path.join(HERE, 'refresh_standin.py')} {BASELINES} --redate x"
+        jobs = template_runner.load_gitlab_include(
+            GITLAB_NIGHTLY, {"runner": RUNNER, "cases": CASES, "baseline-dir": BASELINES, "refresh": refresh})
+        result = template_runner.run_gitlab_job(jobs, "counterguard-nightly", self.project.checkout(), variables,
+                                                environment)
+        self.assertEqual(result.status, 3, result.output)
+        self.assertIn("the merge request needs glab on this runner's PATH", result.output)
+
 
 # ---------------------------------------------------------------------------------------------------------------
 # On a GPU host: the gate's default `measure: run` (COUNTERGUARD_CI_TEMPLATE_GPU=1; skipped elsewhere)
@@ -987,7 +1109,7 @@ class sharded_gate_test(template_test):
 
         self.assertTrue(workflow_runner.job_condition(SHARDED_WORKFLOW, "build", {}))
         _, (checkout, setup) = run_job("build")
-        self.assertEqual(setup.outputs, {"runner": RUNNER, "source": "build"})
+        self.assertEqual(setup.outputs, {"runner": RUNNER, "source": "build", "prefix": ""})
         self.assertEqual(len(self.project.builds()), 1)
 
         self.assertTrue(workflow_runner.job_condition(SHARDED_WORKFLOW, "shard", {"build": "success"}))

@@ -53,6 +53,18 @@ TEST(regression_blame, a_regressed_bank_conflict_count_is_blamed_on_the_store_ag
   EXPECT_NE(describe_blamed_line(top).find("shared excess wavefronts 0 -> 4063232"), std::string::npos);
 }
 
+TEST(regression_blame, a_blamed_line_carries_the_file_its_kernel_was_compiled_from) {
+  const line_profile before = lines_of("padded", {"shared_excess_wavefronts", "shared_wavefronts"});
+  const case_blame changed = blame_case({"shared_store_bank_conflicts"}, recorded("unpadded"), &before, 5);
+  const case_blame now = blame_case({"shared_store_bank_conflicts"}, recorded("unpadded"), nullptr, 5);
+  const std::string source = std::string(COUNTERGUARD_SOURCE_DIR) + "/kernels/transpose/transpose.cu";
+  for (const case_blame* blame : {&changed, &now}) {
+    ASSERT_FALSE(blame->lines.empty());
+    EXPECT_EQ(std::filesystem::weakly_canonical(blame->lines.front().file),
+              std::filesystem::weakly_canonical(source));
+  }
+}
+
 TEST(regression_blame, without_a_line_baseline_the_lines_carrying_the_counter_now_are_shown) {
   const case_blame blame = blame_case({"shared_store_bank_conflicts"}, recorded("unpadded"), nullptr, 3);
   EXPECT_FALSE(blame.against_baseline);

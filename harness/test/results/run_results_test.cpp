@@ -240,6 +240,19 @@ TEST(run_results_json, round_trip_keeps_a_cases_source_line_blame) {
             "transpose.cu:40  LDS R9, [R8]  shared wavefronts 262144");
 }
 
+TEST(run_results_json, a_blamed_line_keeps_the_file_of_its_place_and_results_without_it_still_read) {
+  run_results results = sample_results();
+  case_blame blame = sample_blame();
+  blame.lines[0].file = "/src/app/kernels/transpose/transpose.cu";
+  results.cases[0].blame = blame;
+  const nlohmann::json json = results;
+  EXPECT_EQ(json.at("cases").at(0).at("blame").at("lines").at(0).at("file"),
+            "/src/app/kernels/transpose/transpose.cu");
+  EXPECT_FALSE(json.at("cases").at(0).at("blame").at("lines").at(1).contains("file")) << "written when known";
+  EXPECT_EQ(round_trip(results).cases[0].blame->lines[0].file, "/src/app/kernels/transpose/transpose.cu");
+  EXPECT_EQ(round_trip(results).cases[0].blame->lines[1].file, "");
+}
+
 TEST(run_results_json, a_blamed_line_keeps_its_inline_chain_and_change_of_instruction_kind) {
   run_results results = sample_results();
   case_blame blame = sample_blame();

@@ -119,6 +119,8 @@ std::vector<blame_change> diff_blame(const std::vector<kernel_blame>& before,
           change.chain = split_chain(line.recorded_chains.front());
         change.place =
             top != nullptr && !change.chain.empty() ? change.chain.front() : line_place(line.position);
+        if (line.position)
+          change.file = line.position->file;
         if (top != nullptr)
           change.sass = top->sass.empty() ? fmt::format("PC {:04x}", top->pc_offset) : top->sass;
         change.metric = metric;

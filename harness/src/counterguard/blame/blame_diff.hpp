@@ -12,7 +12,10 @@ namespace counterguard {
 // One source line's metric before and after, and the kinds of memory instruction it gained or lost.
 struct blame_change {
   std::string function;
-  std::string place;               // "kernels.cu:111": the user's line
+  std::string place;  // "kernels.cu:111": the user's line
+  // The file of that line as the compiler recorded it ("/src/app/kernels.cu"; a per-line baseline's line
+  // alone: its base name): what places it in a repository (reporters/findings.hpp).
+  std::string file;
   std::vector<std::string> chain;  // its inline chain, {"kernels.cu:111", "device_atomic_functions.hpp:226"}
   std::string sass;  // the line's instruction that changed most (text, or "PC 01a0" without nvdisasm)
   std::string metric;

@@ -26,6 +26,22 @@ command_action add_evaluate_command(CLI::App& app, const command_context& contex
                     "balance shards by these results files' per-case seconds instead of the recording's");
   add_report_options(*command, options->reports, true);
   add_fail_fast_option(*command, options->reports);
+  command
+      ->add_option("--blame-from", options->blame_from,
+                   "blame the failed cases to source lines from the profiles of a `blame --record-dir` "
+                   "directory, recorded on the GPU")
+      ->type_name("DIR");
+  command
+      ->add_option("--blame-binary", options->blame_binary,
+                   "with --blame-from: the program whose kernels were profiled (default: this counterguard)")
+      ->type_name("FILE");
+  command->add_option("--blame-top", options->blame_top, "source lines shown per blamed case")
+      ->capture_default_str();
+  command
+      ->add_option("--blame-external", options->blame_external,
+                   "blame inlined code of this include directory (a library's) on the line that calls it "
+                   "(repeatable)")
+      ->type_name("DIR");
   return when_chosen(command, [options, cases] {
     check_report_destinations(options->reports);
     options->selection.paths.insert(options->selection.paths.end(), cases->begin(), cases->end());

@@ -55,6 +55,31 @@ void add_report_options(CLI::App& command, report_options& reports, bool with_ba
                   "github-action-benchmark (customSmallerIsBetter), github-action-benchmark-bigger "
                   "(customBiggerIsBetter); repeatable")
       ->type_name("FORMAT FILE");
+  command
+      .add_option("--annotations", reports.annotations,
+                  "write the failing checks placed on their blamed source lines and suite lines: github "
+                  "(workflow commands: `cat FILE` in a step annotates the pull request), gitlab-code-quality "
+                  "(a Code Quality report), sarif (SARIF 2.1.0); repeatable")
+      ->type_name("FORMAT FILE")
+      // One pair per occurrence, so that the arguments after it stay positional (merge's inputs).
+      ->expected(1)
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  command
+      .add_option("--annotations-limit", reports.annotation_limit,
+                  "github: most annotations before one that says how many more there are (GitHub shows 10 "
+                  "per step; 0: no limit)")
+      ->capture_default_str();
+  command
+      .add_option("--source-root", reports.source_root,
+                  "the repository root annotation paths are relative to (default: $GITHUB_WORKSPACE, "
+                  "$CI_PROJECT_DIR, else the git top level of the working directory)")
+      ->type_name("DIR");
+  command
+      .add_option("--source-link", reports.source_link,
+                  "link the Markdown summary's blamed lines under this URL of the commit, e.g. "
+                  "https://github.com/OWNER/REPO/blob/SHA")
+      ->type_name("URL");
   command.add_flag("--quiet", reports.quiet, "print only the summary line and failures");
   if (with_baselines) {
     command.add_option("--baseline-dir", reports.baseline_dir, "baselines/<gpu-key>/<suite>.yaml live here")

@@ -252,7 +252,8 @@ json results_definitions() {
               {"before", {{"type", json::array({"integer", "null"})}, {"minimum", 0}}},
               {"after", count},
               {"opcodes_before", {{"type", "array"}, {"items", text}}},
-              {"opcodes_after", {{"type", "array"}, {"items", text}}}}}}}}}}}};
+              {"opcodes_after", {{"type", "array"}, {"items", text}}},
+              {"file", text}}}}}}}}}};
   defs["case"] = {{"type", "object"},
                   {"additionalProperties", false},
                   {"required", json::array({"instance", "suite", "case", "kernel", "parameters", "status",

@@ -21,6 +21,7 @@
 #include "counterguard/reporters/console_reporter.hpp"
 #include "counterguard/reporters/csv_reporter.hpp"
 #include "counterguard/reporters/dashboard_exporters.hpp"
+#include "counterguard/reporters/finding_reports.hpp"
 #include "counterguard/reporters/html_reporter.hpp"
 #include "counterguard/reporters/json_reporter.hpp"
 #include "counterguard/reporters/junit_reporter.hpp"
@@ -118,6 +119,17 @@ void check_report_destinations(const report_options& reports) {
     if (is_standard_output(path))
       on_standard_output.push_back("--export " + format);
   }
+  for (const auto& [format, path] : reports.annotations) {
+    if (!parse_finding_format(format)) {
+      std::string names;
+      for (const auto& name : finding_format_names())
+        names += (names.empty() ? "" : ", ") + name;
+      throw input_error({}, "--annotations", "unknown annotation format '" + format + "'",
+                        "--annotations FORMAT FILE with FORMAT one of " + names);
+    }
+    if (is_standard_output(path))
+      on_standard_output.push_back("--annotations " + format);
+  }
   if (on_standard_output.size() > 1) {
     std::string options;
     for (const auto& option : on_standard_output)
@@ -139,20 +151,33 @@ void write_reports(const run_results& results, const report_options& reports,
       is_standard_output(reports.markdown) || is_standard_output(reports.html) ||
       is_standard_output(reports.csv) ||
       std::any_of(reports.exports.begin(), reports.exports.end(),
+                  [](const auto& e) { return is_standard_output(e.second); }) ||
+      std::any_of(reports.annotations.begin(), reports.annotations.end(),
                   [](const auto& e) { return is_standard_output(e.second); });
   std::fputs(render_console_report(results, console).c_str(), report_on_standard_output ? stderr : stdout);
   if (!reports.json.empty())
     write_report_text(reports.json, render_json_report(results, reports.strict));
   if (!reports.junit.empty())
     write_report_text(reports.junit, render_junit_report(results, reports.strict));
+  // What did not fit in the summary or the annotations is in the fullest report this run writes to a file.
+  auto in_a_file = [](const std::string& path) { return is_standard_output(path) ? std::string() : path; };
+  const std::string html = in_a_file(reports.html);
+  const std::string json = in_a_file(reports.json);
+  const std::string full_report = !html.empty() ? html : !json.empty() ? json : in_a_file(reports.junit);
   if (!reports.markdown.empty()) {
-    // What did not fit in the summary is in the fullest report this run writes to a file.
-    auto in_a_file = [](const std::string& path) { return is_standard_output(path) ? std::string() : path; };
-    const std::string html = in_a_file(reports.html);
-    const std::string json = in_a_file(reports.json);
-    const std::string full_report = !html.empty() ? html : !json.empty() ? json : in_a_file(reports.junit);
     write_report_text(reports.markdown,
-                      render_markdown_report(results, reports.strict, {reports.markdown_limit, full_report}));
+                      render_markdown_report(results, reports.strict, {reports.markdown_limit, full_report},
+                                             {reports.source_link, reports.source_root}));
+  }
+  if (!reports.annotations.empty()) {
+    const std::vector<finding> findings =
+        collect_findings(results, reports.strict, repository_paths(find_source_root(reports.source_root)));
+    finding_report_options options;
+    options.annotation_limit = reports.annotation_limit;
+    options.full_report = full_report;
+    options.version = results.metadata.counterguard_version;
+    for (const auto& [name, path] : reports.annotations)
+      write_report_text(path, render_finding_report(*parse_finding_format(name), findings, options));
   }
   if (!reports.html.empty())
     write_report_text(reports.html, render_html_report(results, history, reports.strict));

@@ -13,6 +13,7 @@
 #include "counterguard/core/markdown_budget.hpp"
 #include "counterguard/history/metric_history.hpp"
 #include "counterguard/model/case_instance.hpp"
+#include "counterguard/reporters/github_annotations.hpp"
 #include "counterguard/results/run_results.hpp"
 
 namespace counterguard {
@@ -27,6 +28,11 @@ struct report_options {
   std::string html;
   std::string csv;
   std::vector<std::pair<std::string, std::string>> exports;  // --export FORMAT FILE (dashboard_exporters.hpp)
+  // --annotations FORMAT FILE: the failing checks placed on source and suite lines (finding_reports.hpp).
+  std::vector<std::pair<std::string, std::string>> annotations;
+  std::size_t annotation_limit = github_annotations_per_step;  // github: 0 is no limit
+  std::string source_root;  // repository root the findings' paths are relative to (default: find_source_root)
+  std::string source_link;  // the Markdown report links blamed lines under this URL (repository_paths.hpp)
   std::string baseline_dir = "baselines";
   bool no_baselines = false;
   double false_alarm_rate = default_false_alarm_rate;  // per noisy baseline check
@@ -36,8 +42,8 @@ struct report_options {
   std::string history;     // record the results into this history database (docs/history.md)
 };
 
-// Refuses, before anything runs, what the reports could not be written as: an --export format that does not
-// exist, and more than one report on standard output (input_error naming the option).
+// Refuses, before anything runs, what the reports could not be written as: an --export or --annotations
+// format that does not exist, and more than one report on standard output (input_error naming the option).
 void check_report_destinations(const report_options& reports);
 
 // Checks measured results against each instance's expectations (all of them: a GPU run or its evaluation);
@@ -70,8 +76,9 @@ int judge_and_report(run_results& results, const report_options& reports,
                      const std::function<void(run_results&)>& before_reports = {});
 
 // Prints the console report (on standard error when a report goes to standard output) and writes the
-// requested JSON, JUnit, Markdown, HTML, CSV and dashboard files; the HTML report plots `history` (the
-// recorded series of the run's GPU key, when a history database is given).
+// requested JSON, JUnit, Markdown, HTML, CSV, dashboard and annotation files (the findings computed once);
+// the HTML report plots `history` (the recorded series of the run's GPU key, when a history database is
+// given).
 void write_reports(const run_results& results, const report_options& reports,
                    const std::vector<metric_history>& history = {});
 

@@ -9,6 +9,8 @@
 #include "counterguard/exec/exec_recording.hpp"
 #include "counterguard/measurement/recorded_run.hpp"
 #include "counterguard/pipeline/exec_run.hpp"
+#include "counterguard/pipeline/run_identity.hpp"
+#include "counterguard/runner/regression_blame.hpp"
 
 namespace counterguard {
 
@@ -36,6 +38,18 @@ std::vector<case_instance> recorded_instances(const evaluate_options& options, c
       "select recorded cases (--filter) or record them with `counterguard run --save-counter-data`");
 }
 
+// evaluate --blame-from: the failed cases blamed from profiles recorded on the GPU, against the per-line
+// baselines as run blames them.
+void blame_from_recorded_profiles(run_results& results, const evaluate_options& options,
+                                  const recorded_sass_profiles& recorded) {
+  regression_blame_options blame;
+  blame.top = options.blame_top;
+  blame.attribution.external_dirs = options.blame_external;
+  if (!options.reports.no_baselines)
+    blame.baseline_dir = options.reports.baseline_dir;
+  blame_regressions(results, blame, recorded);
+}
+
 }  // namespace
 
 run_results evaluate_recording_results(const evaluate_options& options) {
@@ -59,6 +73,13 @@ int evaluate_recording_directory(const evaluate_options& options) {
   const std::filesystem::path directory(options.directory);
   if (is_exec_recording(directory))
     return evaluate_exec_recording_directory(options);
+  // Read first: a --blame-from that cannot be read is refused before anything is evaluated.
+  recorded_sass_profiles profiles;
+  if (!options.blame_from.empty()) {
+    profiles = load_sass_profiles(options.blame_from,
+                                  options.blame_binary.empty() ? self_executable() : options.blame_binary);
+    profiles.problem = options.blame_from + " (--blame-from) has no profile of this case";
+  }
   const recorded_run recording = load_recorded_run(directory);
   std::vector<case_instance> instances =
       recorded_instances(options, recording, (directory / "run.json").string());
@@ -96,9 +117,12 @@ int evaluate_recording_directory(const evaluate_options& options) {
   results.metadata.mode = "evaluate";
   results.metadata.command_line = options.command_line;
   check_all_expectations(results, evaluated);
-  if (!options.reports.fail_fast)
-    return judge_and_report(results, options.reports);
-  return judge_and_report(results, options.reports, skip_after_first_failure);
+  return judge_and_report(results, options.reports, [&](run_results& judged) {
+    if (options.reports.fail_fast)
+      skip_after_first_failure(judged);
+    if (!options.blame_from.empty())
+      blame_from_recorded_profiles(judged, options, profiles);
+  });
 }
 
 }  // namespace counterguard

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,12 @@ struct evaluate_options {
   std::vector<std::string> cost_from;  // default: the recording's own per-case seconds
   std::string shard;
   std::string command_line;
+  // --blame-from: per-instruction profiles recorded with `blame --record-dir` on the GPU, so that the failed
+  // cases are blamed to source lines offline as `run` blames them (docs/blame.md).
+  std::string blame_from;
+  std::string blame_binary;  // the program whose cubins the profiles are joined to (default: this one)
+  std::size_t blame_top = 5;
+  std::vector<std::string> blame_external;
 };
 
 // Returns the exit status.

@@ -2,6 +2,8 @@
 #include "counterguard/reporters/markdown_reporter.hpp"
 
 #include <algorithm>
+#include <cstdlib>
+#include <optional>
 #include <vector>
 
 #include "counterguard/checker/run_verdict.hpp"
@@ -23,7 +25,19 @@ struct item {
   std::string expected;
   std::string measured;
   std::string note;
+  std::string link =
+      {};  // a URL the note's first word (a blamed line's place) links to (initialised: optional)
 };
+
+// The details cell; with a link, its first word (the place) is the link's text.
+std::string linked_note(const item& i) {
+  if (i.link.empty())
+    return markdown_cell(i.note);
+  const auto space = i.note.find(' ');
+  const std::string place = i.note.substr(0, space);
+  const std::string rest = space == std::string::npos ? "" : i.note.substr(space);
+  return "[" + markdown_cell(place) + "](" + i.link + ")" + markdown_cell(rest);
+}
 
 std::string verdict_label(const check_outcome& check) {
   switch (check.verdict) {
@@ -91,7 +105,11 @@ std::string assemble_within_budget(const std::string& heading, const std::string
 
 }  // namespace
 
-std::string render_markdown_report(const run_results& results, bool strict, const markdown_budget& budget) {
+std::string render_markdown_report(const run_results& results, bool strict, const markdown_budget& budget,
+                                   const source_links& links) {
+  std::optional<repository_paths> paths;
+  if (!links.url_base.empty())
+    paths.emplace(find_source_root(links.source_root));
   const run_summary summary = summarize(results, strict);
   std::vector<item> items;
   std::vector<const case_result*> skipped;
@@ -129,6 +147,12 @@ std::string render_markdown_report(const run_results& results, bool strict, cons
                          line.before ? std::to_string(*line.before) : "-", std::to_string(line.after),
                          describe_blamed_place(line) + "  " + line.sass +
                              (kinds.empty() ? "" : "  " + kinds) + "  (" + line.function + ")"});
+        if (paths) {
+          const auto colon = line.place.rfind(':');
+          const auto path = paths->relative(line.file);
+          if (path && colon != std::string::npos)
+            items.back().link = line_url(links.url_base, *path, std::atoi(line.place.c_str() + colon + 1));
+        }
       }
     }
   }
@@ -144,7 +168,7 @@ std::string render_markdown_report(const run_results& results, bool strict, cons
     const bool bold = i.rank <= 4 && i.verdict != blame_verdict;
     rows.push_back("| " + (bold ? "**" + i.verdict + "**" : i.verdict) + " | " + code(i.instance) + " | " +
                    code(i.metric) + " | " + markdown_cell(i.expected) + " | " + markdown_cell(i.measured) +
-                   " | " + markdown_cell(i.note) + " |\n");
+                   " | " + linked_note(i) + " |\n");
   }
   std::string md;
   md += "**" + std::to_string(summary.cases) + " cases**: " + std::to_string(summary.passed) + " passed, " +

@@ -23,6 +23,8 @@ nlohmann::json case_blame_to_json(const case_blame& blame) {
                      {"after", line.after},
                      {"opcodes_before", line.opcodes_before},
                      {"opcodes_after", line.opcodes_after}});
+    if (!line.file.empty())
+      lines.back()["file"] = line.file;
   }
   return {{"regressed", blame.regressed},
           {"metrics", blame.metrics},
@@ -56,6 +58,8 @@ case_blame case_blame_from_json(const json_reader& in, const nlohmann::json& val
       line.opcodes_before = in.strings(lines[i], at, "opcodes_before");
     if (in.optional_member(lines[i], at, "opcodes_after") != nullptr)
       line.opcodes_after = in.strings(lines[i], at, "opcodes_after");
+    if (in.optional_member(lines[i], at, "file") != nullptr)  // absent in results written before it
+      line.file = in.string(lines[i], at, "file");
     blame.lines.push_back(std::move(line));
   }
   return blame;

@@ -28,6 +28,10 @@ struct blamed_source_line {
   // "ATOMG.E.ADD.64..."): a change of instruction kind, also when the counters are the same. Empty: none.
   std::vector<std::string> opcodes_before = {};
   std::vector<std::string> opcodes_after = {};
+  // The file of `place` as the compiler recorded it ("/src/app/kernels.cu"), which places the line in a
+  // repository (reporters/findings.hpp); empty in results written before, or for a line only a per-line
+  // baseline has.
+  std::string file = {};
 };
 
 // Source-line blame of a case (`run --blame`, and automatically for a regressed exact metric): which lines

@@ -60,6 +60,8 @@ std::vector<blamed_source_line> current_lines(const std::vector<kernel_blame>& b
       blamed_source_line entry;
       entry.function = blame->function;
       entry.place = line_place(line->position);
+      if (line->position)
+        entry.file = line->position->file;
       entry.chain = inline_chain(top_one);
       entry.sass = instruction_text(top_one);
       entry.metric = metric;
@@ -105,19 +107,30 @@ recorded_sass_profiles record_sass_profiles(const std::vector<std::string>& inst
                                          std::to_string(options.device), "--chip", options.chip});
   launch.timeout_seconds = options.timeout_seconds;
   const program_outcome outcome = run_program(launch);
-  const std::string index_path = directory.path() + "/index.json";
-  if (!std::filesystem::exists(index_path)) {
+  if (!std::filesystem::exists(directory.path() + "/index.json")) {
     recorded.problem = "`counterguard blame` " + outcome.describe() + " and recorded nothing";
     return recorded;
   }
+  return load_sass_profiles(directory.path());
+}
+
+recorded_sass_profiles load_sass_profiles(const std::string& directory, const std::string& binary) {
+  const std::string index_path = directory + "/index.json";
+  if (!std::filesystem::exists(index_path)) {
+    throw input_error({index_path}, "", "no index.json in " + directory,
+                      "a directory written by `counterguard blame --record-dir DIR`");
+  }
+  recorded_sass_profiles recorded;
   const json_reader in(index_path);
   const nlohmann::json index = in.parse(read_text(index_path));
   in.require_object(index, "");
   for (const auto& [instance, file] : index.items()) {
     if (!file.is_string())
       in.fail(instance, "expected a file name, got " + describe_json(file));
-    recorded.by_instance.emplace(instance,
-                                 read_sass_profile(directory.path() + "/" + file.get<std::string>()));
+    sass_profile profile = read_sass_profile(directory + "/" + file.get<std::string>());
+    if (!binary.empty())
+      profile.binary = binary;
+    recorded.by_instance.emplace(instance, std::move(profile));
   }
   return recorded;
 }
@@ -126,6 +139,7 @@ blamed_source_line blamed_line_of(const blame_change& change) {
   blamed_source_line line;
   line.function = change.function;
   line.place = change.place;
+  line.file = change.file;
   line.chain = change.chain;
   line.sass = change.sass;
   line.metric = change.metric;
@@ -224,22 +238,40 @@ case_blame blame_case(const std::vector<std::string>& regressed, const sass_prof
   return out;
 }
 
-std::size_t blame_regressions(run_results& results, const regression_blame_options& options,
-                              const sass_recording_options& recording) {
-  std::vector<std::string> instances;
-  std::map<std::string, std::vector<std::string>> regressed;
+namespace {
+
+// The failed cases of `results` with metrics to blame, in order, and those metrics.
+std::vector<std::pair<std::string, std::vector<std::string>>> cases_to_blame(
+    const run_results& results, const regression_blame_options& options) {
+  std::vector<std::pair<std::string, std::vector<std::string>>> out;
   for (const auto& result : results.cases) {
     if (result.status != case_status::failed)
       continue;
     std::vector<std::string> metrics = metrics_to_blame(result, options.every_failure);
-    if (metrics.empty())
-      continue;
-    instances.push_back(result.instance);
-    regressed.emplace(result.instance, std::move(metrics));
+    if (!metrics.empty())
+      out.emplace_back(result.instance, std::move(metrics));
   }
+  return out;
+}
+
+}  // namespace
+
+std::size_t blame_regressions(run_results& results, const regression_blame_options& options,
+                              const sass_recording_options& recording) {
+  std::vector<std::string> instances;
+  for (const auto& [instance, metrics] : cases_to_blame(results, options))
+    instances.push_back(instance);
   if (instances.empty())
     return 0;
-  const recorded_sass_profiles recorded = record_sass_profiles(instances, recording);
+  return blame_regressions(results, options, record_sass_profiles(instances, recording));
+}
+
+std::size_t blame_regressions(run_results& results, const regression_blame_options& options,
+                              const recorded_sass_profiles& recorded) {
+  const auto wanted_cases = cases_to_blame(results, options);
+  const std::map<std::string, std::vector<std::string>> regressed(wanted_cases.begin(), wanted_cases.end());
+  if (regressed.empty())
+    return 0;
   std::map<std::string, std::optional<line_baseline_file>> baselines;  // by suite
   for (auto& result : results.cases) {
     const auto wanted = regressed.find(result.instance);
@@ -270,7 +302,7 @@ std::size_t blame_regressions(run_results& results, const regression_blame_optio
     result.blame =
         blame_case(wanted->second, profile->second, before, options.top, options.attribution, before_path);
   }
-  return instances.size();
+  return regressed.size();
 }
 
 }  // namespace counterguard

@@ -62,9 +62,19 @@ struct regression_blame_options {
                                     const line_attribution& attribution = {},
                                     const std::string& before_path = "");
 
+// The profiles of a `blame --record-dir` directory (its index.json names each instance's file), each joined
+// against `binary` (empty: the program each profile names). An unreadable directory is an input_error.
+[[nodiscard]] recorded_sass_profiles load_sass_profiles(const std::string& directory,
+                                                        const std::string& binary = "");
+
 // Every case of `results` with metrics to blame: records their profiles (one process) and attaches a blame.
 // Returns how many cases were blamed.
 std::size_t blame_regressions(run_results& results, const regression_blame_options& options,
                               const sass_recording_options& recording);
+
+// The same from profiles recorded before (`evaluate --blame-from`): a case with metrics to blame and no
+// profile there gets a note saying so.
+std::size_t blame_regressions(run_results& results, const regression_blame_options& options,
+                              const recorded_sass_profiles& recorded);
 
 }  // namespace counterguard
