@@ -166,13 +166,12 @@ void apply_launch_defaults(launch_spec& launch, const launch_spec& defaults) {
 }
 
 void check_metric_name(const load_context& context, const yaml_entry& entry, const std::string& field) {
-  if (context.metrics.find_alias(entry.key) != nullptr)
-    return;
-  if (metric_catalog::looks_like_raw_cupti_name(entry.key))
+  if (context.metrics.knows(entry.key))
     return;
   context.reader.fail(entry.key_node, field, "unknown metric '" + entry.key + "'",
                       did_you_mean(entry.key, context.metrics.closest_aliases(entry.key)) +
-                          "a metric is an alias from docs/metrics.md or a raw CUPTI name such as "
+                          "a metric is an alias from docs/metrics.md, one of ncu's launch__ or "
+                          "device__attribute_ names listed there, or a raw CUPTI name such as "
                           "'l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum'");
 }
 
