@@ -16,7 +16,8 @@
 #            $STAGE/python: validation/python_plugin.sh stage, copied)
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
-OUT=${OUT:-/tmp/counterguard-launch-code-out}
+FINAL_OUT=${OUT:-/tmp/counterguard-launch-code-out}
+OUT=$FINAL_OUT/launch_code
 mkdir -p "$OUT"
 export PATH=$PATH:/usr/local/cuda/bin
 HERE=$PWD/validation/launch_code
@@ -41,8 +42,12 @@ exec_all() {
     "${metrics[@]}" -- "$@"
 }
 
+# Everything is written under $OUT/launch_code and packed into one archive at the end (the device tool brings
+# back a few files only); the comparison and the statuses are also left beside it.
 pack() {
-  (cd "$OUT" && tar -czf /tmp/launch_code.tar.gz --exclude launch_code.tar.gz . && mv /tmp/launch_code.tar.gz "$OUT/")
+  tar -czf "$FINAL_OUT/launch_code.tar.gz" -C "$FINAL_OUT" launch_code
+  cp "$OUT/statuses.txt" "$OUT/compare.txt" "$FINAL_OUT/" 2>/dev/null
+  return 0
 }
 trap pack EXIT
 trap "exit 124" TERM
@@ -106,7 +111,9 @@ for stage in "$@"; do
       ncu --metrics launch__registers_per_thread,launch__block_size --csv -k regex:tuned_kernel -c 60 \
         python3 "$HERE/triton_autotuned.py" --sizes 65536 >"$OUT/triton_ncu.csv" 2>&1
       record cupy_report python3 "$HERE/cupy_two_modules.py" --report "$OUT/cupy_report.json"
-      exec_all cupy_exec "${STATIC_METRICS[@]}" "${LAUNCH_METRICS[@]}" -- python3 "$HERE/cupy_two_modules.py"
+      # With the injection's trace: which module each load and launch bound (in cupy_exec.log).
+      COUNTERGUARD_INJECTION_TRACE=1 exec_all cupy_exec "${STATIC_METRICS[@]}" "${LAUNCH_METRICS[@]}" -- \
+        python3 "$HERE/cupy_two_modules.py"
       exec_all jax_exec "${STATIC_METRICS[@]}" "${LAUNCH_METRICS[@]}" -- python3 "$HERE/jax_program.py"
       mapfile -t ncu_names < <("$CG" metrics list --ncu)
       exec_all rc_exec "${ncu_names[@]}" "${LAUNCH_METRICS[@]}" -- "$BUILD/register_counts"
