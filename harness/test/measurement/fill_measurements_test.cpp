@@ -139,6 +139,32 @@ TEST(fill_measurements, code_the_driver_stated_leaves_spills_unmeasured_saying_w
   EXPECT_EQ(result.totals.at("registers_per_thread").value, 168);
 }
 
+TEST(fill_measurements,
+     a_launch_measured_with_the_programs_reports_takes_the_one_that_agrees_with_the_driver) {
+  // `run` and `evaluate` measure with the program's compile-time reports, which name no module.
+  profiled_launch launch = twin_launch("module 24");
+  launch.registers_per_thread = 40;
+  case_result same;
+  fill_measurements(same, static_plan(), {launch}, {}, {twin_code("", 40, 0)}, {});
+  EXPECT_EQ(same.kernels.at(0).metrics.at("registers_per_thread"), 40);
+  case_result other;
+  fill_measurements(other, static_plan(), {launch}, {}, {twin_code("", 18, 0)}, {});
+  EXPECT_EQ(other.kernels.at(0).metrics.count("registers_per_thread"), 0U);
+}
+
+TEST(fill_measurements, a_programs_report_of_the_function_fills_in_for_what_the_driver_stated) {
+  // The C++ in-process API: the program's own kernel, its module loaded before the first profiled block.
+  kernel_resources stated = twin_code("function of module 0x3000", 40, 0);
+  stated.spill_bytes_known = false;
+  stated.unknown_because = "its module was loaded before counterguard watched the process";
+  profiled_launch launch = twin_launch("function of module 0x3000");
+  launch.registers_per_thread = 40;
+  case_result result;
+  fill_measurements(result, static_plan(), {launch}, {}, {stated, twin_code("", 40, 8)}, {});
+  EXPECT_EQ(result.kernels.at(0).metrics.at("spill_store_bytes"), 8);
+  EXPECT_TRUE(result.kernels.at(0).unmeasured.empty());
+}
+
 TEST(fill_measurements, a_launch_without_a_code_key_finds_its_resources_by_name) {
   // Recordings made before launches named their code.
   case_result result;

@@ -181,6 +181,12 @@ const case_progress* progress_of(const process_record& record, const std::string
 std::vector<kernel_resources> resources_of(const process_record& record,
                                            const std::vector<kernel_resources>& from_files) {
   std::vector<kernel_resources> resources = record.functions;
+  if (!record.functions.empty()) {
+    // Launches name their code: the modules' kernels by name must not stand in for it, the files' reports
+    // only where they agree with the driver (fill_measurements).
+    resources.insert(resources.end(), from_files.begin(), from_files.end());
+    return resources;
+  }
   for (const auto& kernel : record.kernels) {
     if (kernel.resources)
       resources.push_back(*kernel.resources);

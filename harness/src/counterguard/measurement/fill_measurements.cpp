@@ -103,10 +103,24 @@ const kernel_resources* find_launched_code(const std::vector<kernel_resources>& 
   if (launch.code.empty())
     return find_kernel_resources(resources, launch.function);
   // The launch names its function's own code: never another module's function of the same name.
-  const auto found = std::find_if(resources.begin(), resources.end(), [&](const kernel_resources& r) {
+  const auto own = std::find_if(resources.begin(), resources.end(), [&](const kernel_resources& r) {
     return r.module == launch.code && r.mangled == launch.mangled;
   });
-  return found == resources.end() ? nullptr : &*found;
+  if (own != resources.end() && own->spill_bytes_known)
+    return &*own;
+  // Without that code's cubin (run and evaluate measure with the program's compile-time reports; a module
+  // loaded before profiling began has what the driver states): the program's report of that function when it
+  // agrees with what the driver stated of the launched one (the same registers and static shared bytes, a
+  // stack frame its local bytes hold: the same code).
+  const auto reported = std::find_if(resources.begin(), resources.end(), [&](const kernel_resources& r) {
+    return r.module.empty() && (r.mangled == launch.mangled || r.function == launch.function) &&
+           r.registers == launch.registers_per_thread &&
+           r.stack_frame_bytes <= launch.local_bytes_per_thread &&
+           r.static_shared_bytes == launch.static_shared_bytes;
+  });
+  if (reported != resources.end())
+    return &*reported;
+  return own == resources.end() ? nullptr : &*own;
 }
 
 void fill_measurements(case_result& result, const metric_plan& plan,

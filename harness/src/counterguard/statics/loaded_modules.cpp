@@ -38,7 +38,8 @@ bool same_values(const kernel_resources& a, const kernel_resources& b) {
 }  // namespace
 
 bool describes_same_function(const kernel_resources& image, const driver_function_attributes& driver) {
-  return image.registers == driver.registers && image.stack_frame_bytes == driver.local_bytes &&
+  // The driver's local bytes are at least the function's own stack frame (they may hold its callees' too).
+  return image.registers == driver.registers && image.stack_frame_bytes <= driver.local_bytes &&
          image.static_shared_bytes == driver.static_shared_bytes;
 }
 

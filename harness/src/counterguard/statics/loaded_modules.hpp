@@ -66,8 +66,8 @@ class loaded_modules {
   std::map<std::uintptr_t, std::uint32_t> m_handles;
 };
 
-// Whether the image's function agrees with what the driver states of the launched one (registers, local,
-// static shared bytes): the same code.
+// Whether the image's function agrees with what the driver states of the launched one (the same registers
+// and static shared bytes, a stack frame the driver's local bytes hold): the same code.
 [[nodiscard]] bool describes_same_function(const kernel_resources& image,
                                            const driver_function_attributes& driver);
 
