@@ -72,6 +72,9 @@ class KernelLaunch:
         self.mangled = entry["mangled"]
         self.launch_index = entry["launch_index"]
         self.metrics = {name: (math.nan if value is None else value) for name, value in entry["metrics"].items()}
+        # Metrics this launch could not be given, with why (a kernel whose module loaded before profiling
+        # began has no spill bytes: the driver does not state them).
+        self.unmeasured = dict(entry.get("unmeasured", {}))
 
     def __repr__(self):
         return f"KernelLaunch({self.function!r}, launch_index={self.launch_index}, metrics={self.metrics!r})"
@@ -153,6 +156,10 @@ class Measurement:
         total = self._case()["totals"].get(metric)
         if total is None or total["value"] is None:
             kernels = ", ".join(self.kernel_names) or "no kernel launches"
+            why = [f"launch {entry['launch_index']} of {entry['function']}: {entry['unmeasured'][metric]}"
+                   for entry in self._case()["kernels"] if metric in entry.get("unmeasured", {})]
+            if why:
+                raise KeyError(f"metric '{metric}' was not measured in this block ({kernels}): {why[0]}")
             raise KeyError(f"metric '{metric}' was not measured in this block ({kernels}); a compiler metric "
                            "needs the kernels' modules, a per-launch one a kernel that ran")
         return total["value"]

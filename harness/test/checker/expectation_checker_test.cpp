@@ -111,6 +111,29 @@ TEST(check_expectations, an_unmeasured_metric_is_missing_and_failing) {
   EXPECT_FALSE(outcomes[0].measured.has_value());
 }
 
+TEST(check_expectations, a_metric_a_launch_could_not_be_given_says_why) {
+  resolved_expectation e = expect(comparison::equals, 0);
+  e.metric = "spill_store_bytes";
+  case_result result;
+  result.instance = "exec/selection";
+  kernel_measurement launch;
+  launch.function = "tuned_kernel";
+  launch.launch_index = 3;
+  launch.unmeasured["spill_store_bytes"] = "its module was loaded before counterguard watched the process";
+  result.kernels.push_back(launch);
+  const auto total = check_expectations({e}, result);
+  ASSERT_EQ(total.size(), 1U);
+  EXPECT_EQ(total[0].verdict, check_verdict::missing);
+  EXPECT_NE(total[0].message.find("not measured (launch 3 of 'tuned_kernel': its module was loaded before"),
+            std::string::npos)
+      << total[0].message;
+  e.kernel = "tuned_kernel";
+  const auto per_launch = check_expectations({e}, result);
+  ASSERT_EQ(per_launch.size(), 1U);
+  EXPECT_NE(per_launch[0].message.find("not measured (its module was loaded before"), std::string::npos)
+      << per_launch[0].message;
+}
+
 TEST(check_expectations, a_kernel_expectation_reads_launches_matched_by_short_function_name) {
   resolved_expectation e = expect(comparison::between, 4, 5);
   e.metric = "global_load_sectors_per_request";

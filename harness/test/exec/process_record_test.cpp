@@ -91,6 +91,35 @@ TEST(process_record, a_saved_record_reads_back_whole) {
   EXPECT_TRUE(back.finished);
 }
 
+TEST(process_record, the_code_of_each_launched_function_reads_back_with_its_key_and_what_is_unknown) {
+  process_record record;
+  kernel_resources own;
+  own.mangled = "twin";
+  own.module = "module 25";
+  own.registers = 168;
+  own.spill_store_bytes = 96;
+  kernel_resources stated;
+  stated.mangled = "twin";
+  stated.module = "function of module 0x3000";
+  stated.registers = 18;
+  stated.spill_bytes_known = false;
+  stated.barriers_known = false;
+  stated.unknown_because = "its module was loaded before counterguard watched the process";
+  record.functions = {own, stated};
+  const std::string path = temporary_file("functions.json");
+  save_process_record(path, record);
+  const process_record back = load_process_record(path);
+  std::filesystem::remove(path);
+  ASSERT_EQ(back.functions.size(), 2U);
+  EXPECT_EQ(back.functions[0].module, "module 25");
+  EXPECT_EQ(back.functions[0].spill_store_bytes, 96U);
+  EXPECT_TRUE(back.functions[0].barriers_known);
+  EXPECT_EQ(back.functions[1].module, "function of module 0x3000");
+  EXPECT_FALSE(back.functions[1].spill_bytes_known);
+  EXPECT_FALSE(back.functions[1].barriers_known);
+  EXPECT_EQ(back.functions[1].unknown_because, stated.unknown_because);
+}
+
 TEST(process_record, a_malformed_record_names_the_file_and_field) {
   const std::string path = temporary_file("bad.json");
   std::ofstream(path) << R"({"schema_version": 1, "process": {"pid": "x"}})";

@@ -108,6 +108,28 @@ TEST(metric_catalog, suggests_the_closest_aliases) {
   EXPECT_EQ(suggestions[0], "shared_store_bank_conflicts");
 }
 
+TEST(metric_catalog, ncus_launch_metric_names_are_launch_metrics_that_read_no_cupti_counter) {
+  for (const char* name :
+       {"launch__registers_per_thread", "launch__occupancy_limit_registers",
+        "launch__waves_per_multiprocessor", "device__attribute_max_threads_per_block",
+        "device__attribute_max_warps_per_multiprocessor", "sm__maximum_warps_per_active_cycle_pct"}) {
+    const std::optional<metric_definition> definition = catalog().try_resolve(name);
+    ASSERT_TRUE(definition.has_value()) << name;
+    EXPECT_TRUE(catalog().knows(name)) << name;
+    EXPECT_EQ(definition->source, metric_source::launch) << name;
+    EXPECT_TRUE(definition->raw_inputs.empty()) << name;
+    EXPECT_EQ(definition->cls, metric_class::exact) << name;
+  }
+}
+
+TEST(metric_catalog, an_ncu_launch_name_counterguard_does_not_report_is_unknown_with_the_closest_ones) {
+  EXPECT_FALSE(catalog().knows("launch__registers_per_threads"));
+  EXPECT_FALSE(catalog().knows("device__attribute_display_name"));  // ncu's own, not a CUDA attribute
+  const auto suggestions = catalog().closest_aliases("launch__registers_per_threads", 1);
+  ASSERT_EQ(suggestions.size(), 1U);
+  EXPECT_EQ(suggestions[0], "launch__registers_per_thread");
+}
+
 // The catalog is only useful if CUPTI knows every counter it reads on the chip we target.
 TEST(metric_catalog, every_alias_input_is_a_valid_metric_on_the_default_chip) {
   const metric_name_validator validator(COUNTERGUARD_DEFAULT_CHIP);

@@ -255,6 +255,30 @@ TEST_F(suite_loader_errors, an_unknown_metric_far_from_every_alias_suggests_noth
   EXPECT_TRUE(contains(failure.valid(), "a raw CUPTI name such as"));
 }
 
+TEST_F(suite_loader_errors, ncus_launch_and_device_attribute_names_are_metrics) {
+  const suite s = load(R"yaml(suite: t
+cases:
+  - name: a
+    kernel: transpose/smem
+    expect:
+      launch__registers_per_thread: {max: 64}
+      device__attribute_max_threads_per_block: {min: 256}
+)yaml");
+  ASSERT_EQ(s.cases.size(), 1U);
+}
+
+TEST_F(suite_loader_errors, an_ncu_launch_name_counterguard_does_not_report_suggests_the_closest) {
+  const input_error failure = load_error(R"yaml(suite: t
+cases:
+  - name: a
+    kernel: transpose/smem
+    expect:
+      launch__registers_per_threads: 0
+)yaml");
+  EXPECT_TRUE(contains(failure.what(), "unknown metric 'launch__registers_per_threads'"));
+  EXPECT_TRUE(contains(failure.valid(), "did you mean 'launch__registers_per_thread'"));
+}
+
 TEST_F(suite_loader_errors, a_duplicate_case_name_points_at_the_second_and_names_the_first) {
   const input_error failure = load_error(R"yaml(suite: t
 cases:

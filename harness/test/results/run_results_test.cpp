@@ -85,6 +85,16 @@ TEST(run_results_json, round_trip_gives_the_same_json) {
   EXPECT_EQ(first, second);
 }
 
+TEST(run_results_json, why_a_launch_lacks_a_metric_reads_back_and_is_absent_when_nothing_lacks) {
+  run_results results = sample_results();
+  ASSERT_FALSE(results.cases.at(0).kernels.empty());
+  EXPECT_FALSE(nlohmann::json(results)["cases"][0]["kernels"][0].contains("unmeasured"));
+  results.cases.at(0).kernels.at(0).unmeasured["spill_store_bytes"] = "the driver does not state it";
+  const run_results back = round_trip(results);
+  EXPECT_EQ(back.cases.at(0).kernels.at(0).unmeasured.at("spill_store_bytes"),
+            "the driver does not state it");
+}
+
 TEST(run_results_json, round_trip_keeps_every_case_field) {
   const run_results back = round_trip(sample_results());
   ASSERT_EQ(back.cases.size(), 2U);

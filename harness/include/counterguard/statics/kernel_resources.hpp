@@ -22,6 +22,13 @@ struct kernel_resources {
   bool spill_bytes_known = true;  // false: the binary does not say (both spill fields are then meaningless)
   std::size_t static_shared_bytes = 0;
   std::size_t constant_bytes = 0;  // user constant banks the report names (cmem[N], N > 0)
+  bool barriers_known = true;      // false: what describes the function does not say (see unknown_because)
+  // In a process: the module the function was loaded from ("module 24", CUPTI's id, unique in the process),
+  // or for a function whose module's image was not seen, "function 0x...": the key a launch of it names
+  // (profiled_launch::code). Empty for resources read from files.
+  std::string module;
+  // Why some values are unknown (spill bytes, barriers): said with the metrics left unmeasured.
+  std::string unknown_because;
 };
 
 // Parses nvcc --resource-usage / -Xptxas -v output. Lines it does not know are ignored; a function whose

@@ -27,7 +27,8 @@ std::string subject(const std::string& instance, const resolved_expectation& exp
 }
 
 check_outcome judge(const std::string& instance, const resolved_expectation& expectation,
-                    const std::string& kernel, std::optional<double> measured) {
+                    const std::string& kernel, std::optional<double> measured,
+                    const std::string& why_unmeasured = {}) {
   check_outcome outcome;
   outcome.metric = expectation.metric;
   outcome.kernel = kernel;
@@ -40,7 +41,8 @@ check_outcome judge(const std::string& instance, const resolved_expectation& exp
     outcome.verdict = check_verdict::missing;
     outcome.failing = true;
     outcome.message = subject(instance, expectation, kernel) + " expected " + expectation.text +
-                      ", but it was not measured" + where_text(expectation);
+                      ", but it was not measured" +
+                      (why_unmeasured.empty() ? "" : " (" + why_unmeasured + ")") + where_text(expectation);
     return outcome;
   }
   const bool ok = satisfies(expectation, *measured);
@@ -49,6 +51,16 @@ check_outcome judge(const std::string& instance, const resolved_expectation& exp
   outcome.message = subject(instance, expectation, kernel) + " expected " + expectation.text + ", measured " +
                     format_value(*measured) + where_text(expectation);
   return outcome;
+}
+
+// Why a case total is missing: the first launch that says why it has no value.
+std::string why_unmeasured(const case_result& result, const std::string& metric) {
+  for (const auto& launch : result.kernels) {
+    if (const auto found = launch.unmeasured.find(metric); found != launch.unmeasured.end())
+      return "launch " + std::to_string(launch.launch_index) + " of '" + launch.function +
+             "': " + found->second;
+  }
+  return {};
 }
 
 }  // namespace
@@ -86,7 +98,8 @@ std::vector<check_outcome> check_expectations(const std::vector<resolved_expecta
       const auto found = result.totals.find(expectation.metric);
       outcomes.push_back(
           judge(result.instance, expectation, {},
-                found == result.totals.end() ? std::nullopt : std::optional(found->second.value)));
+                found == result.totals.end() ? std::nullopt : std::optional(found->second.value),
+                why_unmeasured(result, expectation.metric)));
       continue;
     }
     bool launched = false;
@@ -95,8 +108,10 @@ std::vector<check_outcome> check_expectations(const std::vector<resolved_expecta
         continue;
       launched = true;
       const auto found = launch.metrics.find(expectation.metric);
+      const auto why = launch.unmeasured.find(expectation.metric);
       outcomes.push_back(judge(result.instance, expectation, launch.function,
-                               found == launch.metrics.end() ? std::nullopt : std::optional(found->second)));
+                               found == launch.metrics.end() ? std::nullopt : std::optional(found->second),
+                               why == launch.unmeasured.end() ? std::string() : why->second));
     }
     if (!launched) {
       check_outcome outcome = judge(result.instance, expectation, expectation.kernel, std::nullopt);

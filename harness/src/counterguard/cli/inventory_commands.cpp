@@ -15,6 +15,7 @@ command_action add_metrics_command(CLI::App& app, const command_context& /*conte
   struct metrics_options {
     std::string chip = COUNTERGUARD_DEFAULT_CHIP;
     bool raw = false;
+    bool ncu = false;
     std::string json;
     selection_options validated;
   };
@@ -24,6 +25,8 @@ command_action add_metrics_command(CLI::App& app, const command_context& /*conte
   CLI::App* list = metrics->add_subcommand("list", "list the aliases, or a chip's raw CUPTI metrics");
   list->add_option("--chip", options->chip, "chip for --raw")->capture_default_str();
   list->add_flag("--raw", options->raw, "list every raw CUPTI metric name of the chip");
+  list->add_flag("--ncu", options->ncu,
+                 "list ncu's launch__ and device__attribute_ names counterguard reports");
   list->add_option("--json", options->json,
                    json_option_help("the aliases (name, class, direction, source, formula, inputs, unit)"))
       ->type_name("FILE");
@@ -31,7 +34,9 @@ command_action add_metrics_command(CLI::App& app, const command_context& /*conte
   add_selection_options(*validate, options->validated);
   options->validated.allow_program_cases = true;  // program suites name metrics too
   return first_chosen(
-      {when_chosen(list, [options] { return list_metrics(options->chip, options->raw, options->json); }),
+      {when_chosen(
+           list,
+           [options] { return list_metrics(options->chip, options->raw, options->json, options->ncu); }),
        when_chosen(validate, [options] { return validate_metrics(options->validated); })});
 }
 

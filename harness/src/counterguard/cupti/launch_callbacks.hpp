@@ -58,4 +58,31 @@ struct driver_launch_ex_params {
   void** extra;
 };
 
+// The driver calls that load a module (or a library, whose module in a context the driver loads with it or
+// at its first use) and return its handle: with the module-loaded callback that arrives inside them, they
+// say which module each launched function comes from (statics/loaded_modules.hpp).
+inline constexpr std::array<CUpti_CallbackId, 6> module_load_callback_ids = {
+    CUPTI_DRIVER_TRACE_CBID_cuModuleLoad,       CUPTI_DRIVER_TRACE_CBID_cuModuleLoadData,
+    CUPTI_DRIVER_TRACE_CBID_cuModuleLoadDataEx, CUPTI_DRIVER_TRACE_CBID_cuModuleLoadFatBinary,
+    CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadData,  CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadFromFile,
+};
+[[nodiscard]] constexpr bool is_module_load_callback(CUpti_CallbackId id) {
+  for (const CUpti_CallbackId load : module_load_callback_ids) {
+    if (load == id)
+      return true;
+  }
+  return false;
+}
+[[nodiscard]] constexpr bool loads_library(CUpti_CallbackId id) {
+  return id == CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadData ||
+         id == CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadFromFile;
+}
+// Their parameters begin with the handle they return (cuModuleLoad*_params, cuLibraryLoad*_params).
+struct module_load_params {
+  CUmodule* module;
+};
+struct library_load_params {
+  CUlibrary* library;
+};
+
 }  // namespace counterguard::detail

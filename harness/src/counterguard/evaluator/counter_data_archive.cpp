@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <fstream>
 #include <iterator>
+#include <map>
+#include <memory>
 #include <system_error>
 
 #include "counterguard/core/atomic_file.hpp"
@@ -63,19 +65,26 @@ std::string gzip_bytes(const fs::path& target, const std::vector<std::uint8_t>& 
 }
 
 json launch_to_json(const profiled_launch& launch) {
-  return json{{"range_index", launch.range_index},
-              {"range_name", launch.range_name},
-              {"mangled", launch.mangled},
-              {"function", launch.function},
-              {"grid", launch.grid},
-              {"block", launch.block},
-              {"cluster", launch.cluster},
-              {"dynamic_shared_bytes", launch.dynamic_shared_bytes},
-              {"registers_per_thread", launch.registers_per_thread},
-              {"local_bytes_per_thread", launch.local_bytes_per_thread},
-              {"static_shared_bytes", launch.static_shared_bytes},
-              {"constant_bytes", launch.constant_bytes},
-              {"theoretical_occupancy_pct", launch.theoretical_occupancy_pct}};
+  json item{{"range_index", launch.range_index},
+            {"range_name", launch.range_name},
+            {"mangled", launch.mangled},
+            {"function", launch.function},
+            {"grid", launch.grid},
+            {"block", launch.block},
+            {"cluster", launch.cluster},
+            {"dynamic_shared_bytes", launch.dynamic_shared_bytes},
+            {"registers_per_thread", launch.registers_per_thread},
+            {"local_bytes_per_thread", launch.local_bytes_per_thread},
+            {"static_shared_bytes", launch.static_shared_bytes},
+            {"constant_bytes", launch.constant_bytes},
+            {"theoretical_occupancy_pct", launch.theoretical_occupancy_pct}};
+  if (!launch.code.empty())
+    item["code"] = launch.code;
+  if (launch.blocks_per_sm > 0)
+    item["blocks_per_sm"] = launch.blocks_per_sm;
+  if (launch.device_attributes)
+    item["device_attributes"] = *launch.device_attributes;
+  return item;
 }
 
 template <typename T>
@@ -104,6 +113,13 @@ profiled_launch launch_from_json(const json_reader& reader, const json& range, c
   launch.static_shared_bytes = typed<std::size_t>(reader, range, field, "static_shared_bytes");
   launch.constant_bytes = typed<std::size_t>(reader, range, field, "constant_bytes");
   launch.theoretical_occupancy_pct = typed<double>(reader, range, field, "theoretical_occupancy_pct");
+  if (reader.optional_member(range, field, "code") != nullptr)
+    launch.code = reader.string(range, field, "code");
+  if (reader.optional_member(range, field, "blocks_per_sm") != nullptr)
+    launch.blocks_per_sm = static_cast<int>(reader.integer(range, field, "blocks_per_sm", 0, 1 << 20));
+  if (reader.optional_member(range, field, "device_attributes") != nullptr)
+    launch.device_attributes = std::make_shared<const std::map<std::string, double>>(
+        typed<std::map<std::string, double>>(reader, range, field, "device_attributes"));
   return launch;
 }
 

@@ -97,10 +97,11 @@ void validate_extra_metrics(const std::vector<std::string>& names, const std::st
   for (const auto& name : names) {
     if (catalog.find_alias(name) != nullptr)
       continue;
-    if (!metric_catalog::looks_like_raw_cupti_name(name)) {
+    if (!catalog.knows(name)) {
       throw input_error({}, "--metric", "unknown metric '" + name + "'",
                         did_you_mean(name, catalog.closest_aliases(name)) +
-                            "a metric is an alias from docs/metrics.md or a raw CUPTI name such as "
+                            "a metric is an alias from docs/metrics.md, one of ncu's launch__ or "
+                            "device__attribute_ names listed there, or a raw CUPTI name such as "
                             "'dram__bytes_read.sum'");
     }
     if (!validator)

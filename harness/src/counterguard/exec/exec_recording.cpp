@@ -10,6 +10,7 @@
 #include <future>
 #include <limits>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -174,11 +175,18 @@ const case_progress* progress_of(const process_record& record, const std::string
   return nullptr;
 }
 
-// The resources a process's launches ran with: those of the modules the driver loaded (the only ones a
-// JIT-compiled kernel has, and what actually ran) ahead of those read from the program's files.
+// The resources a process's launches ran with: the code of each launched function (what a launch's code key
+// names), then, for launches recorded without one, those of the modules the driver loaded (the only ones a
+// JIT-compiled kernel has) ahead of those read from the program's files.
 std::vector<kernel_resources> resources_of(const process_record& record,
                                            const std::vector<kernel_resources>& from_files) {
-  std::vector<kernel_resources> resources;
+  std::vector<kernel_resources> resources = record.functions;
+  if (!record.functions.empty()) {
+    // Launches name their code: the modules' kernels by name must not stand in for it, the files' reports
+    // only where they agree with the driver (fill_measurements).
+    resources.insert(resources.end(), from_files.begin(), from_files.end());
+    return resources;
+  }
   for (const auto& kernel : record.kernels) {
     if (kernel.resources)
       resources.push_back(*kernel.resources);
@@ -473,10 +481,20 @@ exec_evaluation evaluate_exec_recording(const std::vector<recorded_process>& pro
         std::vector<case_observation> parts;
         double seconds = 0.0;
         bool attributes_known = true;
+        // The device the process profiled on, as ncu's device__attribute_ and launch__ metrics read it.
+        const auto& record = seen[p].process->record;
+        const auto device_attributes =
+            record.device_attributes.empty()
+                ? nullptr
+                : std::make_shared<const std::map<std::string, double>>(record.device_attributes);
         for (const recorded_launch* launch : seen[p].launches) {
           attributes_known = attributes_known && launch->attributes_known;
           case_observation part;
           part.launches = launch->data.launches;
+          for (auto& ran : part.launches) {
+            if (!ran.device_attributes)
+              ran.device_attributes = device_attributes;
+          }
           part.image = launch->data.image;
           part.raw_metrics = launch->data.raw_metrics;
           part.passes = launch->data.passes;

@@ -94,12 +94,17 @@ void save_process_record(const std::string& path, const process_record& record) 
                      {"profiled", progress.profiled},
                      {"errors", progress.errors}});
   }
+  json functions = json::array();
+  for (const auto& function : record.functions)
+    functions.push_back(kernel_resources_to_json(function));
   json document{{"schema_version", process_record::schema_version},
                 {"process", process_identity_to_json(record.process)},
                 {"device", record.device ? device_to_json(*record.device) : json(nullptr)},
                 {"launches", record.launches},
                 {"kernels", std::move(kernels)},
                 {"cases", std::move(cases)},
+                {"functions", std::move(functions)},
+                {"device_attributes", record.device_attributes},
                 {"environment",
                  record.environment ? json(environment_problem_name(*record.environment)) : json(nullptr)},
                 {"environment_message", record.environment_message},
@@ -161,6 +166,19 @@ process_record load_process_record(const std::string& path) {
     progress.profiled = reader.integer(cases[i], field, "profiled", 0, INT64_MAX);
     progress.errors = reader.strings(cases[i], field, "errors");
     record.cases.push_back(std::move(progress));
+  }
+  if (reader.optional_member(document, "", "functions") != nullptr) {
+    const json& functions = reader.array(document, "", "functions");
+    for (std::size_t i = 0; i < functions.size(); ++i)
+      record.functions.push_back(kernel_resources_from_json(reader, functions[i], index_at("functions", i)));
+  }
+  if (const json* attributes = reader.optional_member(document, "", "device_attributes")) {
+    reader.require_object(*attributes, "device_attributes");
+    for (const auto& entry : attributes->items()) {
+      if (!entry.value().is_number())
+        reader.fail("device_attributes." + entry.key(), "is not a number");
+      record.device_attributes[entry.key()] = entry.value().get<double>();
+    }
   }
   const json& environment = reader.member(document, "", "environment");
   if (!environment.is_null()) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -46,10 +47,17 @@ struct process_record {
   static constexpr std::size_t max_nvtx_contexts_per_kernel = 8;
 
   process_identity process;
-  std::optional<device_description> device;        // GPU fields only: the device of the first profiled launch
-  std::int64_t launches = 0;                       // every kernel launch of the process
-  std::vector<seen_kernel> kernels;                // in first-launch order
-  std::vector<case_progress> cases;                // in the instructions' order
+  std::optional<device_description> device;  // GPU fields only: the device of the first profiled launch
+  std::int64_t launches = 0;                 // every kernel launch of the process
+  std::vector<seen_kernel> kernels;          // in first-launch order
+  std::vector<case_progress> cases;          // in the instructions' order
+  // The code of each function a profiled launch ran, read from its own module or stated by the driver: the
+  // resources a launch's code key (profiled_launch::code, with its mangled name) names. Absent in records
+  // written before launches named their code.
+  std::vector<kernel_resources> functions;
+  // The attributes of the device of the first profiled launch by ncu's names (device__attribute_ metrics
+  // and the launch__ ones derived from them); empty in records written before they were kept.
+  std::map<std::string, double> device_attributes;
   std::optional<environment_problem> environment;  // set when this process could not profile at all
   std::string environment_message;
   bool finished = false;  // the process reached exit() (false: it crashed or was killed)

@@ -19,6 +19,7 @@
 #include <cwchar>
 #include <fstream>
 #include <iterator>
+#include <vector>
 
 #include "counterguard/exec/exec_instructions.hpp"
 #include "counterguard/exec/nvtx_tracker.hpp"
@@ -39,6 +40,10 @@ thread_local nvtx_thread_stacks t_stacks;
 thread_local int t_depth = 0;          // launch API calls open on this thread
 thread_local int t_claimed_depth = 0;  // the depth of the call that claimed the launch (0: none)
 thread_local pending_launch t_pending;
+// The modules loaded on this thread since its outermost launch or module-load call began: the module-loaded
+// callback arrives inside the call that loads (validation/launch_code_checks.sh probe), whose return names
+// the module's handle.
+thread_local std::vector<std::uint32_t> t_loaded;
 
 std::string narrow(const wchar_t* text) {
   std::string result;
@@ -153,7 +158,19 @@ void on_nvtx(CUpti_CallbackId id, const CUpti_NvtxData& data) {
 }
 
 void on_launch_api(CUpti_CallbackDomain domain, CUpti_CallbackId id, const CUpti_CallbackData& data) {
+  if (domain == CUPTI_CB_DOMAIN_DRIVER_API && loads_a_module(id)) {
+    if (data.callbackSite == CUPTI_API_ENTER) {
+      if (t_depth == 0)
+        t_loaded.clear();
+    } else {
+      g_session->module_load_returned(id, data, t_loaded);
+      t_loaded.clear();
+    }
+    return;
+  }
   if (data.callbackSite == CUPTI_API_ENTER) {
+    if (t_depth == 0)
+      t_loaded.clear();
     ++t_depth;
     intercepted_launch launch;
     if (!read_launch(domain, id, data, launch))
@@ -172,7 +189,8 @@ void on_launch_api(CUpti_CallbackDomain domain, CUpti_CallbackId id, const CUpti
   }
   if (t_depth > 0 && t_depth == t_claimed_depth) {
     t_claimed_depth = 0;
-    g_session->launch_exited(t_pending);
+    g_session->launch_exited(t_pending, t_loaded);
+    t_loaded.clear();
   }
   if (t_depth > 0)
     --t_depth;
@@ -185,9 +203,14 @@ void on_resource(CUpti_CallbackId id, const CUpti_ResourceData& data) {
       break;
     case CUPTI_CBID_RESOURCE_MODULE_LOADED:
       if (const auto* module = static_cast<const CUpti_ModuleResourceData*>(data.resourceDescriptor)) {
+        t_loaded.push_back(module->moduleId);
         g_session->module_loaded(data.context, module->moduleId,
                                  reinterpret_cast<const std::uint8_t*>(module->pCubin), module->cubinSize);
       }
+      break;
+    case CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING:
+      if (const auto* module = static_cast<const CUpti_ModuleResourceData*>(data.resourceDescriptor))
+        g_session->module_unloading(module->moduleId);
       break;
     default:
       break;
@@ -278,6 +301,12 @@ bool subscribe() {
   // from the image the driver loads.
   ok = ok && cuptiEnableCallback(1, g_subscriber, CUPTI_CB_DOMAIN_RESOURCE,
                                  CUPTI_CBID_RESOURCE_MODULE_LOADED) == CUPTI_SUCCESS;
+  // Which module each launched function came from: the load calls return the loaded module's handle.
+  ok = ok && cuptiEnableCallback(1, g_subscriber, CUPTI_CB_DOMAIN_RESOURCE,
+                                 CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING) == CUPTI_SUCCESS;
+  ids = module_load_callbacks(count);
+  for (std::size_t i = 0; i < count; ++i)
+    ok = ok && cuptiEnableCallback(1, g_subscriber, CUPTI_CB_DOMAIN_DRIVER_API, ids[i]) == CUPTI_SUCCESS;
   ok = ok && cuptiEnableDomain(1, g_subscriber, CUPTI_CB_DOMAIN_NVTX) == CUPTI_SUCCESS;
   if (!ok)
     warn("cannot enable the CUPTI launch and NVTX callbacks; launches may go unseen");

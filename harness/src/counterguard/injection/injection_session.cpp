@@ -83,6 +83,9 @@ context_profiler* injection_session::profiler_for(CUcontext context) {
         std::to_string(milliseconds_between(started, std::chrono::steady_clock::now())) + " ms");
   if (!m_record.device)
     m_record.device = profiler->device();
+  if (m_record.device_attributes.empty())
+    m_record.device_attributes =
+        read_device_attributes(profiler->cu_device(), static_cast<int>(profiler->cu_device()));
   if (g_exiting_session == nullptr) {
     // exit() runs its handlers last-registered first: this one, registered after CUPTI loaded its host
     // libraries, releases the profilers before their static state is destroyed (the handler registered at
@@ -191,9 +194,19 @@ void injection_session::nested_launch(pending_launch& pending, const intercepted
     pending.launch.function = launch.function;
 }
 
-void injection_session::launch_exited(pending_launch& pending) {
+void injection_session::launch_exited(pending_launch& pending,
+                                      const std::vector<std::uint32_t>& loaded_during_call) {
   if (!pending.active)
     return;
+  if (!loaded_during_call.empty() && !pending.exclusive) {
+    // The launch loaded its function's module lazily: which module that is, for later launches of it.
+    CUmodule module = nullptr;
+    const CUfunction function = launched_function(pending.launch);
+    if (function != nullptr && cuFuncGetModule(&module, function) == CUDA_SUCCESS) {
+      const std::lock_guard<std::mutex> lock(m_state);
+      m_modules.bind(reinterpret_cast<std::uintptr_t>(module), loaded_during_call, pending.mangled);
+    }
+  }
   if (!pending.exclusive) {
     m_gate.unlock_shared();
     pending = pending_launch{};
@@ -220,6 +233,8 @@ void injection_session::launch_exited(pending_launch& pending) {
       launch.dynamic_shared_bytes = pending.launch.dynamic_shared_bytes;
       record.attributes_known = read_launch_attributes(pending.launch, profiler->second->cu_device(),
                                                        profiler->second->max_threads_per_sm(), launch);
+      if (record.attributes_known)
+        identify_code(pending, launch, loaded_during_call, launch.code);
       const auto exited = std::chrono::steady_clock::now();
       auto ended = exited;
       std::string trace_line;  // said once the process record is written too
@@ -324,6 +339,42 @@ bool injection_session::attach_module_resources() {
   return attached;
 }
 
+bool injection_session::identify_code(const pending_launch& pending, const profiled_launch& attributes,
+                                      const std::vector<std::uint32_t>& loaded_during_call,
+                                      std::string& key) {
+  const CUfunction function = launched_function(pending.launch);
+  CUmodule module = nullptr;
+  if (function == nullptr || cuFuncGetModule(&module, function) != CUDA_SUCCESS)
+    return false;
+  const driver_function_attributes driver{attributes.registers_per_thread, attributes.local_bytes_per_thread,
+                                          attributes.static_shared_bytes, attributes.constant_bytes};
+  kernel_resources code = m_modules.function_code(reinterpret_cast<std::uintptr_t>(module), pending.mangled,
+                                                  pending.function, driver, loaded_during_call);
+  key = code.module;
+  const bool known = std::any_of(
+      m_record.functions.begin(), m_record.functions.end(),
+      [&](const kernel_resources& r) { return r.module == code.module && r.mangled == code.mangled; });
+  if (!known) {
+    m_record.functions.push_back(std::move(code));
+    m_record_dirty = true;
+  }
+  return true;
+}
+
+void injection_session::module_unloading(std::uint32_t module_id) {
+  const std::lock_guard<std::mutex> lock(m_state);
+  m_modules.unloading(module_id);
+}
+
+void injection_session::module_load_returned(CUpti_CallbackId id, const CUpti_CallbackData& data,
+                                             const std::vector<std::uint32_t>& loaded) {
+  if (loaded.empty())
+    return;
+  const CUmodule module = returned_module(id, data);
+  const std::lock_guard<std::mutex> lock(m_state);
+  m_modules.bind(reinterpret_cast<std::uintptr_t>(module), loaded);
+}
+
 void injection_session::module_loaded(CUcontext context, std::uint32_t module_id, const std::uint8_t* image,
                                       std::size_t size) {
   // A fat binary holds a cubin per architecture: the one the driver runs is the device's.
@@ -343,12 +394,15 @@ void injection_session::module_loaded(CUcontext context, std::uint32_t module_id
     read = read_module_image_resources(image, size, architecture, "module " + std::to_string(module_id));
   } catch (const std::exception& e) {
     trace(std::string("module ") + std::to_string(module_id) + " not read: " + e.what());
+    const std::lock_guard<std::mutex> lock(m_state);
+    m_modules.loaded(module_id, {}, std::string("an image counterguard could not read: ") + e.what());
     return;
   }
   trace("module " + std::to_string(module_id) + " loaded (" + to_string(read.form) + ", " +
         std::to_string(size) + " bytes): " + std::to_string(read.kernels.size()) + " kernels" +
         (read.note.empty() ? "" : "; " + read.note));
   const std::lock_guard<std::mutex> lock(m_state);
+  m_modules.loaded(module_id, read.kernels, read.note);
   for (auto& kernel : read.kernels) {
     std::string mangled = kernel.mangled;
     m_module_kernels.insert_or_assign(std::move(mangled), std::move(kernel));

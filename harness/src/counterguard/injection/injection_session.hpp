@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -12,11 +13,13 @@
 #include <shared_mutex>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "context_profiler.hpp"
 #include "counterguard/exec/exec_instructions.hpp"
 #include "counterguard/exec/launch_selection.hpp"
 #include "counterguard/exec/process_record.hpp"
+#include "counterguard/statics/loaded_modules.hpp"
 #include "counters_lock.hpp"
 #include "injection_options.hpp"
 #include "launch_inspection.hpp"
@@ -54,12 +57,18 @@ class injection_session {
                       const nvtx_context& nvtx);
   // A driver launch under a claimed runtime launch: it names the function, for the launch attributes.
   void nested_launch(pending_launch& pending, const intercepted_launch& launch);
-  void launch_exited(pending_launch& pending);
+  // `loaded_during_call`: the modules loaded on this thread while the launch call ran (lazy loading).
+  void launch_exited(pending_launch& pending, const std::vector<std::uint32_t>& loaded_during_call);
   // The context is about to be destroyed: its range profiler goes first.
   void context_destroying(CUcontext context);
   // The driver loaded a module into `context`: the resources of its kernels are kept for those the program
   // launches (`image`: what the driver was given, valid during the call only).
   void module_loaded(CUcontext context, std::uint32_t module_id, const std::uint8_t* image, std::size_t size);
+  void module_unloading(std::uint32_t module_id);
+  // A module-load call (cuModuleLoadData, cuLibraryLoadData, ...) returned, having loaded `loaded` on this
+  // thread: the handle it returned is theirs.
+  void module_load_returned(CUpti_CallbackId id, const CUpti_CallbackData& data,
+                            const std::vector<std::uint32_t>& loaded);
   // At exit (twice: from the handler registered when CUDA initialised and from the one registered when the
   // first profiler was set up; the first call does the work): releases the profilers of live contexts and
   // writes the record a last time.
@@ -69,6 +78,10 @@ class injection_session {
   [[nodiscard]] const kernel_names& names_for(const std::string& symbol);
   // Gives the seen kernels whose module has been read their resources (m_state held); true when one got them.
   bool attach_module_resources();
+  // The code of the function `pending` launched (m_state held): its resources are kept in the process record
+  // under the key the launch names; false when the function cannot be queried.
+  bool identify_code(const pending_launch& pending, const profiled_launch& attributes,
+                     const std::vector<std::uint32_t>& loaded_during_call, std::string& key);
   // The context's profiler, set up at its first selected launch on the launching thread (m_state held), as
   // CUPTI's samples do: a set-up on a thread of its own raced the program's exit (a program that selected
   // nothing left it running while its libraries were torn down).
@@ -96,6 +109,8 @@ class injection_session {
   std::unordered_map<std::string, kernel_names> m_names;
   // The kernels of every module loaded so far, by mangled name.
   std::unordered_map<std::string, kernel_resources> m_module_kernels;
+  // Every module loaded so far by id, and which CUmodule each became: what names each launch's own code.
+  loaded_modules m_modules;
   std::map<CUcontext, std::unique_ptr<context_profiler>> m_profilers;
   injection_options m_options;
   std::atomic<bool> m_disabled{false};  // an environment problem stops all profiling in this process

@@ -14,6 +14,7 @@
 
 #include "counterguard/cupti/internal_launch_params.hpp"
 #include "counterguard/cupti/launch_callbacks.hpp"
+#include "counterguard/metrics/ncu_launch_metrics.hpp"
 
 namespace counterguard::injection {
 namespace {
@@ -101,6 +102,58 @@ const CUpti_CallbackId* runtime_launch_callbacks(std::size_t& count) {
 const CUpti_CallbackId* driver_launch_callbacks(std::size_t& count) {
   count = detail::driver_launch_callback_ids.size();
   return detail::driver_launch_callback_ids.data();
+}
+
+const CUpti_CallbackId* module_load_callbacks(std::size_t& count) {
+  count = detail::module_load_callback_ids.size();
+  return detail::module_load_callback_ids.data();
+}
+
+bool loads_a_module(CUpti_CallbackId id) {
+  return detail::is_module_load_callback(id);
+}
+
+CUmodule returned_module(CUpti_CallbackId id, const CUpti_CallbackData& data) {
+  if (data.functionParams == nullptr || data.functionReturnValue == nullptr ||
+      *static_cast<const CUresult*>(data.functionReturnValue) != CUDA_SUCCESS) {
+    return nullptr;
+  }
+  if (detail::loads_library(id)) {
+    CUlibrary library = *static_cast<const detail::library_load_params*>(data.functionParams)->library;
+    CUmodule module = nullptr;
+    // Under lazy loading the library has no module in this context yet: its module loads at its first use.
+    if (library == nullptr || cuLibraryGetModule(&module, library) != CUDA_SUCCESS)
+      return nullptr;
+    return module;
+  }
+  return *static_cast<const detail::module_load_params*>(data.functionParams)->module;
+}
+
+CUfunction launched_function(const intercepted_launch& intercepted) {
+  if (intercepted.runtime_kernel_is_handle || intercepted.function != nullptr) {
+    // cuLaunchKernel also takes a CUkernel cast to CUfunction; __cudaLaunchKernel's cudaKernel_t is a
+    // CUkernel.
+    CUkernel kernel = intercepted.runtime_kernel_is_handle
+                          ? reinterpret_cast<CUkernel>(const_cast<void*>(intercepted.runtime_kernel))
+                          : reinterpret_cast<CUkernel>(intercepted.function);
+    CUfunction loaded = nullptr;
+    if (cuKernelGetFunction(&loaded, kernel) == CUDA_SUCCESS && loaded != nullptr)
+      return loaded;
+  }
+  return intercepted.function;
+}
+
+std::map<std::string, double> read_device_attributes(CUdevice device, int ordinal) {
+  std::size_t total = 0;
+  const bool have_total = cuDeviceTotalMem(&total, device) == CUDA_SUCCESS;
+  return read_ncu_device_attributes(
+      [device](int which) -> std::optional<std::int64_t> {
+        int value = 0;
+        if (cuDeviceGetAttribute(&value, static_cast<CUdevice_attribute>(which), device) != CUDA_SUCCESS)
+          return std::nullopt;
+        return value;
+      },
+      have_total ? std::optional<std::uint64_t>(total) : std::nullopt, ordinal);
 }
 
 bool read_launch(CUpti_CallbackDomain domain, CUpti_CallbackId id, const CUpti_CallbackData& data,
@@ -220,6 +273,7 @@ bool read_launch_attributes(const intercepted_launch& intercepted, CUdevice devi
         static_cast<double>(max_threads_per_sm / 32);  // NOLINT(bugprone-integer-division)
     launch.theoretical_occupancy_pct = blocks_per_sm * warps_per_block / warp_slots * 100.0;
   }
+  launch.blocks_per_sm = blocks_per_sm;
   return true;
 }
 

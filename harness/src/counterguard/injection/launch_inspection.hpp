@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstddef>
+#include <map>
 #include <string>
 
 #include "counterguard/profiler/profiled_launch.hpp"
@@ -28,9 +29,22 @@ struct intercepted_launch {
 [[nodiscard]] const CUpti_CallbackId* runtime_launch_callbacks(std::size_t& count);
 [[nodiscard]] const CUpti_CallbackId* driver_launch_callbacks(std::size_t& count);
 
+// The module-load calls whose exit names the module they loaded (cupti/launch_callbacks.hpp).
+[[nodiscard]] const CUpti_CallbackId* module_load_callbacks(std::size_t& count);
+[[nodiscard]] bool loads_a_module(CUpti_CallbackId id);
+// The module a load call returned (for cuLibraryLoad*, the library's module in the current context); null
+// when the call failed.
+[[nodiscard]] CUmodule returned_module(CUpti_CallbackId id, const CUpti_CallbackData& data);
+// The function a launch ran (a CUkernel's in the current context); null when it cannot be known.
+[[nodiscard]] CUfunction launched_function(const intercepted_launch& launch);
+
 // Reads a launch callback's parameters; false when the callback is not a kernel launch this reads.
 [[nodiscard]] bool read_launch(CUpti_CallbackDomain domain, CUpti_CallbackId id,
                                const CUpti_CallbackData& data, intercepted_launch& launch);
+
+// The device's attributes by ncu's names (ncu_launch_metrics.hpp): what ncu's device__attribute_ and the
+// device-dependent launch__ metrics read.
+[[nodiscard]] std::map<std::string, double> read_device_attributes(CUdevice device, int ordinal);
 
 // Fills the "launch" attributes of `launch` (registers, local, static shared and constant bytes, required
 // cluster, theoretical occupancy) from the function on `device`; false when the function cannot be queried

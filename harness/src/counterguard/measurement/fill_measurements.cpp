@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "counterguard/core/error.hpp"
+#include "counterguard/measurement/ncu_launch_values.hpp"
 #include "counterguard/metrics/derived_metric.hpp"
 
 namespace counterguard {
@@ -28,19 +29,23 @@ double static_value(const kernel_resources& r, const std::string& field) {
   throw internal_error("unknown compiler resource field '" + field + "'");
 }
 
-// Spill bytes a binary does not record are unknown: the metric stays unmeasured instead of reading 0.
+// Spill bytes a binary does not record, and the spills and barriers of a function known only from what the
+// driver states of it, are unknown: the metric stays unmeasured instead of reading 0.
 bool has_static_value(const kernel_resources& r, const std::string& field) {
-  return r.spill_bytes_known || (field != "spill_store_bytes" && field != "spill_load_bytes");
+  if (field == "spill_store_bytes" || field == "spill_load_bytes")
+    return r.spill_bytes_known;
+  if (field == "barriers")
+    return r.barriers_known;
+  return true;
 }
 
-double launch_value(const profiled_launch& l, const std::string& field) {
-  if (field == "registers")
-    return l.registers_per_thread;
-  if (field == "local_bytes_per_thread")
-    return static_cast<double>(l.local_bytes_per_thread);
-  if (field == "theoretical_occupancy_pct")
-    return l.theoretical_occupancy_pct;
-  throw internal_error("unknown launch attribute '" + field + "'");
+// Why a launch has no value for a static metric.
+std::string why_no_static_value(const profiled_launch& launch, const kernel_resources* code) {
+  if (code != nullptr)
+    return code->unknown_because.empty() ? "the binary does not record it" : code->unknown_because;
+  if (!launch.code.empty())
+    return "the recording holds no resources for its code (" + launch.code + ")";
+  return "no binary or loaded module describes '" + launch.function + "'";
 }
 
 bool has_all(const std::vector<std::string>& inputs, const std::map<std::string, double>& raw) {
@@ -66,11 +71,14 @@ void set_total(case_result& result, const metric_definition& m, double value) {
   result.totals[m.name] = metric_value{value, m.cls};
 }
 
-// The largest per-kernel value of a metric (static and launch metrics: the worst kernel decides).
+// The largest per-kernel value of a metric (static and launch metrics: the worst kernel decides); none when a
+// launch could not be given the metric (the worst might be that one).
 void total_as_maximum(case_result& result, const metric_definition& m) {
   bool any = false;
   double best = 0.0;
   for (const auto& kernel : result.kernels) {
+    if (kernel.unmeasured.count(m.name) != 0)
+      return;
     const auto found = kernel.metrics.find(m.name);
     if (found == kernel.metrics.end())
       continue;
@@ -90,6 +98,31 @@ const kernel_resources* find_kernel_resources(const std::vector<kernel_resources
   return found == resources.end() ? nullptr : &*found;
 }
 
+const kernel_resources* find_launched_code(const std::vector<kernel_resources>& resources,
+                                           const profiled_launch& launch) {
+  if (launch.code.empty())
+    return find_kernel_resources(resources, launch.function);
+  // The launch names its function's own code: never another module's function of the same name.
+  const auto own = std::find_if(resources.begin(), resources.end(), [&](const kernel_resources& r) {
+    return r.module == launch.code && r.mangled == launch.mangled;
+  });
+  if (own != resources.end() && own->spill_bytes_known)
+    return &*own;
+  // Without that code's cubin (run and evaluate measure with the program's compile-time reports; a module
+  // loaded before profiling began has what the driver states): the program's report of that function when it
+  // agrees with what the driver stated of the launched one (the same registers and static shared bytes, a
+  // stack frame its local bytes hold: the same code).
+  const auto reported = std::find_if(resources.begin(), resources.end(), [&](const kernel_resources& r) {
+    return r.module.empty() && (r.mangled == launch.mangled || r.function == launch.function) &&
+           r.registers == launch.registers_per_thread &&
+           r.stack_frame_bytes <= launch.local_bytes_per_thread &&
+           r.static_shared_bytes == launch.static_shared_bytes;
+  });
+  if (reported != resources.end())
+    return &*reported;
+  return own == resources.end() ? nullptr : &*own;
+}
+
 void fill_measurements(case_result& result, const metric_plan& plan,
                        const std::vector<profiled_launch>& launches,
                        const std::vector<evaluated_range>& ranges,
@@ -104,17 +137,22 @@ void fill_measurements(case_result& result, const metric_plan& plan,
     kernel.function = launch.function;
     kernel.mangled = launch.mangled;
     kernel.launch_index = static_cast<int>(i);
-    const kernel_resources* compiled = find_kernel_resources(resources, launch.function);
+    const kernel_resources* compiled = find_launched_code(resources, launch);
     const std::map<std::string, double>* raw = i < ranges.size() ? &ranges[i].values : nullptr;
     for (const auto& m : plan.metrics) {
       if (m.source == metric_source::cupti && raw != nullptr) {
         if (const std::optional<double> value = evaluate_from(m, *raw))
           kernel.metrics[m.name] = *value;
       } else if (m.source == metric_source::launch) {
-        kernel.metrics[m.name] = launch_value(launch, m.formula);
-      } else if (m.source == metric_source::compiler && compiled != nullptr &&
-                 has_static_value(*compiled, m.formula)) {
-        kernel.metrics[m.name] = static_value(*compiled, m.formula);
+        if (const std::optional<double> value = launch_metric_value(launch, m.formula))
+          kernel.metrics[m.name] = *value;
+        else
+          kernel.unmeasured[m.name] = "the launch was recorded without the device attributes it needs";
+      } else if (m.source == metric_source::compiler) {
+        if (compiled != nullptr && has_static_value(*compiled, m.formula))
+          kernel.metrics[m.name] = static_value(*compiled, m.formula);
+        else if (compiled != nullptr || !launch.code.empty())
+          kernel.unmeasured[m.name] = why_no_static_value(launch, compiled);
       }
     }
     if (raw != nullptr) {

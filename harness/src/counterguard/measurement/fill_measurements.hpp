@@ -28,6 +28,14 @@ void fill_static_measurements(case_result& result, const metric_plan& plan,
                               const std::vector<std::string>& device_functions,
                               const std::vector<kernel_resources>& resources);
 
+// The resources of the function a launch ran: those its code key names (kernel_resources::module and the
+// mangled name: never another module's function of the same name), else a compile-time report of that
+// function (resources read from files) that agrees with the driver's registers, local and static shared bytes
+// of the launched one; for a launch without a key (older recordings, a launch whose function could not be
+// queried), the first of that name; nullptr when none.
+[[nodiscard]] const kernel_resources* find_launched_code(const std::vector<kernel_resources>& resources,
+                                                         const profiled_launch& launch);
+
 // The compiler's report for a device function; nullptr when no embedded report names it.
 [[nodiscard]] const kernel_resources* find_kernel_resources(const std::vector<kernel_resources>& resources,
                                                             const std::string& function);

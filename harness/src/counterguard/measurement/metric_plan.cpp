@@ -47,7 +47,8 @@ metric_plan plan_metrics(const std::vector<std::string>& metrics, const metric_c
     if (!catalog.try_resolve(name)) {
       throw input_error({}, "metrics", "unknown metric '" + name + "'",
                         did_you_mean(name, catalog.closest_aliases(name)) +
-                            "a metric is an alias from docs/metrics.md or a raw CUPTI name");
+                            "a metric is an alias from docs/metrics.md, one of ncu's launch__ or "
+                            "device__attribute_ names listed there, or a raw CUPTI name");
     }
   }
   case_instance bare;

@@ -74,7 +74,8 @@ void add_static_metrics(metric_catalog& c) {
                  "user constant memory named by the compiler report"));
   c.add(resource("barriers", metric_source::compiler, "barriers", lower, "barriers", "named barriers used"));
   c.add(resource("launch_registers_per_thread", metric_source::launch, "registers", lower, "registers",
-                 "cudaFuncGetAttributes numRegs at launch"));
+                 "registers per thread the launch holds, as ncu's launch__registers_per_thread: the "
+                 "function's count (cuFuncGetAttribute NUM_REGS), at least 16"));
   c.add(resource("launch_local_bytes_per_thread", metric_source::launch, "local_bytes_per_thread", lower,
                  "bytes", "cudaFuncGetAttributes localSizeBytes at launch"));
   c.add(resource("theoretical_occupancy", metric_source::launch, "theoretical_occupancy_pct",

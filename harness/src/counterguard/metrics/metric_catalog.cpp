@@ -6,6 +6,7 @@
 
 #include "counterguard/core/error.hpp"
 #include "counterguard/core/name_suggestions.hpp"
+#include "counterguard/metrics/ncu_launch_metrics.hpp"
 
 namespace counterguard {
 namespace {
@@ -50,6 +51,8 @@ metric_definition metric_catalog::resolve(const std::string& name) const {
 std::optional<metric_definition> metric_catalog::try_resolve(const std::string& name) const {
   if (const metric_definition* alias = find_alias(name))
     return *alias;
+  if (is_ncu_launch_family(name))
+    return ncu_launch_metric(name);  // computed from the launch and the device, never sent to CUPTI
   if (!looks_like_raw_cupti_name(name))
     return std::nullopt;
   metric_definition raw;
@@ -73,7 +76,12 @@ std::vector<std::string> metric_catalog::alias_names() const {
 }
 
 std::vector<std::string> metric_catalog::closest_aliases(const std::string& name, std::size_t count) const {
-  return closest_names(name, alias_names(), count);
+  // An ncu launch__ or device__attribute_ name is closest to the ones counterguard reports.
+  return closest_names(name, is_ncu_launch_family(name) ? ncu_launch_family_names() : alias_names(), count);
+}
+
+bool metric_catalog::knows(const std::string& name) const {
+  return try_resolve(name).has_value();
 }
 
 }  // namespace counterguard

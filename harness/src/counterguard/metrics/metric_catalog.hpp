@@ -23,12 +23,16 @@ class metric_catalog {
   [[nodiscard]] const metric_definition* find_alias(const std::string& name) const;
   // True for names shaped like CUPTI metrics: "<unit>__<counter>.<rollup>[.<submetric>]".
   [[nodiscard]] static bool looks_like_raw_cupti_name(const std::string& name);
-  // An alias's definition, or a definition for a raw CUPTI name (class guessed from the name: durations,
-  // DRAM, cache hit rates, throughputs, hardware bank conflicts and occupancy are noisy; counts are exact).
-  // Throws internal_error for a name that is neither (suites are validated when they load).
+  // An alias's definition, an ncu launch__ / device__attribute_ name's, or a definition for a raw CUPTI name
+  // (class guessed from the name: durations, DRAM, cache hit rates, throughputs, hardware bank conflicts and
+  // occupancy are noisy; counts are exact). Throws internal_error for a name that is neither (suites are
+  // validated when they load).
   [[nodiscard]] metric_definition resolve(const std::string& name) const;
   // The same, or nothing for a name that is neither an alias nor shaped like a raw CUPTI name.
   [[nodiscard]] std::optional<metric_definition> try_resolve(const std::string& name) const;
+  // Whether a case may name it: an alias, an ncu launch__ / device__attribute_ name counterguard reports
+  // (metrics/ncu_launch_metrics.hpp), or a name shaped like a raw CUPTI metric.
+  [[nodiscard]] bool knows(const std::string& name) const;
   [[nodiscard]] std::vector<std::string> alias_names() const;
   // Up to `count` aliases closest to `name` (edit distance), for "did you mean" messages.
   [[nodiscard]] std::vector<std::string> closest_aliases(const std::string& name,

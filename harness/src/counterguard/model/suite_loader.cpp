@@ -167,13 +167,12 @@ void apply_launch_defaults(launch_spec& launch, const launch_spec& defaults) {
 
 void check_metric_name(const load_context& context, const YAML::Node& node, const std::string& name,
                        const std::string& field) {
-  if (context.metrics.find_alias(name) != nullptr)
-    return;
-  if (metric_catalog::looks_like_raw_cupti_name(name))
+  if (context.metrics.knows(name))
     return;
   context.reader.fail(node, field, "unknown metric '" + name + "'",
                       did_you_mean(name, context.metrics.closest_aliases(name)) +
-                          "a metric is an alias from docs/metrics.md or a raw CUPTI name such as "
+                          "a metric is an alias from docs/metrics.md, one of ncu's launch__ or "
+                          "device__attribute_ names listed there, or a raw CUPTI name such as "
                           "'l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum'");
 }
 

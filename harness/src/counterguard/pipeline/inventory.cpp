@@ -11,6 +11,7 @@
 #include "counterguard/cupti/metric_name_validator.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"
 #include "counterguard/metrics/metric_definition.hpp"
+#include "counterguard/metrics/ncu_launch_metrics.hpp"
 #include "counterguard/model/suite_loader.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
 #include "counterguard/reporters/report_output.hpp"
@@ -38,7 +39,12 @@ int list_kernels() {
   return 0;
 }
 
-int list_metrics(const std::string& chip, bool raw, const std::string& json) {
+int list_metrics(const std::string& chip, bool raw, const std::string& json, bool ncu) {
+  if (ncu) {
+    for (const auto& name : ncu_launch_family_names())
+      std::fputs((name + "\n").c_str(), stdout);
+    return 0;
+  }
   if (raw) {
     const metric_name_validator validator(chip);
     for (const auto& base : validator.base_metrics()) {

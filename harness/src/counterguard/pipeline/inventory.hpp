@@ -12,9 +12,10 @@ namespace counterguard {
 
 // `kernels`: the registered variants, their device functions and parameters.
 int list_kernels();
-// `metrics list`: the metric aliases, or with `raw` every raw CUPTI metric of `chip`. `json`: also the
-// aliases as JSON to this file; "-": only the JSON, on standard output.
-int list_metrics(const std::string& chip, bool raw, const std::string& json);
+// `metrics list`: the metric aliases, or with `raw` every raw CUPTI metric of `chip`, or with `ncu` the
+// launch__ and device__attribute_ names of ncu counterguard reports. `json`: also the aliases as JSON to this
+// file; "-": only the JSON, on standard output.
+int list_metrics(const std::string& chip, bool raw, const std::string& json, bool ncu = false);
 // `metrics validate`: every metric the selected cases name exists (for their chip), else input_error.
 int validate_metrics(const selection_options& selection);
 

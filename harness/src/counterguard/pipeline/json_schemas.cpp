@@ -220,14 +220,19 @@ json results_definitions() {
         {"failing", {{"type", "boolean"}}},
         {"message", text},
         {"source", reference("source")}}}};
-  defs["kernel"] = {{"type", "object"},
-                    {"additionalProperties", false},
-                    {"required", json::array({"function", "mangled", "launch_index", "metrics"})},
-                    {"properties",
-                     {{"function", text},
-                      {"mangled", text},
-                      {"launch_index", count},
-                      {"metrics", {{"type", "object"}, {"additionalProperties", number_or_null}}}}}};
+  defs["kernel"] = {
+      {"type", "object"},
+      {"additionalProperties", false},
+      {"required", json::array({"function", "mangled", "launch_index", "metrics"})},
+      {"properties",
+       {{"function", text},
+        {"mangled", text},
+        {"launch_index", count},
+        {"metrics", {{"type", "object"}, {"additionalProperties", number_or_null}}},
+        {"unmeasured",
+         {{"type", "object"},
+          {"additionalProperties",
+           {{"type", "string"}, {"description", "why this launch has no value for the metric"}}}}}}}};
   defs["blame"] = {
       {"type", "object"},
       {"additionalProperties", false},

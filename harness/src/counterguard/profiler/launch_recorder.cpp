@@ -10,12 +10,16 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
+#include <memory>
+#include <optional>
 
 #include "counterguard/core/error.hpp"
 #include "counterguard/core/symbol_names.hpp"
 #include "counterguard/cupti/cupti_check.hpp"
 #include "counterguard/cupti/internal_launch_params.hpp"
 #include "counterguard/cupti/launch_callbacks.hpp"
+#include "counterguard/metrics/ncu_launch_metrics.hpp"
 #include "counterguard/statics/module_image_resources.hpp"
 
 namespace counterguard::detail {
@@ -163,6 +167,12 @@ struct driver_functions {
   // CUDA 13's cuCtxGetDevice takes the context (null: the current one); the one-argument form of earlier
   // toolkits, called through this entry point, read a stray second argument and crashed the process.
   PFN_cuCtxGetDevice_v13000 ctx_get_device = nullptr;
+  // Which module a launched function, or a loaded library, came from (loaded_modules).
+  PFN_cuFuncGetModule_v11000 func_get_module = nullptr;
+  PFN_cuLibraryGetModule_v12000 library_get_module = nullptr;
+  // The device's attributes, for ncu's device__attribute_ and launch__ metrics.
+  PFN_cuDeviceGetAttribute_v2000 device_get_attribute = nullptr;
+  PFN_cuDeviceTotalMem_v3020 device_total_mem = nullptr;
 };
 
 // Each entry point at the version whose signature the pointer declares (the typedef's suffix).
@@ -188,6 +198,10 @@ const driver_functions& driver() {
     entry_point("cuKernelGetFunction", 12000, f.kernel_get_function);
     entry_point("cuOccupancyMaxActiveBlocksPerMultiprocessor", 6050, f.occupancy);
     entry_point("cuCtxGetDevice", 13000, f.ctx_get_device);
+    entry_point("cuFuncGetModule", 11000, f.func_get_module);
+    entry_point("cuLibraryGetModule", 12000, f.library_get_module);
+    entry_point("cuDeviceGetAttribute", 2000, f.device_get_attribute);
+    entry_point("cuDeviceTotalMem", 3020, f.device_total_mem);
     return f;
   }();
   return functions;
@@ -195,6 +209,7 @@ const driver_functions& driver() {
 
 // The attributes every launch reports.
 struct launch_attributes {
+  CUfunction function = nullptr;  // the function the driver ran, where it can be known
   int registers = 0;
   std::size_t local_bytes = 0;
   std::size_t static_shared_bytes = 0;
@@ -232,11 +247,13 @@ bool runtime_attributes(const void* func, unsigned threads, std::size_t dynamic_
 bool driver_attributes(CUfunction function, CUkernel kernel, unsigned threads,
                        std::size_t dynamic_shared_bytes, launch_attributes& out) {
   const driver_functions& d = driver();
-  if (function == nullptr && kernel != nullptr && d.kernel_get_function != nullptr) {
+  if (kernel != nullptr && d.kernel_get_function != nullptr) {
+    // A CUkernel (also one cast to CUfunction for cuLaunchKernel): its function in the current context.
     CUfunction loaded = nullptr;
-    if (d.kernel_get_function(&loaded, kernel) == CUDA_SUCCESS)
+    if (d.kernel_get_function(&loaded, kernel) == CUDA_SUCCESS && loaded != nullptr)
       function = loaded;
   }
+  out.function = function;
   CUdevice device = 0;
   const bool have_device = d.ctx_get_device != nullptr && d.ctx_get_device(&device, nullptr) == CUDA_SUCCESS;
   bool ok = true;
@@ -265,6 +282,29 @@ bool driver_attributes(CUfunction function, CUkernel kernel, unsigned threads,
   }
   return d.occupancy(&out.blocks_per_sm, function, static_cast<int>(threads), dynamic_shared_bytes) ==
          CUDA_SUCCESS;
+}
+
+// The modules loaded on this thread since its outermost launch or module-load call began: the module-loaded
+// callback arrives inside the call that loads (validation/launch_code_checks.sh probe).
+thread_local std::vector<std::uint32_t> t_loaded;
+
+// The current context's device's attributes by ncu's names; null without a driver that answers.
+std::shared_ptr<const std::map<std::string, double>> current_device_attributes() {
+  const driver_functions& d = driver();
+  CUdevice device = 0;
+  if (d.ctx_get_device == nullptr || d.device_get_attribute == nullptr ||
+      d.ctx_get_device(&device, nullptr) != CUDA_SUCCESS)
+    return nullptr;
+  std::size_t total = 0;
+  const bool have_total = d.device_total_mem != nullptr && d.device_total_mem(&total, device) == CUDA_SUCCESS;
+  return std::make_shared<const std::map<std::string, double>>(read_ncu_device_attributes(
+      [&](int which) -> std::optional<std::int64_t> {
+        int value = 0;
+        if (d.device_get_attribute(&value, static_cast<CUdevice_attribute>(which), device) != CUDA_SUCCESS)
+          return std::nullopt;
+        return value;
+      },
+      have_total ? std::optional<std::uint64_t>(total) : std::nullopt, static_cast<int>(device)));
 }
 
 // The launch this thread is in: launch API calls nest (a runtime entry point forwarding to another, or to
@@ -298,6 +338,10 @@ launch_recorder::launch_recorder(int max_threads_per_sm, int architecture)
     enable(CUPTI_CB_DOMAIN_DRIVER_API, id, "cuptiEnableCallback(CUPTI_CB_DOMAIN_DRIVER_API, launch)");
   enable(CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED,
          "cuptiEnableCallback(CUPTI_CB_DOMAIN_RESOURCE, module loaded)");
+  enable(CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING,
+         "cuptiEnableCallback(CUPTI_CB_DOMAIN_RESOURCE, module unload)");
+  for (const CUpti_CallbackId id : module_load_callback_ids)
+    enable(CUPTI_CB_DOMAIN_DRIVER_API, id, "cuptiEnableCallback(CUPTI_CB_DOMAIN_DRIVER_API, module load)");
 }
 
 launch_recorder::~launch_recorder() {
@@ -309,14 +353,35 @@ void launch_recorder::module_loaded(std::uint32_t module_id, const std::uint8_t*
   try {
     // A fat binary holds a cubin per architecture: the one the driver runs is the device's.
     read = read_module_image_resources(image, size, m_architecture, "module " + std::to_string(module_id));
-  } catch (const std::exception&) {
-    return;  // a module we cannot read leaves its kernels' static metrics unmeasured
+  } catch (const std::exception& e) {
+    // A module we cannot read leaves its kernels with what the driver states of them.
+    read.note = std::string("an image counterguard could not read: ") + e.what();
   }
   const std::lock_guard<std::mutex> lock(m_mutex);
+  m_modules.loaded(module_id, read.kernels, read.note);
   for (auto& kernel : read.kernels) {
     std::string mangled = kernel.mangled;
     m_module_kernels.insert_or_assign(std::move(mangled), std::move(kernel));
   }
+}
+
+void launch_recorder::module_load_returned(CUpti_CallbackId id, const CUpti_CallbackData& data) {
+  if (t_loaded.empty() || data.functionParams == nullptr || data.functionReturnValue == nullptr ||
+      *static_cast<const CUresult*>(data.functionReturnValue) != CUDA_SUCCESS) {
+    return;
+  }
+  CUmodule module = nullptr;
+  if (loads_library(id)) {
+    const CUlibrary library = *static_cast<const library_load_params*>(data.functionParams)->library;
+    // Under lazy loading the library has no module in this context yet: its module loads at its first use.
+    if (library == nullptr || driver().library_get_module == nullptr ||
+        driver().library_get_module(&module, library) != CUDA_SUCCESS)
+      return;
+  } else {
+    module = *static_cast<const module_load_params*>(data.functionParams)->module;
+  }
+  const std::lock_guard<std::mutex> lock(m_mutex);
+  m_modules.bind(reinterpret_cast<std::uintptr_t>(module), t_loaded);
 }
 
 std::vector<kernel_resources> launch_recorder::loaded_resources(
@@ -324,6 +389,17 @@ std::vector<kernel_resources> launch_recorder::loaded_resources(
   const std::lock_guard<std::mutex> lock(m_mutex);
   std::vector<kernel_resources> resources;
   for (const auto& launch : launches) {
+    if (!launch.code.empty()) {
+      const auto code = std::find_if(m_codes.begin(), m_codes.end(), [&](const kernel_resources& r) {
+        return r.module == launch.code && r.mangled == launch.mangled;
+      });
+      const bool listed = std::any_of(resources.begin(), resources.end(), [&](const kernel_resources& r) {
+        return r.module == launch.code && r.mangled == launch.mangled;
+      });
+      if (code != m_codes.end() && !listed)
+        resources.push_back(*code);
+      continue;
+    }
     const auto found = m_module_kernels.find(launch.mangled);
     const bool listed = std::any_of(resources.begin(), resources.end(),
                                     [&](const kernel_resources& r) { return r.mangled == launch.mangled; });
@@ -336,6 +412,7 @@ std::vector<kernel_resources> launch_recorder::loaded_resources(
 void launch_recorder::arm() {
   const std::lock_guard<std::mutex> lock(m_mutex);
   m_launches.clear();
+  m_codes.clear();
   m_attributes_known = true;
   m_armed = true;
   ++m_arming;
@@ -349,21 +426,39 @@ std::vector<profiled_launch> launch_recorder::disarm() {
 
 void CUPTIAPI launch_recorder::on_callback(void* user_data, CUpti_CallbackDomain domain, CUpti_CallbackId id,
                                            const void* data) {
-  if (domain == CUPTI_CB_DOMAIN_RESOURCE && id == CUPTI_CBID_RESOURCE_MODULE_LOADED && data != nullptr) {
+  auto* recorder = static_cast<launch_recorder*>(user_data);
+  if (domain == CUPTI_CB_DOMAIN_RESOURCE && data != nullptr) {
     const auto& resource = *static_cast<const CUpti_ResourceData*>(data);
-    if (const auto* module = static_cast<const CUpti_ModuleResourceData*>(resource.resourceDescriptor)) {
-      try {
-        static_cast<launch_recorder*>(user_data)->module_loaded(
-            module->moduleId, reinterpret_cast<const std::uint8_t*>(module->pCubin), module->cubinSize);
-      } catch (...) {
+    const auto* module = static_cast<const CUpti_ModuleResourceData*>(resource.resourceDescriptor);
+    try {
+      if (module != nullptr && id == CUPTI_CBID_RESOURCE_MODULE_LOADED) {
+        t_loaded.push_back(module->moduleId);
+        recorder->module_loaded(module->moduleId, reinterpret_cast<const std::uint8_t*>(module->pCubin),
+                                module->cubinSize);
+      } else if (module != nullptr && id == CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING) {
+        const std::lock_guard<std::mutex> lock(recorder->m_mutex);
+        recorder->m_modules.unloading(module->moduleId);
       }
+    } catch (...) {
     }
     return;
   }
   if ((domain != CUPTI_CB_DOMAIN_RUNTIME_API && domain != CUPTI_CB_DOMAIN_DRIVER_API) || data == nullptr)
     return;
   const auto& callback = *static_cast<const CUpti_CallbackData*>(data);
-  auto* recorder = static_cast<launch_recorder*>(user_data);
+  if (domain == CUPTI_CB_DOMAIN_DRIVER_API && is_module_load_callback(id)) {
+    try {
+      if (callback.callbackSite == CUPTI_API_ENTER) {
+        if (t_launch.depth == 0)
+          t_loaded.clear();
+      } else {
+        recorder->module_load_returned(id, callback);
+        t_loaded.clear();
+      }
+    } catch (...) {
+    }
+    return;
+  }
   // Never let an exception cross CUPTI's C frames.
   try {
     if (callback.callbackSite == CUPTI_API_EXIT) {
@@ -375,6 +470,7 @@ void CUPTIAPI launch_recorder::on_callback(void* user_data, CUpti_CallbackDomain
     }
     if (++t_launch.depth == 1) {
       t_launch.claimed = false;
+      t_loaded.clear();
       recorder->entered(domain, id, callback);
     } else if (t_launch.claimed && domain == CUPTI_CB_DOMAIN_DRIVER_API &&
                t_launch.geometry.function == nullptr && callback.functionParams != nullptr) {
@@ -444,15 +540,56 @@ void launch_recorder::exited() {
     known = driver_attributes(geometry.function, kernel, threads, geometry.dynamic_shared_bytes, attributes);
   }
   t_launch.claimed = false;
+  if (known && attributes.function == nullptr) {
+    // Attributes through the runtime: the function the driver ran, for which module it came from.
+    const auto kernel = geometry.func_is_handle ? reinterpret_cast<CUkernel>(const_cast<void*>(geometry.func))
+                                                : reinterpret_cast<CUkernel>(geometry.function);
+    attributes.function = geometry.function;
+    CUfunction loaded = nullptr;
+    if (kernel != nullptr && driver().kernel_get_function != nullptr &&
+        driver().kernel_get_function(&loaded, kernel) == CUDA_SUCCESS && loaded != nullptr)
+      attributes.function = loaded;
+  }
+  CUmodule module = nullptr;
+  const bool module_known = known && attributes.function != nullptr && driver().func_get_module != nullptr &&
+                            driver().func_get_module(&module, attributes.function) == CUDA_SUCCESS;
+  const std::vector<std::uint32_t> loaded_during_call = std::move(t_loaded);
+  t_loaded.clear();
+  std::shared_ptr<const std::map<std::string, double>> device_attributes;
+  {
+    const std::lock_guard<std::mutex> lock(m_mutex);
+    device_attributes = m_device_attributes;
+  }
+  if (known && !device_attributes)
+    device_attributes = current_device_attributes();  // once: one recorder per device
 
   const std::lock_guard<std::mutex> lock(m_mutex);
-  if (!m_armed || t_launch.arming != m_arming || t_launch.index >= m_launches.size())
+  if (!m_armed || t_launch.arming != m_arming || t_launch.index >= m_launches.size()) {
+    if (module_known && !loaded_during_call.empty())  // a lazily loaded module: which handle it became
+      m_modules.bind(reinterpret_cast<std::uintptr_t>(module), loaded_during_call);
     return;
+  }
   if (!known) {
     m_attributes_known = false;
     return;
   }
   profiled_launch& launch = m_launches[t_launch.index];
+  if (!m_device_attributes)
+    m_device_attributes = device_attributes;
+  launch.device_attributes = m_device_attributes;
+  launch.blocks_per_sm = attributes.blocks_per_sm;
+  if (module_known) {
+    const driver_function_attributes stated{attributes.registers, attributes.local_bytes,
+                                            attributes.static_shared_bytes, attributes.constant_bytes};
+    kernel_resources code = m_modules.function_code(reinterpret_cast<std::uintptr_t>(module), launch.mangled,
+                                                    launch.function, stated, loaded_during_call);
+    launch.code = code.module;
+    const bool listed = std::any_of(m_codes.begin(), m_codes.end(), [&](const kernel_resources& r) {
+      return r.module == code.module && r.mangled == code.mangled;
+    });
+    if (!listed)
+      m_codes.push_back(std::move(code));
+  }
   launch.registers_per_thread = attributes.registers;
   launch.local_bytes_per_thread = attributes.local_bytes;
   launch.static_shared_bytes = attributes.static_shared_bytes;

@@ -3,6 +3,8 @@
 
 #include <array>
 #include <cstddef>
+#include <map>
+#include <memory>
 #include <string>
 
 namespace counterguard {
@@ -23,6 +25,15 @@ struct profiled_launch {
   std::size_t static_shared_bytes = 0;
   std::size_t constant_bytes = 0;
   double theoretical_occupancy_pct = 0.0;
+  int blocks_per_sm = 0;  // the occupancy calculator's; 0 in recordings made before it was kept
+  // The device's attributes by ncu's names (metrics/ncu_launch_metrics.hpp), shared by the launches of a
+  // device: what ncu's device__attribute_ metrics and the device-dependent launch__ ones read. Null in
+  // recordings made before they were kept.
+  std::shared_ptr<const std::map<std::string, double>> device_attributes;
+  // The launched function's code: the key (kernel_resources::module, with `mangled`) of the resources of this
+  // very function, read from its own module or stated by the driver. Empty where the function could not be
+  // identified (and in recordings made before it was kept): its static metrics are then found by name.
+  std::string code;
 };
 
 }  // namespace counterguard

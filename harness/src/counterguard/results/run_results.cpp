@@ -177,6 +177,8 @@ json case_to_json(const case_result& r) {
     kernel["mangled"] = k.mangled;
     kernel["launch_index"] = k.launch_index;
     kernel["metrics"] = std::move(metrics);
+    if (!k.unmeasured.empty())
+      kernel["unmeasured"] = k.unmeasured;
     kernels.push_back(std::move(kernel));
   }
   json totals = json::object();
@@ -246,6 +248,11 @@ case_result case_from_json(const json_reader& in, const json& value, const std::
     k.launch_index = static_cast<int>(in.integer(kernels[i], kpath, "launch_index", 0, largest));
     for (const auto& [name, number] : in.object(kernels[i], kpath, "metrics").items())
       k.metrics[name] = in.number_or_nan(number, kpath + ".metrics." + name);
+    if (in.optional_member(kernels[i], kpath, "unmeasured") != nullptr) {
+      const json& unmeasured = in.object(kernels[i], kpath, "unmeasured");
+      for (const auto& entry : unmeasured.items())
+        k.unmeasured[entry.key()] = in.string(unmeasured, kpath + ".unmeasured", entry.key().c_str());
+    }
     r.kernels.push_back(std::move(k));
   }
   for (const auto& [name, total] : in.object(value, path, "totals").items()) {

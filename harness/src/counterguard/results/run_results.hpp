@@ -26,6 +26,9 @@ struct kernel_measurement {
   std::string mangled;   // as the launch callback saw it
   int launch_index = 0;  // order within the case
   std::map<std::string, double> metrics;  // by the name the case used (alias or raw CUPTI name)
+  // Metrics of the plan this launch could not be given, with why ("spill bytes: its module was loaded before
+  // ..."): what a missing-metric check says.
+  std::map<std::string, std::string> unmeasured;
 };
 
 // A measured metric value with its class, as reported.

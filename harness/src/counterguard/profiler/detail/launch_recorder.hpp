@@ -4,6 +4,8 @@
 #include <cupti_callbacks.h>
 
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -11,6 +13,7 @@
 
 #include "counterguard/profiler/profiled_launch.hpp"
 #include "counterguard/statics/kernel_resources.hpp"
+#include "counterguard/statics/loaded_modules.hpp"
 
 namespace counterguard::detail {
 
@@ -38,7 +41,9 @@ class launch_recorder {
   // a host stub of another CUDA runtime, such as PyTorch's, and no driver launch under it named the
   // function).
   [[nodiscard]] bool attributes_known() const { return m_attributes_known; }
-  // The resources of the launches' kernels whose modules were loaded while this recorder existed.
+  // The code of each launch's function (what its code key names: read from its own module when that loaded
+  // while this recorder existed, else what the driver states of it), and for launches without a key the
+  // kernels of that name the loaded modules hold.
   [[nodiscard]] std::vector<kernel_resources> loaded_resources(const std::vector<profiled_launch>& launches);
 
  private:
@@ -47,6 +52,7 @@ class launch_recorder {
   void entered(CUpti_CallbackDomain domain, CUpti_CallbackId id, const CUpti_CallbackData& data);
   void exited();
   void module_loaded(std::uint32_t module_id, const std::uint8_t* image, std::size_t size);
+  void module_load_returned(CUpti_CallbackId id, const CUpti_CallbackData& data);
 
   int m_max_threads_per_sm = 0;
   int m_architecture = 0;
@@ -57,6 +63,9 @@ class launch_recorder {
   std::vector<profiled_launch> m_launches;
   bool m_attributes_known = true;
   std::unordered_map<std::string, kernel_resources> m_module_kernels;  // by mangled name
+  loaded_modules m_modules;               // which module each launched function came from
+  std::vector<kernel_resources> m_codes;  // the code of every function launched while armed
+  std::shared_ptr<const std::map<std::string, double>> m_device_attributes;  // read at the first launch
 };
 
 }  // namespace counterguard::detail

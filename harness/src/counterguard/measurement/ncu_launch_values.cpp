@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "counterguard/measurement/ncu_launch_values.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "counterguard/core/error.hpp"
+#include "counterguard/metrics/ncu_launch_metrics.hpp"
+
+namespace counterguard {
+namespace {
+
+// What ncu showed on the H200 for kernels of 10 to 55 registers (validation/launch_code_checks.sh probe):
+// launch__registers_per_thread 16 below 16 and the count from there; _allocated the next multiple of 8;
+// launch__occupancy_limit_registers as if each of the SM's 4 sub-partitions held a quarter of its registers
+// and gave each warp whole 256-register units.
+constexpr int minimum_registers = 16;
+constexpr int register_unit_per_warp = 256;
+constexpr int sub_partitions = 4;
+
+std::optional<double> device_value(const profiled_launch& l, const char* name) {
+  if (!l.device_attributes)
+    return std::nullopt;
+  const auto found = l.device_attributes->find(name);
+  return found == l.device_attributes->end() ? std::nullopt : std::optional(found->second);
+}
+
+double block_size(const profiled_launch& l) {
+  return static_cast<double>(l.block[0]) * l.block[1] * l.block[2];
+}
+
+double grid_size(const profiled_launch& l) {
+  return static_cast<double>(l.grid[0]) * l.grid[1] * l.grid[2];
+}
+
+std::optional<double> warps_per_block(const profiled_launch& l) {
+  const auto warp = device_value(l, "warp_size");
+  if (!warp || *warp <= 0)
+    return std::nullopt;
+  return std::ceil(block_size(l) / *warp);
+}
+
+int allocated_registers(int registers) {
+  const int held = ncu_registers_per_thread(registers);
+  return (held + 7) / 8 * 8;
+}
+
+std::optional<double> register_limit(const profiled_launch& l) {
+  const auto per_sm = device_value(l, "max_registers_per_multiprocessor");
+  const auto warp = device_value(l, "warp_size");
+  const auto warps = warps_per_block(l);
+  if (!per_sm || !warp || !warps || *warps <= 0)
+    return std::nullopt;
+  const double per_warp =
+      std::ceil(allocated_registers(l.registers_per_thread) * *warp / register_unit_per_warp) *
+      register_unit_per_warp;
+  const double warps_per_partition = std::floor(*per_sm / sub_partitions / per_warp);
+  return std::floor(warps_per_partition * sub_partitions / *warps);
+}
+
+std::optional<double> ncu_value(const profiled_launch& l, const std::string& name) {
+  if (name == "launch__block_dim_x")
+    return l.block[0];
+  if (name == "launch__block_dim_y")
+    return l.block[1];
+  if (name == "launch__block_dim_z")
+    return l.block[2];
+  if (name == "launch__block_size")
+    return block_size(l);
+  if (name == "launch__grid_dim_x")
+    return l.grid[0];
+  if (name == "launch__grid_dim_y")
+    return l.grid[1];
+  if (name == "launch__grid_dim_z")
+    return l.grid[2];
+  if (name == "launch__grid_size")
+    return grid_size(l);
+  if (name == "launch__thread_count")
+    return block_size(l) * grid_size(l);
+  if (name == "launch__cluster_dim_x")
+    return l.cluster[0];
+  if (name == "launch__cluster_dim_y")
+    return l.cluster[1];
+  if (name == "launch__cluster_dim_z")
+    return l.cluster[2];
+  if (name == "launch__cluster_size")
+    return static_cast<double>(l.cluster[0]) * l.cluster[1] * l.cluster[2];
+  if (name == "launch__registers_per_thread")
+    return ncu_registers_per_thread(l.registers_per_thread);
+  if (name == "launch__registers_per_thread_allocated")
+    return allocated_registers(l.registers_per_thread);
+  if (name == "launch__shared_mem_per_block_static")
+    return static_cast<double>(l.static_shared_bytes);
+  if (name == "launch__shared_mem_per_block_dynamic")
+    return static_cast<double>(l.dynamic_shared_bytes);
+  if (name == "launch__shared_mem_per_block_driver")
+    return device_value(l, "reserved_shared_memory_per_block");
+  if (name == "launch__shared_mem_per_block") {
+    const auto driver = device_value(l, "reserved_shared_memory_per_block");
+    if (!driver)
+      return std::nullopt;
+    return static_cast<double>(l.static_shared_bytes + l.dynamic_shared_bytes) + *driver;
+  }
+  if (name == "launch__sm_count")
+    return device_value(l, "multiprocessor_count");
+  if (name == "launch__waves_per_multiprocessor") {
+    const auto sms = device_value(l, "multiprocessor_count");
+    if (!sms || l.blocks_per_sm <= 0)
+      return std::nullopt;
+    return grid_size(l) / (l.blocks_per_sm * *sms);
+  }
+  if (name == "launch__occupancy_limit_blocks")
+    return device_value(l, "max_blocks_per_multiprocessor");
+  if (name == "launch__occupancy_limit_warps") {
+    const auto slots = device_value(l, "max_warps_per_multiprocessor");
+    const auto warps = warps_per_block(l);
+    if (!slots || !warps || *warps <= 0)
+      return std::nullopt;
+    return std::floor(*slots / *warps);
+  }
+  if (name == "launch__occupancy_limit_registers")
+    return register_limit(l);
+  if (name == "sm__maximum_warps_per_active_cycle_pct")
+    return l.theoretical_occupancy_pct;
+  if (name.rfind(ncu_device_attribute_prefix, 0) == 0)
+    return device_value(l, name.c_str() + std::string(ncu_device_attribute_prefix).size());
+  throw internal_error("unknown launch metric '" + name + "'");
+}
+
+}  // namespace
+
+int ncu_registers_per_thread(int registers) {
+  return std::max(registers, minimum_registers);
+}
+
+std::optional<double> launch_metric_value(const profiled_launch& l, const std::string& field) {
+  if (field == "registers")  // launch_registers_per_thread: ncu's launch__registers_per_thread
+    return ncu_registers_per_thread(l.registers_per_thread);
+  if (field == "local_bytes_per_thread")
+    return static_cast<double>(l.local_bytes_per_thread);
+  if (field == "theoretical_occupancy_pct")
+    return l.theoretical_occupancy_pct;
+  return ncu_value(l, field);
+}
+
+}  // namespace counterguard
