@@ -269,6 +269,8 @@ json results_definitions() {
                     {"verified", {{"type", json::array({"boolean", "null"})}}},
                     {"verification_message", text},
                     {"unverified", {{"type", "boolean"}}},
+                    {"counter_checks_not_run",
+                     described(count, "expectations of counters left unchecked: nothing was profiled")},
                     {"kernels", {{"type", "array"}, {"items", reference("kernel")}}},
                     {"totals",
                      {{"type", "object"},
@@ -317,6 +319,8 @@ json results_definitions() {
         {"started_at", described(text, "ISO 8601, UTC")},
         {"mode", {{"enum", json::array({"run", "exec", "evaluate", "static"})}}},
         {"hostname", text},
+        {"counters_not_run",
+         described(text, "why no counter was measured (\"no GPU\"); absent when profiled")},
         {"shard", reference("shard")}}}};
   const json checks_summary = {{"type", "object"},
                                {"additionalProperties", false},
@@ -341,7 +345,9 @@ json results_definitions() {
                                  {"checks", checks_summary},
                                  {"strict", {{"type", "boolean"}}},
                                  {"seconds", {{"type", "number"}}},
-                                 {"exit_code", count}}}},
+                                 {"exit_code", count},
+                                 {"counter_checks_not_run", count},
+                                 {"static_checks_only", text}}}},
                               "added by the --json report; ignored when the file is read back");
   return defs;
 }

@@ -18,6 +18,7 @@
 #include "counterguard/metrics/metric_catalog.hpp"
 #include "counterguard/model/launch_context.hpp"
 #include "counterguard/pipeline/run_identity.hpp"
+#include "counterguard/pipeline/static_checks.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
 
 namespace counterguard {
@@ -60,6 +61,7 @@ run_results static_binary_results(const std::vector<binary_resources>& binaries,
                                   const std::string& command_line) {
   run_results results;
   results.metadata = host_metadata("static", command_line);
+  results.metadata.counters_not_run = static_command_reason;
   std::string files;
   for (const auto& binary : binaries)
     files += (files.empty() ? "" : ", ") + binary.path;
@@ -114,6 +116,7 @@ run_results static_binary_results(const std::vector<binary_resources>& binaries,
       }
       fill_static_measurements(measured, plan, functions, kernels);
       measured.checks = check_expectations(static_expectations, measured);
+      measured.counter_checks_not_run = counter_expectations(instance);
       results.cases.push_back(std::move(measured));
     }
   }
