@@ -36,18 +36,8 @@ TEST(json_report, is_written_to_a_file) {
   EXPECT_EQ(read.at("summary").at("cases"), 4);
 }
 
-// A run without a GPU: two static checks passed, five counter expectations left unchecked.
-run_results static_only_run() {
-  run_results results = test::sample_run();
-  results.cases.resize(1);
-  results.cases[0].checks.resize(1);
-  results.cases[0].counter_checks_not_run = 5;
-  results.metadata.counters_not_run = "no GPU";
-  return results;
-}
-
 TEST(json_report, of_a_run_that_profiled_nothing_counts_the_counter_checks_not_run_and_says_why) {
-  const nlohmann::json report = nlohmann::json::parse(render_json_report(static_only_run(), false));
+  const nlohmann::json report = nlohmann::json::parse(render_json_report(test::static_only_run(), false));
   EXPECT_EQ(report["summary"]["counter_checks_not_run"], 5);
   EXPECT_EQ(report["summary"]["static_checks_only"], "static checks only: 5 counter checks not run: no GPU");
   EXPECT_EQ(report["metadata"]["counters_not_run"], "no GPU");

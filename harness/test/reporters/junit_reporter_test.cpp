@@ -200,18 +200,8 @@ TEST(junit_report, a_blamed_failure_names_its_source_lines) {
   EXPECT_LT(lines, xml.find("</failure>", failure));
 }
 
-// A run without a GPU: two static checks passed, five counter expectations left unchecked.
-run_results static_only_run() {
-  run_results results = test::sample_run();
-  results.cases.resize(1);
-  results.cases[0].checks.resize(1);
-  results.cases[0].counter_checks_not_run = 5;
-  results.metadata.counters_not_run = "no GPU";
-  return results;
-}
-
 TEST(junit_report, of_a_run_that_profiled_nothing_carries_static_checks_only_as_a_property) {
-  const std::string xml = render_junit_report(static_only_run(), false);
+  const std::string xml = render_junit_report(test::static_only_run(), false);
   EXPECT_NE(xml.find("<property name=\"static_checks_only\" value=\"static checks only: 5 counter checks not "
                      "run: no GPU\"/>"),
             std::string::npos)

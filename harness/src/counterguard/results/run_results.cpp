@@ -120,6 +120,8 @@ run_metadata metadata_from_json(const json_reader& in, const json& value) {
   m.mode = in.string(value, path, "mode");
   if (in.optional_member(value, path, "hostname") != nullptr)
     m.hostname = in.string(value, path, "hostname");
+  if (in.optional_member(value, path, "counters_not_run") != nullptr)
+    m.counters_not_run = in.string(value, path, "counters_not_run");
   if (const json* shard = in.optional_member(value, path, "shard"); shard != nullptr && !shard->is_null())
     m.shard = read_shard_record(in, *shard, field_at(path, "shard"));
   return m;
