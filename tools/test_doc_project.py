@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
 """Builds the project that a documentation page spells out, from the page's own snippets, against the
-installed package, and runs `static` on it: the docs' code cannot drift from what works.
+installed package, and runs `static` and its tests on it: the docs' code cannot drift from what works. Then the
+library is rebuilt for `90-virtual` only, and `static` must say that the build holds only PTX.
 
     tools/test_doc_project.py BUILD_DIR WORK_DIR [PAGE.md ...]     (default: docs/user-kernels.md)
 
@@ -82,7 +83,23 @@ def main():
         raise SystemExit("`static` did not check the documented cases")
     # The documented GoogleTest test builds and runs (skipped, with its reason, without a GPU).
     run(["ctest", "--test-dir", work / "build", "--output-on-failure", "--no-tests=error"])
-    print("doc project: built from the page's snippets against the installed package; static passed")
+
+    # The same library built for a virtual architecture only (PTX, no cubin): `static` must say so and what to
+    # set, not blame the kernel's name. The build folder regenerates itself: no second configure.
+    cmake_lists = project / "CMakeLists.txt"
+    real = "set(CMAKE_CUDA_ARCHITECTURES 90)"
+    if real not in cmake_lists.read_text(encoding="utf-8"):
+        raise SystemExit(f"the page's CMakeLists.txt no longer says '{real}'")
+    cmake_lists.write_text(cmake_lists.read_text(encoding="utf-8").replace(real, real.replace("90", "90-virtual")))
+    run(["cmake", "--build", work / "build", "--target", runners[0].name])
+    ptx_only = subprocess.run([runners[0], "static", "counterguard/"], cwd=project, text=True,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    print(ptx_only.stdout)
+    if ptx_only.returncode != 1 or "holds it only as PTX" not in ptx_only.stdout or \
+            "set CMAKE_CUDA_ARCHITECTURES to 90 or 90-real (not 90-virtual)" not in ptx_only.stdout:
+        raise SystemExit("`static` on a PTX-only build does not say it holds only PTX and what to set")
+    print("doc project: built from the page's snippets against the installed package; static passed, and "
+          "explains a PTX-only build")
 
 
 if __name__ == "__main__":

@@ -37,12 +37,10 @@ std::string explain_missing_report(const std::string& function) {
   }
   for (const std::string& name : ptx_only)
     known.push_back(name);
-  std::string hint = did_you_mean(function, closest_names(function, known, 1));
-  if (!hint.empty())
-    hint.pop_back();  // its trailing space
   return "no kernel named '" + function + "' in this program (.launches() names a kernel as the compiler " +
-         "demangles it, without parameter list)" + (hint.empty() ? std::string() : "; " + hint) +
-         "; `static --binary` on this program lists the kernels it holds";
+         "demangles it, without parameter list); " +
+         did_you_mean(function, closest_names(function, known, 1)) +
+         "`static --binary` on this program lists the kernels it holds";
 }
 
 // A variant whose device function has no compiler report would silently pass every static check.
