@@ -56,5 +56,11 @@ TEST(unknown_arguments, a_missing_value_keeps_the_parsers_own_message) {
   EXPECT_TRUE(mentions(r.output, "--json")) << r.output;
 }
 
+TEST(unknown_arguments, a_misspelled_schema_name_is_named_with_the_closest_schema) {
+  const command_result r = run_counterguard("schema suit");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_TRUE(mentions(r.output, "no schema named 'suit'; did you mean 'suite'?")) << r.output;
+}
+
 }  // namespace
 }  // namespace counterguard::test

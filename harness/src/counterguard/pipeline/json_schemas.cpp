@@ -5,6 +5,7 @@
 #include "counterguard/pipeline/json_schemas.hpp"
 
 #include "counterguard/core/error.hpp"
+#include "counterguard/core/name_suggestions.hpp"
 #include "counterguard/metrics/metric_class.hpp"
 #include "counterguard/reporters/report_output.hpp"
 #include "counterguard/results/run_results.hpp"
@@ -408,7 +409,9 @@ json json_schema(const std::string& name) {
     return suite_json_schema(metric_catalog::builtin());
   if (name == "results")
     return results_json_schema();
-  throw input_error({}, "schema", "no schema named '" + name + "'", "suite or results");
+  throw input_error(
+      {}, "schema", "no schema named '" + name + "'",
+      did_you_mean(name, json_schema_names()) + "the schemas: " + comma_list(json_schema_names()));
 }
 
 int print_json_schema(const std::string& name, const std::string& output) {
