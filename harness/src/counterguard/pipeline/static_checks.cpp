@@ -23,20 +23,24 @@ namespace {
 // Why a device function named by .launches() has no compiler report, and what to do: the build holds it
 // only as PTX (a `-virtual` architecture), or the name is not one of the program's kernels.
 std::string explain_missing_report(const std::string& function) {
-  const std::vector<std::string>& ptx_only = program_ptx_only_kernels();
-  if (std::find(ptx_only.begin(), ptx_only.end(), function) != ptx_only.end()) {
-    return "no compiler resource report for '" + function +
-           "': this build holds it only as PTX, which the driver compiles when the program loads, so no "
-           "cubin tells its registers and spills; build a real architecture too: set "
-           "CMAKE_CUDA_ARCHITECTURES to 90 or 90-real (not 90-virtual), or pass -arch=sm_90";
+  const std::vector<ptx_only_kernel>& ptx_only = program_ptx_only_kernels();
+  const auto as_ptx = std::find_if(ptx_only.begin(), ptx_only.end(),
+                                   [&](const ptx_only_kernel& k) { return k.function == function; });
+  if (as_ptx != ptx_only.end()) {
+    const std::string real = std::to_string(as_ptx->architecture);
+    return "no compiler resource report for '" + function + "': this build holds it only as PTX (compute_" +
+           real +
+           "), which the driver compiles when the program loads, so no cubin tells its registers and "
+           "spills; build a real architecture too: set CMAKE_CUDA_ARCHITECTURES to " +
+           real + " or " + real + "-real (not " + real + "-virtual), or pass -arch=sm_" + real;
   }
   std::vector<std::string> known;
   for (const kernel_resources& r : program_kernel_resources()) {
     if (std::find(known.begin(), known.end(), r.function) == known.end())
       known.push_back(r.function);
   }
-  for (const std::string& name : ptx_only)
-    known.push_back(name);
+  for (const ptx_only_kernel& k : ptx_only)
+    known.push_back(k.function);
   return "no kernel named '" + function + "' in this program (.launches() names a kernel as the compiler " +
          "demangles it, without parameter list); " +
          did_you_mean(function, closest_names(function, known, 1)) +

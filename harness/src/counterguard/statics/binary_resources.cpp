@@ -69,7 +69,7 @@ std::vector<std::string> ptx_entry_names(const binary_view& ptx) {
 
 }  // namespace
 
-std::vector<std::string> read_ptx_only_kernels(const std::string& path) {
+std::vector<ptx_only_kernel> read_ptx_only_kernels(const std::string& path) {
   const detail::mapped_file file(path);
   const binary_view bytes(file.data(), file.size(), binary_origin{path, "", 0});
   std::vector<fatbin_entry> entries;
@@ -93,16 +93,19 @@ std::vector<std::string> read_ptx_only_kernels(const std::string& path) {
     for (const auto& kernel : read_cubin_resources(entry.payload(storage), entry.architecture_suffix(), path))
       compiled.push_back(kernel.mangled);
   }
-  std::vector<std::string> ptx_only;
+  std::vector<ptx_only_kernel> ptx_only;
   for (const auto& entry : entries) {
     if (entry.kind != fatbin_entry_kind::ptx)
       continue;
     for (const auto& mangled : ptx_entry_names(entry.payload(storage))) {
       if (std::find(compiled.begin(), compiled.end(), mangled) != compiled.end())
         continue;
-      std::string function = strip_signature(demangle(mangled));
-      if (std::find(ptx_only.begin(), ptx_only.end(), function) == ptx_only.end())
-        ptx_only.push_back(std::move(function));
+      ptx_only_kernel kernel{strip_signature(demangle(mangled)), entry.architecture};
+      if (std::none_of(ptx_only.begin(), ptx_only.end(), [&](const ptx_only_kernel& k) {
+            return k.function == kernel.function && k.architecture == kernel.architecture;
+          })) {
+        ptx_only.push_back(std::move(kernel));
+      }
     }
   }
   return ptx_only;

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "counterguard/statics/binary_resources.hpp"
 #include "counterguard/statics/kernel_resources.hpp"
 
 namespace counterguard {
@@ -16,6 +17,6 @@ namespace counterguard {
 
 // The kernels this program holds only as PTX (read_ptx_only_kernels on /proc/self/exe), which therefore have
 // no resources: what explains a kernel missing from program_kernel_resources() in a `90-virtual` build.
-[[nodiscard]] const std::vector<std::string>& program_ptx_only_kernels();
+[[nodiscard]] const std::vector<ptx_only_kernel>& program_ptx_only_kernels();
 
 }  // namespace counterguard
