@@ -9,9 +9,10 @@
 #   lib/python3/dist-packages/        the Python package and its C ABI library (python/CMakeLists.txt)
 #   include/counterguard/             the user API: counterguard.hpp and what it includes, the gtest API
 #   lib/cmake/counterguard/           find_package(counterguard 0.3 CONFIG REQUIRED)
-#   share/counterguard/               the built-in suites (cases/) and their baselines; the wheel (python/,
-#                                     cmake/CounterguardWheel.cmake)
-#   share/doc/counterguard/           LICENSE, CHANGELOG.md, the third-party notices and licences
+#   share/counterguard/               the built-in suites (cases/), their baselines, the JSON Schemas (schemas/);
+#                                     the wheel (python/, cmake/CounterguardWheel.cmake)
+#   share/doc/counterguard/           README.md, LICENSE, CHANGELOG.md, the third-party notices and licences,
+#                                     and what README.md links to: docs/, schemas/, examples/, validation/*.md
 # Every run path is relative ($ORIGIN), so the package runs from wherever it is unpacked. A project that uses it
 # needs the CUDA toolkit and nothing else of counterguard's dependencies: counterguardConfig.cmake finds CUDA
 # only; the package's library is linked with the shared libraries in lib/counterguard/ by path.
@@ -83,6 +84,8 @@ if(TARGET counterguard)
   set(bundle_executables "$<TARGET_FILE:counterguard>")
   install(DIRECTORY cases/ DESTINATION ${CMAKE_INSTALL_DATADIR}/counterguard/cases)
   install(DIRECTORY baselines/ DESTINATION ${CMAKE_INSTALL_DATADIR}/counterguard/baselines)
+  # Beside cases/: a suite's `# yaml-language-server: $schema=../schemas/suite.schema.json` finds it (docs/schema.md).
+  install(DIRECTORY "${PROJECT_SOURCE_DIR}/schemas/" DESTINATION ${CMAKE_INSTALL_DATADIR}/counterguard/schemas)
 endif()
 
 # The shared libraries the tool, the injection library and a program linking the package need that a host may
@@ -133,6 +136,14 @@ endif()
 
 # Licences: counterguard's, and those of what the package carries (compiled in or bundled), as Debian ships them.
 install(FILES LICENSE CHANGELOG.md README.md packaging/THIRD-PARTY-NOTICES.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
+# What README.md and docs/ link to, laid out as in the repository so that every relative link resolves
+# (tools/test_release.sh checks them): the reference pages, the schemas, the measured figures, the examples.
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/docs/" DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs)
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/schemas/" DESTINATION ${CMAKE_INSTALL_DOCDIR}/schemas)
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/examples/" DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples
+        PATTERN "__pycache__" EXCLUDE)
+install(FILES "${PROJECT_SOURCE_DIR}/validation/README.md" "${PROJECT_SOURCE_DIR}/validation/h200.md"
+        DESTINATION ${CMAKE_INSTALL_DOCDIR}/validation)
 install(CODE "
   set(documents \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_DOCDIR}/third-party\")
   file(MAKE_DIRECTORY \"\${documents}\")

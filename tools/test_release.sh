@@ -7,7 +7,7 @@
 #     the folder moved, so nothing can depend on where it was built or first unpacked.
 #  2. Every ELF file finds its libraries through run paths relative to itself ($ORIGIN); the installed headers
 #     are the user API only (at most 25, no counterguard::detail) and each compiles on its own against the
-#     package.
+#     package. The JSON Schemas and the pages README.md links to ship, and their relative links resolve.
 #  3. From a clean environment and a folder outside the source tree: `counterguard --version` and
 #     `counterguard static` on the built-in suites the tarball carries; packaging/install_release.sh (the
 #     container recipe's install step) installs and checks it again; the Python package it carries imports and
@@ -66,6 +66,15 @@ echo "installed headers: $headers"
   fail "an installed header names counterguard::detail (the user API shows no internals)"
 ! grep -rl 'find_dependency(\(yaml-cpp\|fmt\|muparser\|SQLite3\|CLI11\|nlohmann_json\|Boost\|OpenSSL\|ZLIB\)' \
   "$prefix/lib/cmake/counterguard" || fail "the package config asks for a dependency other than CUDA"
+
+# The schemas and every page README.md links to ship, laid out so that each relative link and #anchor resolves.
+documents=$prefix/share/doc/counterguard
+for schema in suite results; do
+  [[ -f $prefix/share/counterguard/schemas/$schema.schema.json && -f $documents/schemas/$schema.schema.json ]] ||
+    fail "the $schema JSON Schema is not in the package"
+done
+python3 "$source_dir/tools/check_doc_links.py" "$documents/README.md" "$documents/docs" "$documents/docs/suites" ||
+  fail "a relative link of the shipped README.md or docs/"
 
 hidden_packages=(libyaml-cpp-dev libfmt-dev libmuparser-dev libsqlite3-dev libssl-dev liblz4-dev libzstd-dev
                  libdw-dev libelf-dev zlib1g-dev liblzma-dev libbz2-dev libcli11-dev nlohmann-json3-dev

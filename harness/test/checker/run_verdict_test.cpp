@@ -107,5 +107,32 @@ TEST(attention_rank, puts_what_does_not_fail_after_what_does_and_passes_last) {
   EXPECT_LT(added, passed);
 }
 
+TEST(counters_not_checked, a_profiled_run_leaves_no_counter_check_unrun) {
+  case_result c;
+  c.checks.push_back(check(check_verdict::pass, false));
+  EXPECT_FALSE(counters_not_checked(one_case(c)).has_value());
+}
+
+TEST(counters_not_checked, sums_the_cases_counter_checks_and_gives_the_runs_reason) {
+  run_results results;
+  results.metadata.counters_not_run = "no GPU";
+  for (const std::size_t unchecked : {6U, 0U, 18U}) {
+    case_result c;
+    c.counter_checks_not_run = unchecked;
+    results.cases.push_back(c);
+  }
+  const std::optional<unmeasured_counters> unmeasured = counters_not_checked(results);
+  ASSERT_TRUE(unmeasured.has_value());
+  EXPECT_EQ(unmeasured->checks, 24U);
+  EXPECT_EQ(describe_unmeasured(*unmeasured), "static checks only: 24 counter checks not run: no GPU");
+}
+
+TEST(counters_not_checked, do_not_change_the_exit_status_of_passing_static_checks) {
+  case_result c;
+  c.counter_checks_not_run = 3;
+  c.checks.push_back(check(check_verdict::pass, false));
+  EXPECT_EQ(decide_exit_code(one_case(c), true), exit_code::success);
+}
+
 }  // namespace
 }  // namespace counterguard

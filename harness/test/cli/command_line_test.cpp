@@ -46,7 +46,30 @@ TEST(command_line, run_without_a_gpu_runs_the_static_checks_and_says_what_it_ski
   const command_result r = run_counterguard("run cases/ --quiet");
   EXPECT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("no GPU profiling"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("skipped"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("--require-gpu makes a missing GPU an error"), std::string::npos) << r.output;
+}
+
+TEST(command_line, run_without_a_gpu_says_static_checks_only_in_its_summary_line) {
+  scratch_directory dir;
+  const command_result r =
+      run_counterguard("run cases/transpose.yaml --markdown " + (dir.path() / "summary.md").string());
+  EXPECT_EQ(r.status, 0) << r.output;
+  const std::size_t line = r.output.find(" cases: ");
+  ASSERT_NE(line, std::string::npos) << r.output;
+  const std::string summary = r.output.substr(line, r.output.find('\n', line) - line);
+  EXPECT_NE(summary.find("; static checks only: "), std::string::npos) << summary;
+  EXPECT_NE(summary.find(" counter checks not run: no GPU"), std::string::npos) << summary;
+  EXPECT_EQ(read_text(dir.path() / "summary.md").rfind("## counterguard: passed (static checks only)\n", 0),
+            0U);
+}
+
+TEST(command_line, static_says_which_counter_expectations_it_left_unchecked) {
+  const command_result r = run_counterguard("static cases/transpose.yaml");
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("; static checks only: "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("counter checks not run: `static` does not profile; `run` does, on a GPU"),
+            std::string::npos)
+      << r.output;
 }
 
 TEST(command_line, require_gpu_turns_no_gpu_into_an_environment_error) {

@@ -87,7 +87,20 @@ TEST(formula, an_unknown_variable_is_an_input_error_listing_numeric_parameters) 
   } catch (const input_error& failure) {
     EXPECT_TRUE(contains(failure.what(), "cases/t.yaml:12:7"));
     EXPECT_TRUE(contains(failure.problem(), "'m'"));
-    EXPECT_EQ(failure.valid(), "numeric parameters of this case: n, pad");
+    EXPECT_EQ(failure.valid(),
+              "numeric parameters of this case: n, pad; a value is a number or a formula of them, e.g. 0 or "
+              "\"n / 32\"");
+  }
+}
+
+TEST(formula, a_lone_word_says_it_is_neither_a_number_nor_a_parameter) {
+  const formula value = formula::parse("four", here, "cases[0].expect.global_load_requests");
+  try {
+    (void)value.evaluate({{"n", 4}});
+    FAIL() << "expected an input_error";
+  } catch (const input_error& failure) {
+    EXPECT_EQ(failure.problem(), "'four' is neither a number nor a parameter");
+    EXPECT_TRUE(contains(failure.valid(), "numeric parameters of this case: n"));
   }
 }
 

@@ -189,7 +189,8 @@ TEST_F(instance_expansion, skip_reason_and_suite_path_carry_over) {
   EXPECT_EQ(instances[0].suite_path, fixture_path("transpose.yaml"));
 }
 
-TEST_F(instance_expansion, an_unknown_formula_variable_names_it_the_field_and_the_instance) {
+TEST_F(instance_expansion, an_unknown_variable_of_an_expectation_is_refused_as_the_suite_loads) {
+  // It fails for every instance alike: reported with the file's other problems, naming no instance.
   const input_error failure = expand_error(R"yaml(suite: t
 cases:
   - name: a
@@ -201,8 +202,22 @@ cases:
   EXPECT_TRUE(contains(failure.what(), suite_file() + ":7:45"));
   EXPECT_EQ(failure.field(), "cases[0].expect.shared_store_bank_conflicts.equals");
   EXPECT_TRUE(contains(failure.problem(), "uses 'm'"));
+  EXPECT_TRUE(contains(failure.valid(), "numeric parameters of this case: n, pad, tile"));
+}
+
+TEST_F(instance_expansion, an_unknown_variable_of_a_launch_dimension_names_it_the_field_and_the_instance) {
+  const input_error failure = expand_error(R"yaml(suite: t
+cases:
+  - name: a
+    kernel: transpose/smem
+    axes: {pad: [1]}
+    launch: {grid: "m * 2"}
+)yaml");
+  EXPECT_TRUE(contains(failure.what(), suite_file() + ":6:20"));
+  EXPECT_EQ(failure.field(), "cases[0].launch.grid");
+  EXPECT_TRUE(contains(failure.problem(), "uses 'm'"));
   EXPECT_TRUE(contains(failure.problem(), "instance 't/a?pad=1'"));
-  EXPECT_EQ(failure.valid(), "numeric parameters of this case: n, pad, tile");
+  EXPECT_TRUE(contains(failure.valid(), "numeric parameters of this case: n, pad, tile"));
 }
 
 TEST_F(instance_expansion, a_launch_dimension_that_is_not_a_whole_number_is_refused) {

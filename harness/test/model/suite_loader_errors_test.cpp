@@ -3,6 +3,7 @@
 // problem and what would be valid.
 #include <gtest/gtest.h>
 
+#include "counterguard/core/input_errors.hpp"
 #include "model_test_support.hpp"
 
 namespace counterguard {
@@ -445,6 +446,49 @@ TEST_F(suite_loader_errors, load_suites_refuses_two_files_with_the_same_suite_na
   const input_error failure = error_of([&] { (void)load_suites({directory()}, kernels(), metrics()); });
   EXPECT_TRUE(contains(failure.what(), directory() + "/b.yaml"));
   EXPECT_TRUE(contains(failure.what(), "suite name 'same' is also used by " + directory() + "/a.yaml"));
+}
+
+// The problems of independent parts of a file, each as it would be reported alone.
+std::vector<std::string> fields_of(const input_error_list& errors) {
+  std::vector<std::string> fields;
+  for (const input_error& error : errors.errors())
+    fields.push_back(error.field());
+  return fields;
+}
+
+TEST_F(suite_loader_errors, every_case_and_every_expectation_reports_its_own_problem) {
+  try {
+    (void)load(R"yaml(suite: t
+cases:
+  - name: a
+    kernel: transpose/smem
+    expect:
+      shared_store_bank_conflict: 0
+      spill_store_bytes: {equals: 0, tolerance: -1}
+  - name: b
+    kernel: transpose/nope
+)yaml");
+    FAIL() << "expected an input_error_list";
+  } catch (const input_error_list& errors) {
+    EXPECT_EQ(errors.total(), 3U);
+    EXPECT_EQ(fields_of(errors),
+              (std::vector<std::string>{"cases[0].expect.shared_store_bank_conflict",
+                                        "cases[0].expect.spill_store_bytes.tolerance", "cases[1].kernel"}));
+    EXPECT_TRUE(contains(errors.what(), at(6, 7))) << errors.what();
+    EXPECT_TRUE(contains(errors.what(), at(9, 13))) << errors.what();
+  }
+}
+
+TEST_F(suite_loader_errors, a_bad_default_that_several_cases_use_is_one_problem) {
+  const input_error failure = load_error(R"yaml(suite: t
+defaults:
+  parameters: {n: 1.5}
+cases:
+  - {name: a, kernel: transpose/smem}
+  - {name: b, kernel: transpose/smem}
+)yaml");
+  EXPECT_EQ(failure.field(), "defaults.parameters.n");
+  EXPECT_FALSE(contains(failure.what(), "\n")) << failure.what();
 }
 
 }  // namespace

@@ -450,5 +450,12 @@ TEST(html_report, shows_a_blamed_cases_source_lines_in_the_case) {
   EXPECT_NE(html.find("(against the per-line baseline)"), std::string::npos);
 }
 
+TEST(html_report, of_a_run_that_profiled_nothing_says_static_checks_only_in_its_title_and_header) {
+  const std::string html = render_html_report(test::static_only_run(), {}, false);
+  EXPECT_NE(html.find("<title>counterguard: passed (static checks only)"), std::string::npos);
+  EXPECT_NE(html.find("<strong>static checks only: 5 counter checks not run: no GPU</strong>"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace counterguard

@@ -36,5 +36,16 @@ TEST(json_report, is_written_to_a_file) {
   EXPECT_EQ(read.at("summary").at("cases"), 4);
 }
 
+TEST(json_report, of_a_run_that_profiled_nothing_counts_the_counter_checks_not_run_and_says_why) {
+  const nlohmann::json report = nlohmann::json::parse(render_json_report(test::static_only_run(), false));
+  EXPECT_EQ(report["summary"]["counter_checks_not_run"], 5);
+  EXPECT_EQ(report["summary"]["static_checks_only"], "static checks only: 5 counter checks not run: no GPU");
+  EXPECT_EQ(report["metadata"]["counters_not_run"], "no GPU");
+  EXPECT_EQ(report["cases"][0]["counter_checks_not_run"], 5);
+  const run_results back = read_run_results(report, "report.json");
+  EXPECT_EQ(back.cases[0].counter_checks_not_run, 5U);
+  EXPECT_EQ(back.metadata.counters_not_run, "no GPU");
+}
+
 }  // namespace
 }  // namespace counterguard

@@ -200,5 +200,14 @@ TEST(junit_report, a_blamed_failure_names_its_source_lines) {
   EXPECT_LT(lines, xml.find("</failure>", failure));
 }
 
+TEST(junit_report, of_a_run_that_profiled_nothing_carries_static_checks_only_as_a_property) {
+  const std::string xml = render_junit_report(test::static_only_run(), false);
+  EXPECT_NE(xml.find("<property name=\"static_checks_only\" value=\"static checks only: 5 counter checks not "
+                     "run: no GPU\"/>"),
+            std::string::npos)
+      << xml;
+  EXPECT_NE(xml.find("not run: 5 counter check(s)"), std::string::npos) << xml;
+}
+
 }  // namespace
 }  // namespace counterguard

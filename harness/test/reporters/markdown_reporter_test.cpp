@@ -146,5 +146,12 @@ TEST(markdown_report, puts_a_blamed_cases_source_lines_right_after_its_failing_c
   EXPECT_LT(regression, row) << "after the case's regression";
 }
 
+TEST(markdown_report, of_a_run_that_profiled_nothing_says_static_checks_only_in_its_heading_and_counts) {
+  const std::string md = render_markdown_report(test::static_only_run(), false);
+  EXPECT_EQ(md.rfind("## counterguard: passed (static checks only)\n", 0), 0U) << md;
+  EXPECT_NE(md.find("**static checks only: 5 counter checks not run: no GPU**"), std::string::npos) << md;
+  EXPECT_NE(md.find("Every static check passed."), std::string::npos) << md;
+}
+
 }  // namespace
 }  // namespace counterguard

@@ -75,4 +75,14 @@ inline run_results sample_run_with_blame() {
   return results;
 }
 
+// A run without a GPU: one case whose static check passed, five counter expectations left unchecked.
+inline run_results static_only_run() {
+  run_results results = sample_run();
+  results.cases.resize(1);
+  results.cases[0].checks.resize(1);
+  results.cases[0].counter_checks_not_run = 5;
+  results.metadata.counters_not_run = "no GPU";
+  return results;
+}
+
 }  // namespace counterguard::test

@@ -52,6 +52,22 @@ void settle_case_status(case_result& result, bool strict) {
     result.status_reason += " (and " + std::to_string(failing - 1) + " more failing checks)";
 }
 
+std::optional<unmeasured_counters> counters_not_checked(const run_results& results) {
+  unmeasured_counters unmeasured;
+  for (const auto& result : results.cases)
+    unmeasured.checks += result.counter_checks_not_run;
+  if (unmeasured.checks == 0)
+    return std::nullopt;
+  unmeasured.reason = results.metadata.counters_not_run.empty() ? std::string("nothing was profiled")
+                                                                : results.metadata.counters_not_run;
+  return unmeasured;
+}
+
+std::string describe_unmeasured(const unmeasured_counters& unmeasured) {
+  return "static checks only: " + std::to_string(unmeasured.checks) + " counter check" +
+         (unmeasured.checks == 1 ? "" : "s") + " not run: " + unmeasured.reason;
+}
+
 exit_code decide_exit_code(const run_results& results, bool strict) {
   for (const auto& result : results.cases) {
     if (result.status == case_status::failed || result.status == case_status::error)

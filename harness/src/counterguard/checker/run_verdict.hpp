@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <cstddef>
+#include <optional>
+#include <string>
+
 #include "counterguard/core/exit_code.hpp"
 #include "counterguard/results/run_results.hpp"
 
@@ -19,9 +23,24 @@ namespace counterguard {
 // output (verified == false) or any failing check makes it failed (with a reason); otherwise passed.
 void settle_case_status(case_result& result, bool strict);
 
+// A run that profiled nothing (`static`, or `run` without a GPU): how many counter checks its cases left
+// unchecked, and why. A green verdict from such a run says nothing about the counters.
+struct unmeasured_counters {
+  std::size_t checks = 0;
+  std::string reason;  // "no GPU", "`static` profiles nothing"
+};
+
+// Absent when the run profiled its cases, or when none of its cases expected a counter.
+[[nodiscard]] std::optional<unmeasured_counters> counters_not_checked(const run_results& results);
+
+// "static checks only: 24 counter checks not run: no GPU", as every report words it.
+[[nodiscard]] std::string describe_unmeasured(const unmeasured_counters& unmeasured);
+
 // The process exit status for a finished run (docs/cli.md, "Exit status"):
 //   success (0)       every case passed or was skipped;
 //   check_failed (1)  any failing check, wrong kernel output, failed case or case error.
+// Counter checks not run (counters_not_checked) do not change it: `run --require-gpu` makes a missing GPU an
+// environment error (3) before results exist.
 // Errors that stop the run before results exist (invalid input 2, environment 3, internal 4) are thrown
 // as counterguard::error and mapped by the command line.
 [[nodiscard]] exit_code decide_exit_code(const run_results& results, bool strict);

@@ -12,10 +12,12 @@
 
 #include "counterguard/cli/build_identity.hpp"
 #include "counterguard/core/error.hpp"
+#include "counterguard/core/input_errors.hpp"
 #include "counterguard/core/timeline.hpp"
 #include "counterguard/reporters/report_output.hpp"
 #include "counterguard/runner/gpu_worker.hpp"
 #include "detail/commands.hpp"
+#include "detail/unknown_arguments.hpp"
 
 namespace counterguard {
 namespace {
@@ -81,6 +83,16 @@ int run_chosen(const std::vector<detail::command_action>& actions) {
     std::fputs(fmt::format("counterguard: {}; stopped the GPU worker, wrote no results\n", e.what()).c_str(),
                stderr);
     return e.exit_status();
+  } catch (const input_error_list& e) {
+    // Each problem on its own line, as a compiler lists errors, then how many there were.
+    for (const input_error& one : e.errors())
+      report_error("invalid input", one.what(), e.code());
+    const std::size_t more = e.total() - e.errors().size();
+    std::fputs(fmt::format("counterguard: {} errors{}\n", e.total(),
+                           more == 0 ? std::string() : fmt::format(" ({} more not shown)", more))
+                   .c_str(),
+               stderr);
+    return static_cast<int>(e.code());
   } catch (const input_error& e) {
     return report_error("invalid input", e.what(), e.code());
   } catch (const environment_error& e) {
@@ -153,6 +165,9 @@ int run_command_line(int argc, char** argv) {
     detail::take_exec_program(arguments);
     app.parse(static_cast<int>(arguments.size()), arguments.data());
   } catch (const CLI::ParseError& e) {
+    if (const std::optional<std::string> unknown = detail::describe_unknown_argument(app)) {
+      return report_error("invalid input", *unknown, exit_code::invalid_input);
+    }
     const int status = app.exit(e);
     return status == 0 ? 0 : static_cast<int>(exit_code::invalid_input);
   }

@@ -2,8 +2,11 @@
 // `counterguard schema suite|results`: the JSON Schema of the suite YAML or of the results JSON
 // (pipeline/json_schemas.hpp), for editors and validators. No GPU needed.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <memory>
+#include <vector>
 
+#include "counterguard/core/name_suggestions.hpp"
 #include "counterguard/pipeline/json_schemas.hpp"
 #include "detail/commands.hpp"
 
@@ -17,7 +20,15 @@ command_action add_schema_command(CLI::App& app, const command_context& /*contex
                                          "JSON");
   command->add_option("name", *name, "suite or results")
       ->required()
-      ->check(CLI::IsMember(json_schema_names()));
+      ->check(CLI::Validator(
+          [](const std::string& value) -> std::string {
+            const std::vector<std::string> names = json_schema_names();
+            if (std::find(names.begin(), names.end(), value) != names.end())
+              return {};
+            return "no schema named '" + value + "'; " + did_you_mean(value, names) +
+                   "the schemas: " + comma_list(names);
+          },
+          "{" + comma_list(json_schema_names()) + "}"));
   return when_chosen(command, [name] { return print_json_schema(*name, {}); });
 }
 

@@ -24,6 +24,7 @@ struct expectation {
   std::optional<metric_class> declared_class;  // overrides the catalog's class for raw names
   std::string kernel;                          // a device function name; empty = the case as a whole
   source_location where;
+  std::string field;  // its path in the file, as errors name it: "cases[1].expect.shared_load_bank_conflicts"
 };
 
 // An expectation evaluated for one case instance.
@@ -37,6 +38,7 @@ struct resolved_expectation {
   std::string kernel;
   std::string text;  // how it reads in reports: "== 4063232", "<= 0", "in [4, 5]"
   source_location where;
+  std::string field;  // as expectation::field
 };
 
 }  // namespace counterguard

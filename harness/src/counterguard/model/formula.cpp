@@ -37,6 +37,13 @@ std::string describe_parser_error(const mu::Parser::exception_type& failure) {
   return text;
 }
 
+// Whether the formula is the one name and nothing else ("four", " four ").
+bool is_lone_name(const std::string& text, const std::string& name) {
+  const std::size_t begin = text.find_first_not_of(" \t");
+  const std::size_t end = text.find_last_not_of(" \t");
+  return begin != std::string::npos && text.compare(begin, end - begin + 1, name) == 0;
+}
+
 }  // namespace
 
 formula::formula(double constant) : m_text(format_value(constant)), m_constant(constant) {}
@@ -86,9 +93,12 @@ double formula::evaluate(const parameter_list& parameters) const {
     for (const auto& name : used) {
       const parameter_value* value = find_parameter(parameters, name);
       if (value == nullptr) {
+        const std::string valid = "numeric parameters of this case: " + numeric_parameter_names(parameters) +
+                                  "; a value is a number or a formula of them, e.g. 0 or \"n / 32\"";
+        if (is_lone_name(m_text, name))  // `expect: four`: a word where a number was meant
+          throw input_error(m_where, m_field, "'" + name + "' is neither a number nor a parameter", valid);
         throw input_error(m_where, m_field,
-                          "formula '" + m_text + "' uses '" + name + "', which is not a parameter",
-                          "numeric parameters of this case: " + numeric_parameter_names(parameters));
+                          "formula '" + m_text + "' uses '" + name + "', which is not a parameter", valid);
       }
       if (!value->is_number()) {
         throw input_error(m_where, m_field,

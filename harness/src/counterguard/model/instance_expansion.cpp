@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "counterguard/core/error.hpp"
+#include "counterguard/core/input_errors.hpp"
 #include "counterguard/core/value_format.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"
 #include "counterguard/model/suite_loader.hpp"
@@ -138,13 +139,15 @@ resolved_expectation resolve_expectation(const expectation& spec, const paramete
   } else {
     const std::optional<metric_definition> definition = metrics.try_resolve(spec.metric);
     if (!definition) {
-      throw input_error(spec.where, "expect." + spec.metric, "unknown metric '" + spec.metric + "'",
+      throw input_error(spec.where, spec.field.empty() ? "expect." + spec.metric : spec.field,
+                        "unknown metric '" + spec.metric + "'",
                         "use an alias from docs/metrics.md or a raw CUPTI name");
     }
     result.cls = definition->cls;
   }
   result.kernel = spec.kernel;
   result.where = spec.where;
+  result.field = spec.field;
   const double value = evaluate_finite(spec.value, parameters);
   constexpr double unbounded = std::numeric_limits<double>::infinity();
   switch (spec.kind) {
@@ -180,47 +183,51 @@ resolved_expectation resolve_expectation(const expectation& spec, const paramete
 std::vector<case_instance> expand_instances(const suite& s, const kernel_catalog& kernels,
                                             const metric_catalog& metrics) {
   std::vector<case_instance> instances;
+  input_error_collector errors;
   for (std::size_t index = 0; index < s.cases.size(); ++index) {
-    const case_spec& spec = s.cases[index];
-    if (spec.select) {  // a case of an unmodified program: one instance, no parameters
-      instances.push_back(make_instance(s, spec, {}, metrics));
-      instances.back().select = spec.select;
-      continue;
-    }
-    const kernel_signature* kernel = kernels.find_signature(spec.kernel);
-    if (kernel == nullptr) {
-      throw input_error(spec.where, "kernel",
-                        "unknown kernel '" + spec.kernel + "' in case '" + spec.name + "'",
-                        "register the kernel in this runner");
-    }
-    parameter_list base;
-    for (const parameter_spec& declared : kernel->parameters)
-      base.emplace_back(declared.name, declared.default_value);
-    for (const auto& [name, value] : spec.parameters)
-      set_parameter(base, name, value);
+    errors.attempt([&] {
+      const case_spec& spec = s.cases[index];
+      if (spec.select) {  // a case of an unmodified program: one instance, no parameters
+        instances.push_back(make_instance(s, spec, {}, metrics));
+        instances.back().select = spec.select;
+        return;
+      }
+      const kernel_signature* kernel = kernels.find_signature(spec.kernel);
+      if (kernel == nullptr) {
+        throw input_error(spec.where, "kernel",
+                          "unknown kernel '" + spec.kernel + "' in case '" + spec.name + "'",
+                          "register the kernel in this runner");
+      }
+      parameter_list base;
+      for (const parameter_spec& declared : kernel->parameters)
+        base.emplace_back(declared.name, declared.default_value);
+      for (const auto& [name, value] : spec.parameters)
+        set_parameter(base, name, value);
 
-    // An odometer over the axes: the last axis turns fastest, so the first declared axis varies slowest.
-    std::vector<std::size_t> position(spec.axes.size(), 0);
-    bool done = false;
-    for (const axis& a : spec.axes)
-      done = done || a.values.empty();
-    while (!done) {
-      parameter_list parameters = base;
-      for (std::size_t i = 0; i < spec.axes.size(); ++i) {
-        set_parameter(parameters, spec.axes[i].name, spec.axes[i].values[position[i]]);
-      }
-      instances.push_back(make_instance(s, spec, parameters, metrics));
-      check_kernel_requirements(spec, "cases[" + std::to_string(index) + "]", *kernel, instances.back());
-      done = true;
-      for (std::size_t i = spec.axes.size(); i-- > 0;) {
-        if (++position[i] < spec.axes[i].values.size()) {
-          done = false;
-          break;
+      // An odometer over the axes: the last axis turns fastest, so the first declared axis varies slowest.
+      std::vector<std::size_t> position(spec.axes.size(), 0);
+      bool done = false;
+      for (const axis& a : spec.axes)
+        done = done || a.values.empty();
+      while (!done) {
+        parameter_list parameters = base;
+        for (std::size_t i = 0; i < spec.axes.size(); ++i) {
+          set_parameter(parameters, spec.axes[i].name, spec.axes[i].values[position[i]]);
         }
-        position[i] = 0;
+        instances.push_back(make_instance(s, spec, parameters, metrics));
+        check_kernel_requirements(spec, "cases[" + std::to_string(index) + "]", *kernel, instances.back());
+        done = true;
+        for (std::size_t i = spec.axes.size(); i-- > 0;) {
+          if (++position[i] < spec.axes[i].values.size()) {
+            done = false;
+            break;
+          }
+          position[i] = 0;
+        }
       }
-    }
+    });
   }
+  errors.throw_if_any();
   return instances;
 }
 

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "counterguard/core/error.hpp"
+#include "counterguard/core/input_errors.hpp"
 #include "counterguard/core/name_suggestions.hpp"
 #include "counterguard/core/yaml_reader.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"
@@ -212,6 +213,7 @@ expectation read_expectation(const load_context& context, const yaml_entry& entr
   expectation result;
   result.metric = entry.key;
   result.where = reader.where(entry.key_node);
+  result.field = field;
   if (entry.value.IsScalar()) {  // `metric: 0` is short for `metric: {equals: 0}`
     result.value = read_formula(reader, entry.value, field);
     return result;
@@ -282,6 +284,17 @@ expectation read_expectation(const load_context& context, const yaml_entry& entr
   return result;
 }
 
+// Every metric of an `expect:` map; the problems of all of them, not only the first.
+void read_expectations(const load_context& context, const YAML::Node& node, const std::string& field,
+                       std::vector<expectation>& expectations) {
+  input_error_collector errors;
+  for (const yaml_entry& metric : context.reader.map_entries(node, field)) {
+    errors.attempt(
+        [&] { expectations.push_back(read_expectation(context, metric, field_at(field, metric.key))); });
+  }
+  errors.throw_if_any();
+}
+
 // A `defaults.parameters` entry, applied to each case whose kernel declares it.
 struct default_parameter {
   yaml_entry entry;
@@ -338,8 +351,7 @@ case_spec read_selecting_case(const load_context& context, const std::vector<yam
       if (result.skip_reason->empty())
         reader.fail(entry.value, entry_field, "the skip reason is empty", "say why");
     } else if (entry.key == "expect") {
-      for (const yaml_entry& metric : reader.map_entries(entry.value, entry_field))
-        result.expectations.push_back(read_expectation(context, metric, field_at(entry_field, metric.key)));
+      read_expectations(context, entry.value, entry_field, result.expectations);
     }
   }
   return result;
@@ -392,54 +404,60 @@ case_spec read_case(const load_context& context, const YAML::Node& node, const s
                                        *kernel, *spec));
   }
 
+  // Past the kernel, the parts of a case are independent: each of their problems is reported.
+  input_error_collector errors;
   std::vector<std::string> own_parameters;
   if (const yaml_entry* parameters = find_entry(entries, "parameters")) {
     const std::string parameters_field = field_at(field, "parameters");
     for (const yaml_entry& parameter : reader.map_entries(parameters->value, parameters_field)) {
-      const std::string parameter_field = field_at(parameters_field, parameter.key);
-      const parameter_spec& spec =
-          require_parameter(context, parameter.key_node, parameter_field, *kernel, parameter.key);
-      set_parameter(result.parameters, spec.name,
-                    read_parameter_value(context, parameter.value, parameter_field, *kernel, spec));
-      own_parameters.push_back(spec.name);
+      errors.attempt([&] {
+        const std::string parameter_field = field_at(parameters_field, parameter.key);
+        const parameter_spec& spec =
+            require_parameter(context, parameter.key_node, parameter_field, *kernel, parameter.key);
+        own_parameters.push_back(spec.name);
+        set_parameter(result.parameters, spec.name,
+                      read_parameter_value(context, parameter.value, parameter_field, *kernel, spec));
+      });
     }
   }
 
   if (const yaml_entry* axes = find_entry(entries, "axes")) {
     const std::string axes_field = field_at(field, "axes");
     for (const yaml_entry& axis_entry : reader.map_entries(axes->value, axes_field)) {
-      const std::string axis_field = field_at(axes_field, axis_entry.key);
-      const parameter_spec& spec =
-          require_parameter(context, axis_entry.key_node, axis_field, *kernel, axis_entry.key);
-      if (std::find(own_parameters.begin(), own_parameters.end(), spec.name) != own_parameters.end()) {
-        reader.fail(axis_entry.key_node, axis_field,
-                    "'" + spec.name + "' is both an axis and a fixed parameter of this case",
-                    "remove it from 'parameters' or from 'axes'");
-      }
-      axis result_axis{spec.name, {}, reader.where(axis_entry.key_node)};
-      const std::vector<YAML::Node> values = reader.sequence(axis_entry.value, axis_field);
-      if (values.empty()) {
-        reader.fail(
-            axis_entry.value, axis_field, "axis '" + spec.name + "' has no values",
-            "give at least one value, e.g. " + spec.name + ": [" + spec.default_value.to_string() + "]");
-      }
-      for (std::size_t i = 0; i < values.size(); ++i) {
-        parameter_value value =
-            read_parameter_value(context, values[i], index_at(axis_field, i), *kernel, spec);
-        if (std::find(result_axis.values.begin(), result_axis.values.end(), value) !=
-            result_axis.values.end()) {
-          reader.fail(values[i], index_at(axis_field, i),
-                      "value " + value.to_string() + " appears twice in axis '" + spec.name + "'",
-                      "give each value once");
+      errors.attempt([&] {
+        const std::string axis_field = field_at(axes_field, axis_entry.key);
+        const parameter_spec& spec =
+            require_parameter(context, axis_entry.key_node, axis_field, *kernel, axis_entry.key);
+        if (std::find(own_parameters.begin(), own_parameters.end(), spec.name) != own_parameters.end()) {
+          reader.fail(axis_entry.key_node, axis_field,
+                      "'" + spec.name + "' is both an axis and a fixed parameter of this case",
+                      "remove it from 'parameters' or from 'axes'");
         }
-        result_axis.values.push_back(std::move(value));
-      }
-      // An axis overrides a suite default of the same name.
-      result.parameters.erase(
-          std::remove_if(result.parameters.begin(), result.parameters.end(),
-                         [&](const auto& parameter) { return parameter.first == spec.name; }),
-          result.parameters.end());
-      result.axes.push_back(std::move(result_axis));
+        axis result_axis{spec.name, {}, reader.where(axis_entry.key_node)};
+        const std::vector<YAML::Node> values = reader.sequence(axis_entry.value, axis_field);
+        if (values.empty()) {
+          reader.fail(
+              axis_entry.value, axis_field, "axis '" + spec.name + "' has no values",
+              "give at least one value, e.g. " + spec.name + ": [" + spec.default_value.to_string() + "]");
+        }
+        for (std::size_t i = 0; i < values.size(); ++i) {
+          parameter_value value =
+              read_parameter_value(context, values[i], index_at(axis_field, i), *kernel, spec);
+          if (std::find(result_axis.values.begin(), result_axis.values.end(), value) !=
+              result_axis.values.end()) {
+            reader.fail(values[i], index_at(axis_field, i),
+                        "value " + value.to_string() + " appears twice in axis '" + spec.name + "'",
+                        "give each value once");
+          }
+          result_axis.values.push_back(std::move(value));
+        }
+        // An axis overrides a suite default of the same name.
+        result.parameters.erase(
+            std::remove_if(result.parameters.begin(), result.parameters.end(),
+                           [&](const auto& parameter) { return parameter.first == spec.name; }),
+            result.parameters.end());
+        result.axes.push_back(std::move(result_axis));
+      });
     }
   }
 
@@ -451,17 +469,28 @@ case_spec read_case(const load_context& context, const YAML::Node& node, const s
     } else if (entry.key == "description") {
       result.description = reader.scalar(entry.value, entry_field, "a description");
     } else if (entry.key == "launch") {
-      result.launch = read_launch(context, entry.value, entry_field);
+      errors.attempt([&] { result.launch = read_launch(context, entry.value, entry_field); });
     } else if (entry.key == "skip") {
       result.skip_reason = reader.scalar(entry.value, entry_field, "the reason the case is skipped");
       if (result.skip_reason->empty())
         reader.fail(entry.value, entry_field, "the skip reason is empty", "say why");
     } else if (entry.key == "expect") {
-      for (const yaml_entry& metric : reader.map_entries(entry.value, entry_field)) {
-        result.expectations.push_back(read_expectation(context, metric, field_at(entry_field, metric.key)));
-      }
+      errors.attempt([&] { read_expectations(context, entry.value, entry_field, result.expectations); });
     }
   }
+  // An expectation's formula naming no parameter of the kernel fails for every instance: say so as the file
+  // loads, beside the file's other problems.
+  parameter_list declared;
+  for (const parameter_spec& spec : kernel->parameters)
+    declared.emplace_back(spec.name, spec.default_value);
+  for (const expectation& expected : result.expectations) {
+    errors.attempt([&] {
+      static_cast<void>(expected.value.evaluate(declared));
+      if (expected.kind == comparison::between)
+        static_cast<void>(expected.upper.evaluate(declared));
+    });
+  }
+  errors.throw_if_any();
   apply_launch_defaults(result.launch, defaults.launch);
   return result;
 }
@@ -527,21 +556,29 @@ suite read_suite(const load_context& context, const YAML::Node& root) {
   const std::vector<YAML::Node> case_nodes = reader.sequence(cases->value, "cases");
   if (case_nodes.empty())
     reader.fail(cases->value, "cases", "the suite has no cases", "add at least one case");
+  // Each case is read on its own: the problems of every case are reported together.
+  input_error_collector errors;
   for (std::size_t i = 0; i < case_nodes.size(); ++i) {
-    const std::string field = index_at("cases", i);
-    if (!case_nodes[i].IsMap()) {
-      reader.fail(case_nodes[i], field, "a case must be a map, got " + describe_node(case_nodes[i]),
-                  "write a case as '- name: <name>' followed by 'kernel:', 'expect:' ... lines");
-    }
-    case_spec spec = read_case(context, case_nodes[i], field, defaults);
-    for (const case_spec& earlier : result.cases) {
-      if (earlier.name == spec.name) {
-        reader.fail(case_nodes[i]["name"], field_at(field, "name"), "duplicate case name '" + spec.name + "'",
-                    "it is already used at line " + std::to_string(earlier.where.line) +
-                        "; case names must be unique within a suite");
+    errors.attempt([&] {
+      const std::string field = index_at("cases", i);
+      if (!case_nodes[i].IsMap()) {
+        reader.fail(case_nodes[i], field, "a case must be a map, got " + describe_node(case_nodes[i]),
+                    "write a case as '- name: <name>' followed by 'kernel:', 'expect:' ... lines");
       }
-    }
-    result.cases.push_back(std::move(spec));
+      case_spec spec = read_case(context, case_nodes[i], field, defaults);
+      for (const case_spec& earlier : result.cases) {
+        if (earlier.name == spec.name) {
+          reader.fail(case_nodes[i]["name"], field_at(field, "name"),
+                      "duplicate case name '" + spec.name + "'",
+                      "it is already used at line " + std::to_string(earlier.where.line) +
+                          "; case names must be unique within a suite");
+        }
+      }
+      result.cases.push_back(std::move(spec));
+    });
+  }
+  if (!errors.empty()) {
+    errors.throw_if_any();  // a case that failed may have used a default: the check below would mislead
   }
 
   for (const default_parameter& parameter : defaults.parameters) {
@@ -598,14 +635,19 @@ suite load_suite(const std::string& path, const kernel_catalog& kernels, const m
   }
 }
 
-std::vector<suite> load_suites(const std::vector<std::string>& paths, const kernel_catalog& kernels,
-                               const metric_catalog& metrics) {
+namespace {
+
+// The suite files `paths` name: files as they are, directories as their *.yaml files in name order, each
+// once.
+std::vector<std::string> suite_files(const std::vector<std::string>& paths) {
   std::vector<std::string> files;
+  input_error_collector errors;
   for (const std::string& path : paths) {
     std::error_code status;
     if (!std::filesystem::exists(path, status)) {
-      throw input_error({path, 0, 0}, "", "no such file or directory",
-                        "give suite files (*.yaml) or directories that hold them");
+      errors.add(input_error({path, 0, 0}, "", "no such file or directory",
+                             "give suite files (*.yaml) or directories that hold them"));
+      continue;
     }
     if (!std::filesystem::is_directory(path, status)) {
       files.push_back(path);
@@ -617,36 +659,72 @@ std::vector<suite> load_suites(const std::vector<std::string>& paths, const kern
         found.push_back(item.path());
     }
     if (found.empty()) {
-      throw input_error({path, 0, 0}, "", "the directory holds no *.yaml files",
-                        "give suite files (*.yaml) or directories that hold them");
+      errors.add(input_error({path, 0, 0}, "", "the directory holds no *.yaml files",
+                             "give suite files (*.yaml) or directories that hold them"));
+      continue;
     }
     std::sort(found.begin(), found.end(),
               [](const auto& a, const auto& b) { return a.filename() < b.filename(); });
     for (const auto& file : found)
       files.push_back(file.string());
   }
-
-  std::vector<suite> suites;
-  std::vector<std::filesystem::path> loaded;
+  errors.throw_if_any();
+  std::vector<std::string> unique;
+  std::vector<std::filesystem::path> seen;
   for (const std::string& file : files) {
     std::error_code status;
     std::filesystem::path canonical = std::filesystem::weakly_canonical(file, status);
     if (status)
       canonical = file;
-    if (std::find(loaded.begin(), loaded.end(), canonical) != loaded.end())
+    if (std::find(seen.begin(), seen.end(), canonical) != seen.end())
       continue;  // named twice
-    loaded.push_back(canonical);
-    suite next = load_suite(file, kernels, metrics);
-    for (const suite& earlier : suites) {
-      if (earlier.name == next.name) {
-        throw input_error({file, 0, 0}, "suite",
-                          "suite name '" + next.name + "' is also used by " + earlier.path,
-                          "suite names must be unique among the files loaded together");
-      }
-    }
-    suites.push_back(std::move(next));
+    seen.push_back(canonical);
+    unique.push_back(file);
   }
+  return unique;
+}
+
+// Loads every file, each on its own (a file's problems do not hide the next file's), and hands each suite
+// that loads to `use`; throws every problem of every file together.
+template <class Use>
+void load_each_suite(const std::vector<std::string>& paths, const kernel_catalog& kernels,
+                     const metric_catalog& metrics, Use&& use) {
+  std::vector<std::pair<std::string, std::string>> names;  // suite name, file
+  input_error_collector errors;
+  for (const std::string& file : suite_files(paths)) {
+    errors.attempt([&] {
+      suite next = load_suite(file, kernels, metrics);
+      for (const auto& [name, path] : names) {
+        if (name == next.name) {
+          throw input_error({file, 0, 0}, "suite", "suite name '" + next.name + "' is also used by " + path,
+                            "suite names must be unique among the files loaded together");
+        }
+      }
+      names.emplace_back(next.name, file);
+      use(std::move(next));
+    });
+  }
+  errors.throw_if_any();
+}
+
+}  // namespace
+
+std::vector<suite> load_suites(const std::vector<std::string>& paths, const kernel_catalog& kernels,
+                               const metric_catalog& metrics) {
+  std::vector<suite> suites;
+  load_each_suite(paths, kernels, metrics, [&](suite s) { suites.push_back(std::move(s)); });
   return suites;
+}
+
+std::vector<case_instance> load_suite_instances(const std::vector<std::string>& paths,
+                                                const kernel_catalog& kernels,
+                                                const metric_catalog& metrics) {
+  std::vector<case_instance> instances;
+  load_each_suite(paths, kernels, metrics, [&](const suite& s) {
+    for (auto& instance : expand_instances(s, kernels, metrics))
+      instances.push_back(std::move(instance));
+  });
+  return instances;
 }
 
 std::vector<expectation> parse_expectations(const std::string& text, const std::string& origin,

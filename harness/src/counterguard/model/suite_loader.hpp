@@ -20,12 +20,20 @@ class metric_catalog;
 [[nodiscard]] suite load_suite(const std::string& path, const kernel_catalog& kernels,
                                const metric_catalog& metrics);
 
-// Loads every path: files as they are, directories as their *.yaml files in name order.
+// Loads every path: files as they are, directories as their *.yaml files in name order. The problems of every
+// file are reported together (an input_error_list, core/input_errors.hpp, up to its cap): each case of a
+// file, each expectation and parameter of a case, is read on its own.
 [[nodiscard]] std::vector<suite> load_suites(const std::vector<std::string>& paths,
                                              const kernel_catalog& kernels, const metric_catalog& metrics);
 
+// load_suites and expand_instances of each suite, with the problems of both in every file reported together.
+[[nodiscard]] std::vector<case_instance> load_suite_instances(const std::vector<std::string>& paths,
+                                                              const kernel_catalog& kernels,
+                                                              const metric_catalog& metrics);
+
 // The cartesian product of each case's axes, formulas evaluated, kernel parameter defaults filled in. Each
-// instance must satisfy its kernel's declared block size and requirements (input_error at the case).
+// instance must satisfy its kernel's declared block size and requirements (input_error at the case). The
+// problems of every case are reported together; a case reports the first of its instances that fails.
 [[nodiscard]] std::vector<case_instance> expand_instances(const suite& s, const kernel_catalog& kernels,
                                                           const metric_catalog& metrics);
 

@@ -9,6 +9,7 @@
 #include <cstdio>
 
 #include "counterguard/core/error.hpp"
+#include "counterguard/core/input_errors.hpp"
 #include "counterguard/cupti/metric_name_validator.hpp"
 #include "counterguard/cupti/nvperf_host_library.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"
@@ -40,21 +41,19 @@ selection_options recorded_selection(selection_options selection, const std::vec
 std::vector<case_instance> load_instances(const selection_options& selection) {
   const kernel_registry& kernels = kernel_registry::global();
   const metric_catalog& metrics = metric_catalog::builtin();
-  std::vector<case_instance> instances;
-  for (const auto& s : load_suites(selection.paths, kernels, metrics)) {
-    for (auto& instance : expand_instances(s, kernels, metrics))
-      instances.push_back(std::move(instance));
-  }
-  instances = filter_instances(std::move(instances), selection.filter);
+  std::vector<case_instance> instances =
+      filter_instances(load_suite_instances(selection.paths, kernels, metrics), selection.filter);
+  input_error_collector errors;
   for (const auto& instance : instances) {
     if (instance.select && !selection.allow_program_cases) {
-      throw input_error(
+      errors.add(input_error(
           instance.where, "select",
           "case '" + instance.name + "' selects kernel launches of a program, it has no registered kernel",
           "run it with `counterguard exec --cases " + instance.suite_path +
-              " -- <program>`, and keep such suites apart from those of `run` (docs/exec.md)");
+              " -- <program>`, and keep such suites apart from those of `run` (docs/exec.md)"));
     }
   }
+  errors.throw_if_any();
   return instances;
 }
 
@@ -69,8 +68,10 @@ void validate_raw_metric_names(const std::vector<case_instance>& instances, cons
     return;  // static checks only: libnvperf_host is not needed
   const metric_name_validator validator(chip);
   raw_metric_name_check names(catalog, validator);
+  input_error_collector errors;  // every unknown name at once (one per expectation: instances share them)
   for (const auto& instance : instances)
-    names.check(instance);
+    errors.attempt([&] { names.check(instance); });
+  errors.throw_if_any();
 }
 
 std::vector<case_instance> select_instances(const selection_options& selection) {

@@ -91,8 +91,9 @@ int list_instances(const list_options& options) {
   const kernel_registry& kernels = kernel_registry::global();
   const metric_catalog& metrics = metric_catalog::builtin();
   nlohmann::json listed = nlohmann::json::array();
-  for (const auto& s : load_suites(options.paths, kernels, metrics)) {
-    for (const auto& instance : filter_instances(expand_instances(s, kernels, metrics), options.filter)) {
+  {
+    for (const auto& instance :
+         filter_instances(load_suite_instances(options.paths, kernels, metrics), options.filter)) {
       if (!is_standard_output(options.json))
         std::fputs((instance.name + "\n").c_str(), stdout);
       listed.push_back({{"instance", instance.name},

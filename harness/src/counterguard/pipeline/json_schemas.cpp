@@ -5,6 +5,7 @@
 #include "counterguard/pipeline/json_schemas.hpp"
 
 #include "counterguard/core/error.hpp"
+#include "counterguard/core/name_suggestions.hpp"
 #include "counterguard/metrics/metric_class.hpp"
 #include "counterguard/reporters/report_output.hpp"
 #include "counterguard/results/run_results.hpp"
@@ -275,6 +276,8 @@ json results_definitions() {
                     {"verified", {{"type", json::array({"boolean", "null"})}}},
                     {"verification_message", text},
                     {"unverified", {{"type", "boolean"}}},
+                    {"counter_checks_not_run",
+                     described(count, "expectations of counters left unchecked: nothing was profiled")},
                     {"kernels", {{"type", "array"}, {"items", reference("kernel")}}},
                     {"totals",
                      {{"type", "object"},
@@ -323,6 +326,8 @@ json results_definitions() {
         {"started_at", described(text, "ISO 8601, UTC")},
         {"mode", {{"enum", json::array({"run", "exec", "evaluate", "static"})}}},
         {"hostname", text},
+        {"counters_not_run",
+         described(text, "why no counter was measured (\"no GPU\"); absent when profiled")},
         {"shard", reference("shard")}}}};
   const json checks_summary = {{"type", "object"},
                                {"additionalProperties", false},
@@ -347,7 +352,9 @@ json results_definitions() {
                                  {"checks", checks_summary},
                                  {"strict", {{"type", "boolean"}}},
                                  {"seconds", {{"type", "number"}}},
-                                 {"exit_code", count}}}},
+                                 {"exit_code", count},
+                                 {"counter_checks_not_run", count},
+                                 {"static_checks_only", text}}}},
                               "added by the --json report; ignored when the file is read back");
   return defs;
 }
@@ -408,7 +415,9 @@ json json_schema(const std::string& name) {
     return suite_json_schema(metric_catalog::builtin());
   if (name == "results")
     return results_json_schema();
-  throw input_error({}, "schema", "no schema named '" + name + "'", "suite or results");
+  throw input_error(
+      {}, "schema", "no schema named '" + name + "'",
+      did_you_mean(name, json_schema_names()) + "the schemas: " + comma_list(json_schema_names()));
 }
 
 int print_json_schema(const std::string& name, const std::string& output) {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "counterguard/checker/run_verdict.hpp"
 #include "counterguard/core/error.hpp"
 #include "counterguard/core/interruption.hpp"
 #include "counterguard/core/timeline.hpp"
@@ -24,22 +25,13 @@ int run_without_gpu(const run_options& options, const std::vector<case_instance>
                     const std::string& reason, const std::optional<shard_record>& shard) {
   run_results results = static_results(instances, options.command_line);
   results.metadata.shard = shard;
-  std::size_t skipped_checks = 0;
-  std::size_t cases_with_skips = 0;
-  for (const auto& instance : instances) {
-    std::size_t dynamic = 0;
-    for (const auto& e : instance.expectations)
-      dynamic += e.cls == metric_class::static_resource ? 0 : 1;
-    skipped_checks += dynamic;
-    cases_with_skips += dynamic > 0 ? 1 : 0;
-  }
-  std::fputs(
-      fmt::format("counterguard: no GPU profiling: {}\n"
-                  "counterguard: ran the static checks of {} case instances; skipped {} counter checks in {} "
-                  "instances (they need a GPU; --require-gpu makes this an error)\n",
-                  reason, instances.size(), skipped_checks, cases_with_skips)
-          .c_str(),
-      stderr);
+  results.metadata.counters_not_run = "no GPU";
+  const std::optional<unmeasured_counters> unmeasured = counters_not_checked(results);
+  std::fputs(fmt::format("counterguard: no GPU profiling: {}\n"
+                         "counterguard: {} (--require-gpu makes a missing GPU an error, exit status 3)\n",
+                         reason, unmeasured ? describe_unmeasured(*unmeasured) : "no case expects a counter")
+                 .c_str(),
+             stderr);
   report_options reports = options.reports;
   reports.no_baselines = true;
   return judge_and_report(results, reports);

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "counterguard/core/error.hpp"
+#include "counterguard/core/input_errors.hpp"
 #include "counterguard/exec/exec_recording.hpp"
 #include "counterguard/measurement/recorded_run.hpp"
 #include "counterguard/pipeline/exec_run.hpp"
@@ -22,6 +23,8 @@ std::vector<case_instance> recorded_instances(const evaluate_options& options, c
   try {
     return select_instances(recorded_selection(options.selection, recording.suite_paths,
                                                recording.results.metadata, recording_file));
+  } catch (const input_error_list&) {
+    throw;  // several problems, each naming its own file
   } catch (const input_error& e) {
     if (!options.selection.paths.empty() || e.where().file == recording_file)
       throw;

@@ -11,6 +11,7 @@
 
 #include "counterguard/checker/expectation_checker.hpp"
 #include "counterguard/core/error.hpp"
+#include "counterguard/core/name_suggestions.hpp"
 #include "counterguard/exec/exec_recording.hpp"
 #include "counterguard/measurement/case_result_factory.hpp"
 #include "counterguard/measurement/fill_measurements.hpp"
@@ -18,6 +19,7 @@
 #include "counterguard/metrics/metric_catalog.hpp"
 #include "counterguard/model/launch_context.hpp"
 #include "counterguard/pipeline/run_identity.hpp"
+#include "counterguard/pipeline/static_checks.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
 
 namespace counterguard {
@@ -53,6 +55,26 @@ std::string kernel_list(const std::vector<binary_resources>& binaries) {
   return text.empty() ? std::string("none") : text;
 }
 
+// "did you mean 'ns::kernel'? " for a registered variant whose .launches() names none of the binaries'
+// kernels.
+std::string closest_kernel_hint(const case_instance& instance,
+                                const std::vector<binary_resources>& binaries) {
+  const kernel_definition* definition = kernel_registry::global().find(instance.kernel);
+  if (instance.select || definition == nullptr)
+    return {};
+  std::vector<std::string> names;
+  for (const auto& binary : binaries) {
+    for (const auto& kernel : binary.kernels) {
+      if (std::find(names.begin(), names.end(), kernel.function) == names.end())
+        names.push_back(kernel.function);
+    }
+  }
+  std::string hint;
+  for (const auto& function : definition->device_functions())
+    hint += did_you_mean(function, closest_names(function, names, 1));
+  return hint;
+}
+
 }  // namespace
 
 run_results static_binary_results(const std::vector<binary_resources>& binaries,
@@ -60,6 +82,7 @@ run_results static_binary_results(const std::vector<binary_resources>& binaries,
                                   const std::string& command_line) {
   run_results results;
   results.metadata = host_metadata("static", command_line);
+  results.metadata.counters_not_run = static_command_reason;
   std::string files;
   for (const auto& binary : binaries)
     files += (files.empty() ? "" : ", ") + binary.path;
@@ -88,8 +111,8 @@ run_results static_binary_results(const std::vector<binary_resources>& binaries,
       result.checks.push_back(empty_selection_check(
           instance, "selected_kernels",
           "no kernel in " + files + " matches (" +
-              (instance.select ? instance.select->describe() : "kernel '" + instance.kernel + "'") +
-              "); its kernels: " + kernel_list(binaries)));
+              (instance.select ? instance.select->describe() : "kernel '" + instance.kernel + "'") + "); " +
+              closest_kernel_hint(instance, binaries) + "its kernels: " + kernel_list(binaries)));
       results.cases.push_back(std::move(result));
       continue;
     }
@@ -114,6 +137,7 @@ run_results static_binary_results(const std::vector<binary_resources>& binaries,
       }
       fill_static_measurements(measured, plan, functions, kernels);
       measured.checks = check_expectations(static_expectations, measured);
+      measured.counter_checks_not_run = counter_expectations(instance);
       results.cases.push_back(std::move(measured));
     }
   }

@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "counterguard/checker/expectation_checker.hpp"
+#include "counterguard/core/name_suggestions.hpp"
 #include "counterguard/measurement/case_result_factory.hpp"
 #include "counterguard/measurement/fill_measurements.hpp"
 #include "counterguard/measurement/metric_plan.hpp"
@@ -19,22 +20,55 @@
 namespace counterguard {
 namespace {
 
+// Why a device function named by .launches() has no compiler report, and what to do: the build holds it
+// only as PTX (a `-virtual` architecture), or the name is not one of the program's kernels.
+std::string explain_missing_report(const std::string& function) {
+  const std::vector<ptx_only_kernel>& ptx_only = program_ptx_only_kernels();
+  const auto as_ptx = std::find_if(ptx_only.begin(), ptx_only.end(),
+                                   [&](const ptx_only_kernel& k) { return k.function == function; });
+  if (as_ptx != ptx_only.end()) {
+    const std::string real = std::to_string(as_ptx->architecture);
+    return "no compiler resource report for '" + function + "': this build holds it only as PTX (compute_" +
+           real +
+           "), which the driver compiles when the program loads, so no cubin tells its registers and "
+           "spills; build a real architecture too: set CMAKE_CUDA_ARCHITECTURES to " +
+           real + " or " + real + "-real (not " + real + "-virtual), or pass -arch=sm_" + real;
+  }
+  std::vector<std::string> known;
+  for (const kernel_resources& r : program_kernel_resources()) {
+    if (std::find(known.begin(), known.end(), r.function) == known.end())
+      known.push_back(r.function);
+  }
+  for (const ptx_only_kernel& k : ptx_only)
+    known.push_back(k.function);
+  return "no kernel named '" + function + "' in this program (.launches() names a kernel as the compiler " +
+         "demangles it, without parameter list); " +
+         did_you_mean(function, closest_names(function, known, 1)) +
+         "`static --binary` on this program lists the kernels it holds";
+}
+
 // A variant whose device function has no compiler report would silently pass every static check.
 std::string missing_reports(const kernel_definition& definition) {
   std::string missing;
   for (const auto& function : definition.device_functions()) {
-    if (find_kernel_resources(program_kernel_resources(), function) == nullptr) {
-      missing += (missing.empty() ? "" : ", ") + function;
-    }
+    if (find_kernel_resources(program_kernel_resources(), function) == nullptr)
+      missing += (missing.empty() ? "" : "; ") + explain_missing_report(function);
   }
   return missing;
 }
 
 }  // namespace
 
+std::size_t counter_expectations(const case_instance& instance) {
+  return static_cast<std::size_t>(
+      std::count_if(instance.expectations.begin(), instance.expectations.end(),
+                    [](const resolved_expectation& e) { return e.cls != metric_class::static_resource; }));
+}
+
 run_results static_results(const std::vector<case_instance>& instances, const std::string& command_line) {
   run_results results;
   results.metadata = host_metadata("static", command_line);
+  results.metadata.counters_not_run = static_command_reason;
   for (const auto& instance : instances) {
     case_result result = make_case_result(instance);
     if (instance.skip_reason) {
@@ -46,8 +80,7 @@ run_results static_results(const std::vector<case_instance>& instances, const st
     const kernel_definition& definition = *kernel_registry::global().find(instance.kernel);
     if (const std::string missing = missing_reports(definition); !missing.empty()) {
       result.status = case_status::error;
-      result.status_reason = "no compiler resource report for " + missing +
-                             " (is the name in .launches() spelled as the compiler demangles it?)";
+      result.status_reason = missing;
       results.cases.push_back(std::move(result));
       continue;
     }
@@ -58,6 +91,7 @@ run_results static_results(const std::vector<case_instance>& instances, const st
                  std::back_inserter(static_expectations),
                  [](const resolved_expectation& e) { return e.cls == metric_class::static_resource; });
     result.checks = check_expectations(static_expectations, result);
+    result.counter_checks_not_run = counter_expectations(instance);
     results.cases.push_back(std::move(result));
   }
   return results;

@@ -182,6 +182,8 @@ std::string render_header(const run_results& results, const run_summary& summary
   row("Commit", "<code title=\"" + esc(m.git_commit) + "\">" + esc(short_commit(m.git_commit)) + "</code>");
   row("Started", esc(m.started_at) + (m.hostname.empty() ? std::string() : " on " + esc(m.hostname)));
   row("Mode", esc(m.mode));
+  if (summary.unmeasured)
+    row("Counters", "<strong>" + esc(describe_unmeasured(*summary.unmeasured)) + "</strong>");
   row("Command", "<code>" + esc(m.command_line) + "</code>");
   html += "</dl>\n<table class=\"counts\">\n";
   auto n = [](std::size_t value) { return "<td class=\"n\">" + std::to_string(value) + "</td>"; };
@@ -600,7 +602,6 @@ std::string render_trends(const std::vector<metric_history>& history, const std:
 std::string render_html_report(const run_results& results, const std::vector<metric_history>& history,
                                bool strict) {
   const run_summary summary = summarize(results, strict);
-  const bool ok = summary.status == exit_code::success;
   std::size_t unchanged_count = 0;
   const std::vector<std::size_t> plotted = plotted_series(results, history, unchanged_count);
   const std::vector<ranked_series> order = trend_order(results, history, plotted, strict);
@@ -611,8 +612,8 @@ std::string render_html_report(const run_results& results, const std::vector<met
   std::string html =
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>counterguard: ";
-  html += std::string(ok ? "passed" : "FAILED") + " &middot; " + esc(results.metadata.gpu_key) +
-          " &middot; " + esc(short_commit(results.metadata.git_commit)) + "</title>\n<style>" + page_style +
+  html += esc(verdict_heading(summary)) + " &middot; " + esc(results.metadata.gpu_key) + " &middot; " +
+          esc(short_commit(results.metadata.git_commit)) + "</title>\n<style>" + page_style +
           "</style>\n</head>\n<body>\n";
   html += render_header(results, summary);
   html += "<main>\n";

@@ -12,24 +12,29 @@ namespace {
 
 nlohmann::json summary_json(const run_results& results, bool strict) {
   const run_summary s = summarize(results, strict);
-  return {{"cases", s.cases},
-          {"passed", s.passed},
-          {"failed", s.failed},
-          {"skipped", s.skipped},
-          {"errors", s.errors},
-          {"wrong_output", s.wrong_output},
-          {"checks",
-           {{"total", s.checks},
-            {"pass", s.check_pass},
-            {"fail", s.check_fail},
-            {"regression", s.check_regression},
-            {"improvement", s.check_improvement},
-            {"new_metric", s.check_new},
-            {"missing", s.check_missing},
-            {"failing", s.failing_checks}}},
-          {"strict", strict},
-          {"seconds", std::isfinite(s.seconds) ? s.seconds : 0.0},
-          {"exit_code", static_cast<int>(s.status)}};
+  nlohmann::json summary = {{"cases", s.cases},
+                            {"passed", s.passed},
+                            {"failed", s.failed},
+                            {"skipped", s.skipped},
+                            {"errors", s.errors},
+                            {"wrong_output", s.wrong_output},
+                            {"checks",
+                             {{"total", s.checks},
+                              {"pass", s.check_pass},
+                              {"fail", s.check_fail},
+                              {"regression", s.check_regression},
+                              {"improvement", s.check_improvement},
+                              {"new_metric", s.check_new},
+                              {"missing", s.check_missing},
+                              {"failing", s.failing_checks}}},
+                            {"strict", strict},
+                            {"seconds", std::isfinite(s.seconds) ? s.seconds : 0.0},
+                            {"exit_code", static_cast<int>(s.status)}};
+  if (s.unmeasured) {
+    summary["counter_checks_not_run"] = s.unmeasured->checks;
+    summary["static_checks_only"] = describe_unmeasured(*s.unmeasured);
+  }
+  return summary;
 }
 
 std::string dumped(const nlohmann::json& value) {

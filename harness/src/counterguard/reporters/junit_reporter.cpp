@@ -93,7 +93,8 @@ struct suite_context {
   std::string properties;
 };
 
-suite_context make_suite_context(const run_metadata& metadata) {
+suite_context make_suite_context(const run_metadata& metadata,
+                                 const std::optional<unmeasured_counters>& unmeasured) {
   suite_context context;
   context.attributes = " timestamp=\"" + xml_escape(junit_timestamp(metadata.started_at)) + "\" hostname=\"" +
                        xml_escape(metadata.hostname.empty() ? "unknown" : metadata.hostname) + "\"";
@@ -108,6 +109,10 @@ suite_context make_suite_context(const run_metadata& metadata) {
   for (const auto& [name, value] : properties) {
     context.properties +=
         std::string("      <property name=\"") + name + "\" value=\"" + xml_escape(*value) + "\"/>\n";
+  }
+  if (unmeasured) {
+    context.properties += "      <property name=\"static_checks_only\" value=\"" +
+                          xml_escape(describe_unmeasured(*unmeasured)) + "\"/>\n";
   }
   context.properties += "    </properties>\n";
   return context;
@@ -169,10 +174,14 @@ void render_case(std::string& xml, const case_result& result, bool strict) {
     case case_outcome::passed:
       break;
   }
-  if (!result.checks.empty() || result.unverified) {
+  if (!result.checks.empty() || result.unverified || result.counter_checks_not_run != 0) {
     std::string out;
     if (result.unverified)
       out += "unverified: the variant registers no verification; its output was not checked\n";
+    if (result.counter_checks_not_run != 0) {
+      out += "not run: " + std::to_string(result.counter_checks_not_run) +
+             " counter check(s), nothing was profiled\n";
+    }
     for (const auto& check : result.checks)
       out += std::string(to_string(check.verdict)) + ": " + check.message + "\n";
     body += "      <system-out>" + xml_escape(out) + "</system-out>\n";
@@ -212,7 +221,7 @@ std::string render_junit_report(const run_results& results, bool strict) {
          counts_attributes(total.cases, total.failed, total.errors, total.skipped,
                            std::isfinite(total.seconds) ? total.seconds : 0.0) +
          ">\n";
-  const suite_context context = make_suite_context(results.metadata);
+  const suite_context context = make_suite_context(results.metadata, total.unmeasured);
   for (const auto& [name, suite] : suites) {
     xml += "  <testsuite name=\"" + xml_escape(name) + "\" " +
            counts_attributes(suite.cases.size(), suite.failures, suite.errors, suite.skipped, suite.seconds) +

@@ -61,16 +61,16 @@ std::string code(const std::string& text) {
   return text.empty() ? std::string() : "`" + markdown_cell(text) + "`";
 }
 
-// heading, the table of `rows` (or "Every check passed."), `counts`, `skipped_block`; when that is over the
+// heading, the table of `rows` (or `all_passed`), `counts`, `skipped_block`; when that is over the
 // budget: the rows that fit (most urgent first), a line saying how many were left out, the counts, and the
 // skipped cases if they still fit (else one line counting them).
 std::string assemble_within_budget(const std::string& heading, const std::string& table_head,
                                    const std::vector<std::string>& rows, const std::string& counts,
                                    const std::string& skipped_block, std::size_t skipped,
-                                   const markdown_budget& budget) {
+                                   const markdown_budget& budget, const std::string& all_passed) {
   auto table = [&](std::size_t listed, const std::string& overflow) {
     if (rows.empty())
-      return std::string("Every check passed.\n\n");
+      return all_passed + "\n\n";
     std::string text = table_head;
     for (std::size_t i = 0; i < listed; ++i)
       text += rows[i];
@@ -158,8 +158,7 @@ std::string render_markdown_report(const run_results& results, bool strict, cons
   }
   std::stable_sort(items.begin(), items.end(), [](const item& a, const item& b) { return a.rank < b.rank; });
 
-  const bool ok = summary.status == exit_code::success;
-  const std::string heading = std::string("## counterguard: ") + (ok ? "passed" : "FAILED") + "\n\n";
+  const std::string heading = "## counterguard: " + verdict_heading(summary) + "\n\n";
   const std::string table_head =
       "| verdict | case | metric | expected | measured | details |\n|---|---|---|---|---|---|\n";
   std::vector<std::string> rows;
@@ -179,6 +178,8 @@ std::string render_markdown_report(const run_results& results, bool strict, cons
         std::to_string(summary.check_regression) + " regression, " +
         std::to_string(summary.check_improvement) + " improvement, " + std::to_string(summary.check_new) +
         " new, " + std::to_string(summary.check_missing) + " missing.\n";
+  if (summary.unmeasured)
+    md += "\n**" + markdown_cell(describe_unmeasured(*summary.unmeasured)) + "**.\n";
   if (summary.check_improvement != 0 || summary.check_new != 0) {
     md += "\nImprovements and new metrics are recorded with `counterguard baseline update`.\n";
   }
@@ -194,7 +195,9 @@ std::string render_markdown_report(const run_results& results, bool strict, cons
     }
     skipped_block += "\n</details>\n";
   }
-  return assemble_within_budget(heading, table_head, rows, md, skipped_block, skipped.size(), budget);
+  // A run that profiled nothing checked no counter: "every check" would overstate it.
+  return assemble_within_budget(heading, table_head, rows, md, skipped_block, skipped.size(), budget,
+                                summary.unmeasured ? "Every static check passed." : "Every check passed.");
 }
 
 void write_markdown_report(const std::string& path, const run_results& results, bool strict,

@@ -71,6 +71,7 @@ run_summary summarize(const run_results& results, bool strict) {
     }
   }
   s.status = decide_exit_code(results, strict);
+  s.unmeasured = counters_not_checked(results);
   return s;
 }
 
@@ -89,7 +90,15 @@ std::string summary_line(const run_summary& s) {
   line += "; checks: " + n(s.check_pass) + " pass, " + n(s.check_fail) + " fail, " + n(s.check_regression) +
           " regression, " + n(s.check_improvement) + " improvement, " + n(s.check_new) + " new, " +
           n(s.check_missing) + " missing";
+  if (s.unmeasured)
+    line += "; " + describe_unmeasured(*s.unmeasured);
   return line;
+}
+
+std::string verdict_heading(const run_summary& s) {
+  if (s.status != exit_code::success)
+    return "FAILED";
+  return s.unmeasured ? "passed (static checks only)" : "passed";
 }
 
 }  // namespace counterguard

@@ -2,8 +2,10 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 
+#include "counterguard/checker/run_verdict.hpp"
 #include "counterguard/core/exit_code.hpp"
 #include "counterguard/results/run_results.hpp"
 
@@ -28,6 +30,7 @@ struct run_summary {
   std::size_t failing_checks = 0;  // is_failing(check, strict)
   double seconds = 0.0;
   exit_code status = exit_code::success;
+  std::optional<unmeasured_counters> unmeasured;  // the run profiled nothing (checker/run_verdict.hpp)
 };
 
 // How a reporter judges one case: its own status, unless its checks or verification say it failed.
@@ -37,7 +40,12 @@ enum class case_outcome { passed, failed, skipped, error };
 [[nodiscard]] run_summary summarize(const run_results& results, bool strict);
 
 // "12 cases: 10 passed, 1 failed, 1 skipped, 0 errors; checks: 40 pass, 1 fail, 1 regression,
-//  0 improvement, 2 new, 0 missing"
+//  0 improvement, 2 new, 0 missing"; a run that profiled nothing adds
+//  "; static checks only: 24 counter checks not run: no GPU".
 [[nodiscard]] std::string summary_line(const run_summary& summary);
+
+// The run's verdict in a word or two, as report headings show it: "passed", "FAILED", or
+// "passed (static checks only)" when the run profiled nothing.
+[[nodiscard]] std::string verdict_heading(const run_summary& summary);
 
 }  // namespace counterguard

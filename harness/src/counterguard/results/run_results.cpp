@@ -120,6 +120,8 @@ run_metadata metadata_from_json(const json_reader& in, const json& value) {
   m.mode = in.string(value, path, "mode");
   if (in.optional_member(value, path, "hostname") != nullptr)
     m.hostname = in.string(value, path, "hostname");
+  if (in.optional_member(value, path, "counters_not_run") != nullptr)
+    m.counters_not_run = in.string(value, path, "counters_not_run");
   if (const json* shard = in.optional_member(value, path, "shard"); shard != nullptr && !shard->is_null())
     m.shard = read_shard_record(in, *shard, field_at(path, "shard"));
   return m;
@@ -208,6 +210,8 @@ json case_to_json(const case_result& r) {
   out["seconds"] = number_or_null(r.seconds);
   if (r.unverified)
     out["unverified"] = true;  // written only when set: older readers and files stay as they were
+  if (r.counter_checks_not_run != 0)
+    out["counter_checks_not_run"] = r.counter_checks_not_run;  // written only when set, as unverified
   if (r.blame)
     out["blame"] = case_blame_to_json(*r.blame);
   if (r.source)
@@ -239,6 +243,10 @@ case_result case_from_json(const json_reader& in, const json& value, const std::
   r.verification_message = in.string(value, path, "verification_message");
   if (in.optional_member(value, path, "unverified") != nullptr)
     r.unverified = in.boolean(value, path, "unverified");
+  if (in.optional_member(value, path, "counter_checks_not_run") != nullptr) {
+    r.counter_checks_not_run = static_cast<std::size_t>(
+        in.integer(value, path, "counter_checks_not_run", 0, std::numeric_limits<std::int64_t>::max()));
+  }
   const json& kernels = in.array(value, path, "kernels");
   for (std::size_t i = 0; i < kernels.size(); ++i) {
     const std::string kpath = index_at(path + ".kernels", i);
@@ -317,6 +325,8 @@ void to_json(nlohmann::json& out, const run_results& results) {
   out["cases"] = std::move(cases);
   if (!results.metadata.hostname.empty())
     out["metadata"]["hostname"] = results.metadata.hostname;
+  if (!results.metadata.counters_not_run.empty())
+    out["metadata"]["counters_not_run"] = results.metadata.counters_not_run;
   if (results.metadata.shard)
     out["metadata"]["shard"] = shard_record_to_json(*results.metadata.shard);
 }

@@ -77,6 +77,9 @@ struct case_result {
   std::string verification_message;
   bool unverified =
       false;  // the kernel ran, but its variant registers no verification: its output is unchecked
+  // Expectations of counters (exact and noisy metrics) this case left unchecked because nothing was profiled
+  // (`static`, or `run` without a GPU): they are neither passes nor failures.
+  std::size_t counter_checks_not_run = 0;
   std::vector<kernel_measurement> kernels;
   std::map<std::string, metric_value> totals;  // the case as a whole (what expectations without kernel: use)
   std::vector<check_outcome> checks;
@@ -100,6 +103,8 @@ struct run_metadata {
   std::string hostname;
   // Set when the file holds one shard of a run (--shard I/N); absent otherwise.
   std::optional<shard_record> shard;
+  // Why no counter was measured ("no GPU", "`static` profiles nothing"); empty where the cases were profiled.
+  std::string counters_not_run;
 };
 
 struct run_results {

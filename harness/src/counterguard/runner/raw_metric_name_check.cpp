@@ -2,11 +2,13 @@
 #include "counterguard/runner/raw_metric_name_check.hpp"
 
 #include "counterguard/core/error.hpp"
+#include "counterguard/core/input_errors.hpp"
 #include "counterguard/core/name_suggestions.hpp"
 
 namespace counterguard {
 
 void raw_metric_name_check::check(const case_instance& instance) {
+  input_error_collector errors;
   for (const auto& expectation : instance.expectations) {
     const metric_definition definition = m_catalog.resolve(expectation.metric);
     for (const auto& raw : definition.raw_inputs) {
@@ -16,14 +18,16 @@ void raw_metric_name_check::check(const case_instance& instance) {
       if (verdict->second)
         continue;
       const std::string& chip = m_validator.chip();
-      throw input_error(expectation.where, "expect." + expectation.metric,
-                        definition.name != raw
-                            ? "alias needs CUPTI metric '" + raw + "', which chip " + chip + " does not have"
-                            : "no CUPTI metric of this name on chip " + chip,
-                        "did you mean: " + comma_list(m_validator.suggestions(raw)) +
-                            " (`counterguard metrics list --chip " + chip + " --raw` lists them all)");
+      errors.add(input_error(
+          expectation.where, expectation.field.empty() ? "expect." + expectation.metric : expectation.field,
+          definition.name != raw
+              ? "alias needs CUPTI metric '" + raw + "', which chip " + chip + " does not have"
+              : "no CUPTI metric of this name on chip " + chip,
+          "did you mean: " + comma_list(m_validator.suggestions(raw)) +
+              " (`counterguard metrics list --chip " + chip + " --raw` lists them all)"));
     }
   }
+  errors.throw_if_any();
 }
 
 }  // namespace counterguard

@@ -20,7 +20,7 @@ class raw_metric_name_check {
   raw_metric_name_check(const metric_catalog& catalog, const metric_name_validator& validator)
       : m_catalog(catalog), m_validator(validator) {}
 
-  // Throws input_error for the first raw metric of `instance` the chip lacks.
+  // Throws an input_error for a raw metric of `instance` the chip lacks (an input_error_list for several).
   void check(const case_instance& instance);
 
  private:

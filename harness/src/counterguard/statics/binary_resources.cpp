@@ -4,8 +4,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <string_view>
 
 #include "counterguard/core/error.hpp"
+#include "counterguard/core/symbol_names.hpp"
 #include "counterguard/statics/cubin_resources.hpp"
 #include "counterguard/statics/elf_file.hpp"
 #include "counterguard/statics/fatbin_container.hpp"
@@ -43,7 +45,71 @@ std::vector<fatbin_entry> host_fatbins(const elf_file& host, binary_resources& o
   return entries;
 }
 
+// The names PTX text declares with `.entry NAME(`.
+std::vector<std::string> ptx_entry_names(const binary_view& ptx) {
+  const std::string_view text(reinterpret_cast<const char*>(ptx.data()), ptx.size());
+  std::vector<std::string> names;
+  constexpr std::string_view directive = ".entry";
+  for (std::size_t at = text.find(directive); at != std::string_view::npos;
+       at = text.find(directive, at + 1)) {
+    std::size_t begin = at + directive.size();
+    if (begin >= text.size() || (text[begin] != ' ' && text[begin] != '\t'))
+      continue;
+    while (begin < text.size() && (text[begin] == ' ' || text[begin] == '\t'))
+      ++begin;
+    std::size_t end = begin;
+    while (end < text.size() && text[end] != '(' && text[end] != ' ' && text[end] != '\t' &&
+           text[end] != '\n')
+      ++end;
+    if (end > begin)
+      names.emplace_back(text.substr(begin, end - begin));
+  }
+  return names;
+}
+
 }  // namespace
+
+std::vector<ptx_only_kernel> read_ptx_only_kernels(const std::string& path) {
+  const detail::mapped_file file(path);
+  const binary_view bytes(file.data(), file.size(), binary_origin{path, "", 0});
+  std::vector<fatbin_entry> entries;
+  if (starts_with_fatbin_magic(bytes)) {
+    entries = read_fatbin_containers(bytes);
+  } else if (elf_file::looks_like_elf(bytes)) {
+    const elf_file elf(bytes);
+    if (elf.machine() == elf_file::machine_cuda)
+      return {};
+    binary_resources ignored;
+    ignored.path = path;
+    entries = host_fatbins(elf, ignored);
+  } else {
+    return {};
+  }
+  std::vector<std::string> compiled;
+  std::vector<std::uint8_t> storage;
+  for (const auto& entry : entries) {
+    if (entry.kind != fatbin_entry_kind::cubin)
+      continue;
+    for (const auto& kernel : read_cubin_resources(entry.payload(storage), entry.architecture_suffix(), path))
+      compiled.push_back(kernel.mangled);
+  }
+  std::vector<ptx_only_kernel> ptx_only;
+  for (const auto& entry : entries) {
+    if (entry.kind != fatbin_entry_kind::ptx)
+      continue;
+    for (const auto& mangled : ptx_entry_names(entry.payload(storage))) {
+      if (std::find(compiled.begin(), compiled.end(), mangled) != compiled.end())
+        continue;
+      ptx_only_kernel kernel{strip_signature(demangle(mangled)), entry.architecture};
+      if (std::none_of(ptx_only.begin(), ptx_only.end(), [&](const ptx_only_kernel& k) {
+            return k.function == kernel.function && k.architecture == kernel.architecture;
+          })) {
+        ptx_only.push_back(std::move(kernel));
+      }
+    }
+  }
+  return ptx_only;
+}
 
 binary_resources read_binary_resources(const std::string& path) {
   binary_resources out;

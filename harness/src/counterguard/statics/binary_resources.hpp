@@ -26,6 +26,15 @@ struct binary_resources {
 // code, device code only as PTX, a truncated or corrupted fat binary or cubin.
 [[nodiscard]] binary_resources read_binary_resources(const std::string& path);
 
+// The kernels (demangled, without parameter list) that a host binary, .fatbin or PTX holds only as PTX: no
+// cubin of the file defines them, so the file holds no resources for them (a build for `90-virtual`).
+// Problems reading the file are input_errors, as for read_binary_resources.
+struct ptx_only_kernel {
+  std::string function;  // demangled, without parameter list
+  int architecture = 0;  // of its PTX: 90 for compute_90
+};
+[[nodiscard]] std::vector<ptx_only_kernel> read_ptx_only_kernels(const std::string& path);
+
 // The kernels alone (the same rows the compile-time ptxas report gives, one per kernel per architecture).
 [[nodiscard]] std::vector<kernel_resources> read_binary_kernel_resources(const std::string& path);
 

@@ -34,4 +34,15 @@ const std::vector<kernel_resources>& program_kernel_resources() {
   return kernels;
 }
 
+const std::vector<ptx_only_kernel>& program_ptx_only_kernels() {
+  static const std::vector<ptx_only_kernel> kernels = [] {
+    try {
+      return read_ptx_only_kernels("/proc/self/exe");
+    } catch (const input_error&) {
+      return std::vector<ptx_only_kernel>{};  // no device code of its own
+    }
+  }();
+  return kernels;
+}
+
 }  // namespace counterguard
