@@ -26,7 +26,6 @@ set(counterguard_own_sources
     harness/src/counterguard/statics/fatbin_container.cpp
     harness/test/baselines/baseline_entry_refresh_test.cpp
     harness/test/blame/h200_blame_recording_test.cpp
-    harness/test/blame/regression_blame_test.cpp
     harness/test/cli/baseline_diff_command_test.cpp
     harness/test/cli/compare_command_test.cpp
     harness/test/cli/evaluate_extra_metrics_test.cpp
@@ -38,6 +37,7 @@ set(counterguard_own_sources
     harness/test/reporters/html_report_browser_test.cpp
     harness/test/reporters/html_reporter_test.cpp
     harness/test/runner/program_supervisor_test.cpp
+    harness/test/runner/regression_blame_test.cpp
     harness/test/statics/binary_resources_test.cpp
     harness/test/statics/builtin_kernel_resources_test.cpp)
 

@@ -304,6 +304,26 @@ TEST(history_store, two_processes_recording_into_one_new_file_lose_nothing) {
   EXPECT_EQ(raw.scalar("SELECT count(*) FROM cases"), std::to_string(2 * runs_per_process * 93));
 }
 
+TEST(history_store, a_case_status_it_did_not_write_is_an_input_error_naming_it) {
+  scratch_directory dir;
+  const std::string path = dir.file("history.db");
+  const run_results results = recorded_h200_results();
+  history_store store(path);
+  const std::int64_t run_id = store.record(results, source_of(results)).run_id;
+  raw_database raw(path);
+  ASSERT_EQ(raw.execute("UPDATE cases SET status = 'flaky' WHERE id = (SELECT min(id) FROM cases)"), "");
+  try {
+    static_cast<void>(store.load_values(run_id));
+    FAIL() << "read an unknown status";
+  } catch (const input_error& e) {
+    const std::string message = e.what();
+    EXPECT_EQ(e.field(), "cases.status");
+    EXPECT_NE(message.find("history.db"), std::string::npos) << message;
+    EXPECT_NE(message.find("'flaky'"), std::string::npos) << message;
+    EXPECT_NE(e.valid().find("passed, failed, skipped, error"), std::string::npos) << e.valid();
+  }
+}
+
 TEST(history_store, a_missing_file_is_an_input_error_when_it_must_exist) {
   scratch_directory dir;
   try {

@@ -27,16 +27,6 @@ double expected_normal_range(int n) {
   return d2[std::clamp(n, 0, 10)];
 }
 
-// The version 1 band: [min, max] widened by w(b) = max(t |b|, floor) each side.
-baseline_band version_1_noisy_band(const baseline_entry& entry, const baseline_comparison_options& options) {
-  const double tolerance = entry.tolerance.value_or(options.noisy_tolerance);
-  const double floor = entry.absolute_floor.value_or(options.noisy_absolute_floor);
-  auto widening = [&](double bound) {
-    return std::max({tolerance * std::abs(bound), floor, epsilon_of(bound)});
-  };
-  return {entry.min - widening(entry.min), entry.max + widening(entry.max)};
-}
-
 bool is_zero_baseline(const baseline_entry& entry) {
   return entry.min == 0.0 && entry.max == 0.0;
 }
@@ -74,6 +64,15 @@ std::string subject(const std::string& instance, const std::string& kernel_key, 
 }
 
 }  // namespace
+
+baseline_band version_1_noisy_band(const baseline_entry& entry, const baseline_comparison_options& options) {
+  const double tolerance = entry.tolerance.value_or(options.noisy_tolerance);
+  const double floor = entry.absolute_floor.value_or(options.noisy_absolute_floor);
+  auto widening = [&](double bound) {
+    return std::max({tolerance * std::abs(bound), floor, epsilon_of(bound)});
+  };
+  return {entry.min - widening(entry.min), entry.max + widening(entry.max)};
+}
 
 baseline_band acceptance_band(const baseline_entry& entry, const baseline_comparison_options& options,
                               const std::string& metric) {

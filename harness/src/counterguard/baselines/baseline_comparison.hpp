@@ -29,6 +29,11 @@ struct baseline_band {
   double high = 0.0;
 };
 
+// The band of schema version 1 for a noisy entry: [min - w(min), max + w(max)], w(b) = max(t * |b|, floor)
+// with the entry's or the options' tolerance t and floor. acceptance_band never gives a version 1 entry less.
+[[nodiscard]] baseline_band version_1_noisy_band(const baseline_entry& entry,
+                                                 const baseline_comparison_options& options);
+
 // The interval a measurement may fall in without being a regression or an improvement:
 //   static / exact without tolerance: [value, value] (plus a 1e-9 relative epsilon for ratios);
 //   static / exact with tolerance t:  value ± t * |value|;

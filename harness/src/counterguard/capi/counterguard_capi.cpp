@@ -13,7 +13,7 @@
 
 #include "counterguard/baselines/baseline_change_summary.hpp"
 #include "counterguard/baselines/baseline_comparison.hpp"
-#include "counterguard/baselines/baseline_file.hpp"
+#include "counterguard/baselines/baseline_directory_update.hpp"
 #include "counterguard/baselines/baseline_update.hpp"
 #include "counterguard/build_info.hpp"
 #include "counterguard/capi/counterguard_c.h"
@@ -27,10 +27,7 @@
 #include "counterguard/metrics/metric_definition.hpp"
 #include "counterguard/model/suite_loader.hpp"
 #include "counterguard/reporters/console_reporter.hpp"
-#include "counterguard/reporters/html_reporter.hpp"
-#include "counterguard/reporters/json_reporter.hpp"
-#include "counterguard/reporters/junit_reporter.hpp"
-#include "counterguard/reporters/markdown_reporter.hpp"
+#include "counterguard/reporters/report_files.hpp"
 
 using nlohmann::json;
 
@@ -402,27 +399,15 @@ int counterguard_update_baselines(const char* results_json, const char* baseline
     std::set<std::string> suites;
     for (const auto& c : results.cases)
       suites.insert(c.suite);
-    const std::vector<run_results> repetitions{results};
-    // Every suite's update is computed before any file is written, as `baseline update` does.
-    std::vector<std::pair<std::string, baseline_update_result>> updates;
-    for (const auto& suite : suites) {
-      const std::string path = baseline_path(baseline_dir, results.metadata.gpu_key, suite);
-      const std::optional<baseline_file> existing = load_baseline_file(path);
-      baseline_update_result update = update_baseline(existing, suite, repetitions, catalog_metric_traits,
-                                                      baseline_refresh_options{}, path);
-      const bool write = !update.measured.empty() && (!existing || !update.changes.empty());
-      updates.emplace_back(write ? path : std::string(), std::move(update));
-    }
     json summary = {{"written", json::array()}, {"not_recorded", json::array()}};
     std::vector<baseline_update_result> done;
-    for (const auto& [path, update] : updates) {
-      if (!path.empty()) {
-        save_baseline_file(path, update.file);
-        summary["written"].push_back(path);
-      }
-      for (const auto& why : update.not_recorded)
+    for (suite_baseline_update& suite : update_baseline_directory(
+             baseline_dir, results.metadata.gpu_key, suites, {results}, baseline_refresh_options{})) {
+      if (suite.written)
+        summary["written"].push_back(suite.path);
+      for (const auto& why : suite.update.not_recorded)
         summary["not_recorded"].push_back(why);
-      done.push_back(update);
+      done.push_back(std::move(suite.update));
     }
     summary["summary"] = render_change_summaries_markdown(done, markdown_budget{0, {}});
     *summary_json = handed_over(summary.dump());
@@ -433,23 +418,13 @@ int counterguard_write_reports(const char* results_json, const char* options_jso
   return guarded([&] {
     const run_results results = parse_results(results_json);
     const json options = parse_json(options_json, "options_json");
-    const bool strict = options.value("strict", false);
-    const std::string json_path = options.value("json", std::string());
-    const std::string junit = options.value("junit", std::string());
-    const std::string markdown = options.value("markdown", std::string());
-    const std::string html = options.value("html", std::string());
-    if (!json_path.empty())
-      write_json_report(json_path, results, strict);
-    if (!junit.empty())
-      write_junit_report(junit, results, strict);
-    if (!markdown.empty()) {
-      // What did not fit in the summary is in the fullest report written (as `run` says).
-      const std::string full = !html.empty() ? html : !json_path.empty() ? json_path : junit;
-      const std::size_t limit = options.value("markdown_limit", markdown_budget{}.max_characters);
-      write_markdown_report(markdown, results, strict, markdown_budget{limit, full});
-    }
-    if (!html.empty())
-      write_html_report(html, results, {}, strict);
+    report_files files;
+    files.json = options.value("json", std::string());
+    files.junit = options.value("junit", std::string());
+    files.markdown = options.value("markdown", std::string());
+    files.markdown_limit = options.value("markdown_limit", files.markdown_limit);
+    files.html = options.value("html", std::string());
+    write_report_files(results, files, options.value("strict", false));
   });
 }
 

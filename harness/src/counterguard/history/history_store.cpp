@@ -40,12 +40,18 @@ std::string lower(std::string text) {
   return text;
 }
 
-case_status parse_case_status(const std::string& text) {
+// A status the store did not write (another program's, or a damaged file) is refused rather than read as
+// `error`: a history that says a case errored when it did not misleads every comparison made from it.
+case_status parse_case_status(const std::string& text, const std::string& database, std::int64_t run_id) {
+  std::string valid;
   for (auto status : {case_status::passed, case_status::failed, case_status::skipped, case_status::error}) {
     if (text == to_string(status))
       return status;
+    valid += (valid.empty() ? "" : ", ") + std::string(to_string(status));
   }
-  return case_status::error;
+  throw input_error({database}, "cases.status",
+                    "run " + std::to_string(run_id) + " holds a case of unknown status '" + text + "'",
+                    "one of " + valid + " (restore the database from a backup or start a new file)");
 }
 
 metric_class parse_class(const std::string& text) {
@@ -372,7 +378,7 @@ run_values history_store::load_values(std::int64_t run_id) const {
     case_values c;
     c.instance = cases.text(1);
     c.suite = cases.text(2);
-    c.status = parse_case_status(cases.text(3));
+    c.status = parse_case_status(cases.text(3), m_path, run_id);
     index.emplace(cases.integer(0), values.cases.size());
     values.cases.push_back(std::move(c));
   }

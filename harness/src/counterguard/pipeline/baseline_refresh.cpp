@@ -15,6 +15,7 @@
 
 #include "counterguard/baselines/baseline_change_summary.hpp"
 #include "counterguard/baselines/baseline_directory_diff.hpp"
+#include "counterguard/baselines/baseline_directory_update.hpp"
 #include "counterguard/baselines/baseline_file.hpp"
 #include "counterguard/baselines/baseline_update.hpp"
 #include "counterguard/core/atomic_file.hpp"
@@ -223,31 +224,16 @@ int update_baselines(const baseline_update_options& options) {
     refresh.earlier_values = recorded_baseline_values(std::make_shared<const history_store>(options.history),
                                                       gpu_key, options.from_history, own);
   }
-  // Every suite's update is computed before any file is written: a baseline file that cannot be read stops
-  // the refresh with nothing written.
-  std::vector<std::pair<std::string, baseline_update_result>> updates;
-  for (const auto& suite : repetitions.suites) {
-    const std::string path = baseline_path(options.baseline_dir, gpu_key, suite);
-    const std::optional<baseline_file> existing = load_baseline_file(path);
-    baseline_update_result update =
-        update_baseline(existing, suite, repetitions.runs, catalog_metric_traits, refresh, path);
-    // A file is rewritten only when a value or band changed (or it is new): a refresh that measured the same
-    // values leaves the file, its date and commit untouched, so a nightly job has nothing to propose.
-    const bool write = !update.measured.empty() && (!existing || !update.changes.empty());
-    updates.emplace_back(write ? path : std::string(), std::move(update));
-  }
-  interruption_guard::throw_if_interrupted();
   std::vector<baseline_update_result> results;
-  for (const auto& [path, update] : updates) {
-    if (!path.empty())
-      save_baseline_file(path, update.file);
-    for (const auto& why : update.not_recorded)
+  for (const suite_baseline_update& suite : update_baseline_directory(
+           options.baseline_dir, gpu_key, repetitions.suites, repetitions.runs, refresh)) {
+    for (const auto& why : suite.update.not_recorded)
       std::fputs(fmt::format("counterguard: not recorded: {}\n", why).c_str(), stderr);
-    for (const auto& varied : update.recorded_as_noisy)
+    for (const auto& varied : suite.update.recorded_as_noisy)
       std::fputs(
           fmt::format("counterguard: recorded as noisy (varied between repetitions): {}\n", varied).c_str(),
           stderr);
-    results.push_back(update);
+    results.push_back(suite.update);
   }
   if (options.with_lines) {
     // After the baselines: the per-line profiles come from a process of their own (SASS metrics).

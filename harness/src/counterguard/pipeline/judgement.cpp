@@ -19,13 +19,9 @@
 #include "counterguard/history/history_source.hpp"
 #include "counterguard/history/history_store.hpp"
 #include "counterguard/reporters/console_reporter.hpp"
-#include "counterguard/reporters/csv_reporter.hpp"
 #include "counterguard/reporters/dashboard_exporters.hpp"
 #include "counterguard/reporters/finding_reports.hpp"
-#include "counterguard/reporters/html_reporter.hpp"
-#include "counterguard/reporters/json_reporter.hpp"
-#include "counterguard/reporters/junit_reporter.hpp"
-#include "counterguard/reporters/markdown_reporter.hpp"
+#include "counterguard/reporters/report_files.hpp"
 #include "counterguard/reporters/report_output.hpp"
 #include "counterguard/runner/isolated_runner.hpp"
 
@@ -155,34 +151,13 @@ void write_reports(const run_results& results, const report_options& reports,
       std::any_of(reports.annotations.begin(), reports.annotations.end(),
                   [](const auto& e) { return is_standard_output(e.second); });
   std::fputs(render_console_report(results, console).c_str(), report_on_standard_output ? stderr : stdout);
-  if (!reports.json.empty())
-    write_report_text(reports.json, render_json_report(results, reports.strict));
-  if (!reports.junit.empty())
-    write_report_text(reports.junit, render_junit_report(results, reports.strict));
-  // What did not fit in the summary or the annotations is in the fullest report this run writes to a file.
-  auto in_a_file = [](const std::string& path) { return is_standard_output(path) ? std::string() : path; };
-  const std::string html = in_a_file(reports.html);
-  const std::string json = in_a_file(reports.json);
-  const std::string full_report = !html.empty() ? html : !json.empty() ? json : in_a_file(reports.junit);
-  if (!reports.markdown.empty()) {
-    write_report_text(reports.markdown,
-                      render_markdown_report(results, reports.strict, {reports.markdown_limit, full_report},
-                                             {reports.source_link, reports.source_root}));
-  }
-  if (!reports.annotations.empty()) {
-    const std::vector<finding> findings =
-        collect_findings(results, reports.strict, repository_paths(find_source_root(reports.source_root)));
-    finding_report_options options;
-    options.annotation_limit = reports.annotation_limit;
-    options.full_report = full_report;
-    options.version = results.metadata.counterguard_version;
-    for (const auto& [name, path] : reports.annotations)
-      write_report_text(path, render_finding_report(*parse_finding_format(name), findings, options));
-  }
-  if (!reports.html.empty())
-    write_report_text(reports.html, render_html_report(results, history, reports.strict));
-  if (!reports.csv.empty())
-    write_report_text(reports.csv, render_csv_report(results));
+  report_files files{reports.json,           reports.junit, reports.markdown,
+                     reports.markdown_limit, reports.html,  reports.csv};
+  files.annotations = reports.annotations;
+  files.annotation_limit = reports.annotation_limit;
+  files.source_root = reports.source_root;
+  files.source_link = reports.source_link;
+  write_report_files(results, files, reports.strict, history);
   for (const auto& [name, path] : reports.exports) {
     const dashboard_format format = *parse_dashboard_format(name);
     write_report_text(path, render_dashboard_export(format, results));

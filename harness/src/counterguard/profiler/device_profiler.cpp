@@ -1,38 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
-// In-process CUPTI profiler, auto range + kernel replay: by default through CUPTI's session API
-// (cupti/profiler_session: one session across configurations, validation/h200.md "Findings"), otherwise
-// (COUNTERGUARD_PROFILER_API=range) through the Range Profiler (cupti_range_profiler.h, CUPTI 13.0), whose
-// call sequence is below.
-//
-// Call sequence (each step run on an H200, driver 580.159, CUDA 13.0):
-//   cudaFree(0), cuCtxGetCurrent, cuptiProfilerInitialize
-//   cuptiProfilerDeviceSupported(api = RANGE_PROFILING)
-//   cuptiDeviceGetChipName, cuptiProfilerGetCounterAvailability (size, buffer)
-//   host object: Initialize, ConfigAddMetrics, GetConfigImage, GetNumOfPasses
-//   cuptiRangeProfilerEnable, GetCounterDataSize, CounterDataImageInitialize
-//   cuptiRangeProfilerSetConfig (AutoRange, KernelReplay, every field set)
-//   Start / launches / Stop until isAllPassSubmitted
-//   DecodeData (numOfRangeDropped)
-//   runtime launch callbacks, symbolName at API entry (cudaLaunchKernel_v7000)
-// First written from the headers, since run by every built-in case under this API with the session API's
-// exact values (validation/gpu_checks.sh api):
-//   - fetching cuCtxGetCurrent/cuDeviceGet through cudaGetDriverEntryPointByVersion (no libcuda link);
-//   - keeping one range profiler enabled across cases and calling SetConfig again with another config;
-//   - CUDA 13's __cudaLaunchKernel callbacks (what <<<>>> uses) and their parameter layout;
-//   - cudaFuncGetAttributes / the occupancy query from inside a launch callback;
-//   - range names read back with cuptiProfilerHostGetRangeName right after DecodeData.
+// In-process CUPTI profiler on one device, auto range + kernel replay: what both CUPTI APIs share (the
+// context, CUPTI's initialisation and device checks, the launch recorder, the configurations, the capture's
+// steps). The counters come from a profiler_backend, one file per API: session_backend.cpp (the default) and
+// range_profiler_backend.cpp (COUNTERGUARD_PROFILER_API=range).
 #include "counterguard/profiler/device_profiler.hpp"
 
 #include <cuda.h>
 #include <cuda_runtime_api.h>
-#include <cupti_profiler_host.h>
 #include <cupti_profiler_target.h>
-#include <cupti_range_profiler.h>
 #include <cupti_target.h>
 #include <cupti_version.h>
 
-#include <chrono>
-#include <cstdlib>
 #include <map>
 #include <memory>
 #include <utility>
@@ -42,8 +20,6 @@
 #include "counterguard/core/error.hpp"
 #include "counterguard/core/nvtx_range.hpp"
 #include "counterguard/core/timeline.hpp"
-#include "counterguard/cupti/counter_data_image_setup.hpp"
-#include "counterguard/cupti/counter_data_ranges.hpp"
 #include "counterguard/cupti/cupti_check.hpp"
 #include "counterguard/cupti/metric_name_validator.hpp"
 #include "counterguard/cupti/nvperf_host_library.hpp"
@@ -51,6 +27,7 @@
 #include "counterguard/cupti/profiler_session.hpp"
 #include "detail/launch_recorder.hpp"
 #include "detail/primary_context.hpp"
+#include "detail/profiler_backend.hpp"
 
 namespace counterguard {
 namespace {
@@ -93,31 +70,6 @@ const char* support_text(CUpti_Profiler_Support_Level level) {
   }
 }
 
-// The image's own range names ("0", "1", ... in launch order, §3) replace the recorder's placeholders;
-// returns how many ranges the image holds.
-std::size_t name_ranges(profile_capture& capture) {
-  const std::size_t ranges = detail::counter_data_range_count(capture.image.bytes);
-  for (std::size_t index = 0; index < ranges && index < capture.launches.size(); ++index) {
-    if (std::string name = detail::counter_data_range_name(capture.image.bytes, index); !name.empty())
-      capture.launches[index].range_name = std::move(name);
-  }
-  return ranges;
-}
-
-// A metric set's host object and configuration, built once per set (about 2 ms each, more for many metrics).
-struct configuration {
-  std::unique_ptr<detail::profiler_host> host;
-  std::vector<std::uint8_t> image;
-  int passes = 0;
-  // Counter-data images as CounterDataImageInitialize left them, by the ranges they hold, for the Enable
-  // numbered `pristine_enable` (Initialize takes the enabled profiler object): a case starts from a copy
-  // instead of initialising its own (about 2.5 ms a case on the H200). The injection does the same per
-  // launch, measured on the H200 with the same values as initialising each time (validation/exec_checks.sh
-  // setups).
-  std::map<int, std::vector<std::uint8_t>> pristine;
-  std::uint64_t pristine_enable = 0;
-};
-
 }  // namespace
 
 struct device_profiler::state {
@@ -127,18 +79,11 @@ struct device_profiler::state {
   bool cupti_initialized = false;
   std::vector<std::uint8_t> counter_availability;
   std::unique_ptr<detail::launch_recorder> recorder;
-  CUpti_RangeProfiler_Object* profiler = nullptr;
-  std::unique_ptr<detail::profiler_session> session;  // with the session API instead of `profiler`
-  std::map<std::vector<std::string>, configuration> configurations;
+  std::unique_ptr<detail::profiler_backend> backend;
+  std::map<std::vector<std::string>, detail::profiler_configuration> configurations;
 
   ~state() {
-    session.reset();
-    if (profiler != nullptr) {
-      auto params = detail::cupti_params<CUpti_RangeProfiler_Disable_Params>(
-          CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
-      params.pRangeProfilerObject = profiler;
-      COUNTERGUARD_CUPTI_NOTHROW(cuptiRangeProfilerDisable(&params));
-    }
+    backend.reset();
     configurations.clear();
     recorder.reset();
     if (cupti_initialized) {
@@ -148,43 +93,12 @@ struct device_profiler::state {
     }
   }
 
-  // The configuration the enabled range profiler collects. Seen on the H200: SetConfig with another
-  // config image on a profiler that is already enabled keeps collecting the first configuration's
-  // counters (the others evaluate to NaN), so a new metric set re-enables the profiler.
-  const void* applied_configuration = nullptr;
-
-  std::uint64_t enables = 0;  // how many times the range profiler was enabled
-
-  void enable() {
-    auto params = detail::cupti_params<CUpti_RangeProfiler_Enable_Params>(
-        CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
-    params.ctx = context;
-    COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerEnable(&params));
-    profiler = params.pRangeProfilerObject;
-    ++enables;
-  }
-
-  void disable() {
-    auto params = detail::cupti_params<CUpti_RangeProfiler_Disable_Params>(
-        CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
-    params.pRangeProfilerObject = profiler;
-    COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerDisable(&params));
-    profiler = nullptr;
-  }
-
   // The capture begun by begin_capture, until end_capture or abandon_capture.
   struct open_capture {
     profile_capture capture;
-    configuration* config = nullptr;  // nullptr: launch attributes only, no counters
+    detail::profiler_configuration* config = nullptr;  // nullptr: launch attributes only, no counters
     std::unique_ptr<nvtx_range> marked;
-    std::chrono::steady_clock::time_point mark;
-    std::map<std::string, double> phases;
-
-    void phase(const char* name) {
-      const auto now = std::chrono::steady_clock::now();
-      phases[name] += std::chrono::duration<double>(now - mark).count();
-      mark = now;
-    }
+    detail::capture_phases phases;
   };
   std::unique_ptr<open_capture> current;
 
@@ -209,27 +123,18 @@ struct device_profiler::state {
     }
   }
 
-  void range_profiler_stop_quietly() noexcept {
-    auto stop =
-        detail::cupti_params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
-    stop.pRangeProfilerObject = profiler;
-    COUNTERGUARD_CUPTI_NOTHROW(cuptiRangeProfilerStop(&stop));
+  // The launches the recorder saw, with their attributes and the kernels of modules loaded meanwhile.
+  void take_launches(profile_capture& capture) {
+    capture.launches = recorder->disarm();
+    capture.launch_attributes_known = recorder->attributes_known();
+    capture.loaded_kernels = recorder->loaded_resources(capture.launches);
   }
 
-  // Re-enables the range profiler when `config` is not the one it was last set up with.
-  void apply(const void* config) {
-    if (applied_configuration != nullptr && applied_configuration != config) {
-      disable();
-      enable();
-    }
-    applied_configuration = config;
-  }
-
-  configuration& configuration_for(const std::vector<std::string>& metrics) {
+  detail::profiler_configuration& configuration_for(const std::vector<std::string>& metrics) {
     const auto found = configurations.find(metrics);
     if (found != configurations.end())
       return found->second;
-    configuration config;
+    detail::profiler_configuration config;
     config.host = std::make_unique<detail::profiler_host>(device.chip, counter_availability);
     try {
       config.host->add_metrics(metrics);
@@ -251,8 +156,8 @@ device_profiler::device_profiler(int device_ordinal) : m_state(std::make_unique<
   check_driver(driver_entry_point<cu_ctx_get_current>("cuCtxGetCurrent")(&s.context), "cuCtxGetCurrent");
   check_driver(driver_entry_point<cu_device_get>("cuDeviceGet")(&s.cu_device, device_ordinal), "cuDeviceGet");
 
-  // Under ncu/nsys this is where CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED comes (§3). Perfworks loaded
-  // first: CUPTI opens it by name (nvperf_host_library.hpp).
+  // Under ncu/nsys this is where CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED comes (validation/h200.md,
+  // "Two profilers, one GPU"). Perfworks loaded first: CUPTI opens it by name (nvperf_host_library.hpp).
   static_cast<void>(detail::nvperf_host());
   auto initialize =
       detail::cupti_params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
@@ -291,7 +196,8 @@ device_profiler::device_profiler(int device_ordinal) : m_state(std::make_unique<
   chip.deviceIndex = static_cast<std::size_t>(device_ordinal);
   COUNTERGUARD_CUPTI_CHECK(cuptiDeviceGetChipName(&chip));
 
-  // Another process holding the counters shows up here as CUPTI_ERROR_HARDWARE_BUSY (§3).
+  // Another process holding the counters shows up here as CUPTI_ERROR_HARDWARE_BUSY (validation/h200.md, "Two
+  // profilers, one GPU").
   auto availability = detail::cupti_params<CUpti_Profiler_GetCounterAvailability_Params>(
       CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE);
   availability.ctx = s.context;
@@ -327,31 +233,29 @@ device_profiler::device_profiler(int device_ordinal) : m_state(std::make_unique<
   d.cupti_version = std::to_string(cupti_version);  // CUPTI_API_VERSION, e.g. 130001
   timeline_mark("device described");
 
-  // The process's one CUPTI subscriber (§3: kernel names from runtime launch callbacks).
+  // The process's one CUPTI subscriber (kernel names and attributes from the launch callbacks).
   s.recorder = std::make_unique<detail::launch_recorder>(properties.maxThreadsPerMultiProcessor,
                                                          properties.major * 10 + properties.minor);
   timeline_mark("launch callbacks subscribed");
 
   if (detail::session_api_chosen()) {
-    s.session = std::make_unique<detail::profiler_session>(s.context, s.device.chip, s.counter_availability);
+    s.backend = detail::make_session_backend(s.context, s.device.chip, s.counter_availability);
     timeline_mark("profiler session ready");
   } else {
-    s.enable();
+    s.backend = detail::make_range_profiler_backend(s.context);
     timeline_mark("range profiler enabled");
   }
 }
 
 void device_profiler::reserve(const std::vector<std::vector<std::string>>& metric_sets, int max_launches) {
   state& s = *m_state;
-  if (s.session == nullptr)
-    return;
   std::vector<std::vector<std::string>> collected;
   for (const auto& set : metric_sets) {
     if (!set.empty())
       collected.push_back(set);
   }
   if (!collected.empty())
-    s.session->reserve(collected, max_launches);
+    s.backend->reserve(collected, max_launches);
 }
 
 device_profiler::~device_profiler() = default;
@@ -394,7 +298,6 @@ void device_profiler::begin_capture(const std::vector<std::string>& raw_metrics,
   }
   s.current = std::make_unique<state::open_capture>();
   state::open_capture& current = *s.current;
-  current.mark = std::chrono::steady_clock::now();
   current.capture.image.chip = s.device.chip;
   try {
     if (raw_metrics.empty()) {
@@ -402,52 +305,10 @@ void device_profiler::begin_capture(const std::vector<std::string>& raw_metrics,
       s.start_recording(range_name);
       return;
     }
-    configuration& config = s.configuration_for(raw_metrics);
+    detail::profiler_configuration& config = s.configuration_for(raw_metrics);
     current.config = &config;
     current.capture.passes = config.passes;
-    if (s.session != nullptr) {
-      current.phase("configure");
-      bool restarted = false;
-      s.session->begin_capture(config.image, raw_metrics, max_launches, restarted);
-      current.phase(restarted ? "session_begin" : "enable");
-      s.start_recording(range_name);
-      return;
-    }
-    s.apply(&config);
-    current.phase("configure");
-    if (config.pristine_enable != s.enables) {
-      config.pristine.clear();
-      config.pristine_enable = s.enables;
-    }
-    std::vector<std::uint8_t>& pristine = config.pristine[max_launches];
-    if (pristine.empty())  // the counter-data image for up to max_launches ranges (§2.5)
-      pristine = detail::initialized_counter_data_image(s.profiler, raw_metrics, max_launches);
-    current.capture.image.bytes = pristine;
-    current.phase("image_initialize");
-
-    // Every field set (§2.6). Kernel replay works only with auto range (§3); CUPTI restores device memory
-    // between passes, so non-idempotent kernels measure exactly.
-    auto set_config = detail::cupti_params<CUpti_RangeProfiler_SetConfig_Params>(
-        CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
-    set_config.pRangeProfilerObject = s.profiler;
-    set_config.configSize = config.image.size();
-    set_config.pConfig = config.image.data();
-    set_config.counterDataImageSize = current.capture.image.bytes.size();
-    set_config.pCounterDataImage = current.capture.image.bytes.data();
-    set_config.range = CUPTI_AutoRange;
-    set_config.replayMode = CUPTI_KernelReplay;
-    set_config.maxRangesPerPass = static_cast<std::size_t>(max_launches);
-    set_config.numNestingLevels = 1;
-    set_config.minNestingLevel = 1;
-    set_config.passIndex = 0;
-    set_config.targetNestingLevel = 1;
-    COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerSetConfig(&set_config));
-    current.phase("set_config");
-
-    auto start =
-        detail::cupti_params<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
-    start.pRangeProfilerObject = s.profiler;
-    COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerStart(&start));
+    s.backend->begin_capture(config, raw_metrics, max_launches, current.capture.image.bytes, current.phases);
     s.start_recording(range_name);
   } catch (...) {
     s.current.reset();
@@ -460,12 +321,8 @@ void device_profiler::abandon_capture() noexcept {
   if (s.current == nullptr)
     return;
   s.current->marked.reset();
-  if (s.current->config != nullptr) {
-    if (s.session != nullptr)
-      s.session->abandon_capture();
-    else
-      s.range_profiler_stop_quietly();
-  }
+  if (s.current->config != nullptr)
+    s.backend->abandon_capture();
   s.stop_recording_quietly();
   s.current.reset();
 }
@@ -483,67 +340,22 @@ profile_capture device_profiler::end_capture() {
   const std::unique_ptr<state::open_capture> current = std::move(s.current);
   profile_capture& capture = current->capture;
   if (current->config == nullptr) {
-    capture.launches = s.recorder->disarm();
-    capture.launch_attributes_known = s.recorder->attributes_known();
-    capture.loaded_kernels = s.recorder->loaded_resources(capture.launches);
+    s.take_launches(capture);
     return std::move(capture);
   }
-  if (s.session != nullptr) {
-    current->phase("launch");
-    try {
-      capture.launches = s.recorder->disarm();
-    } catch (...) {
-      s.session->abandon_capture();
-      throw;
-    }
-    capture.launch_attributes_known = s.recorder->attributes_known();
-    capture.loaded_kernels = s.recorder->loaded_resources(capture.launches);
-    capture.image.bytes = s.session->end_capture();
-    current->phase("collect");
-    const std::size_t ranges = name_ranges(capture);
-    capture.dropped_ranges =
-        capture.launches.size() > ranges ? static_cast<int>(capture.launches.size() - ranges) : 0;
-    current->phase("range_names");
-    capture.phase_seconds = std::move(current->phases);
-    return std::move(capture);
-  }
-
-  auto stop =
-      detail::cupti_params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
-  stop.pRangeProfilerObject = s.profiler;
+  s.backend->work_finished(current->phases);
   try {
     capture.launches = s.recorder->disarm();
   } catch (...) {
-    s.range_profiler_stop_quietly();
+    s.backend->abandon_capture();
     throw;
   }
   capture.launch_attributes_known = s.recorder->attributes_known();
   capture.loaded_kernels = s.recorder->loaded_resources(capture.launches);
-  COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerStop(&stop));
-  current->phase("replay");
-  if (stop.isAllPassSubmitted == 0) {
-    // With kernel replay CUPTI replays each launch itself, so one Start/Stop round submits every pass; work
-    // that launched nothing has nothing to decode.
-    if (capture.launches.empty()) {
-      capture.image.bytes.clear();
-      return std::move(capture);
-    }
-    throw api_error("cuptiRangeProfilerStop: passes still pending after one round of kernel replay (" +
-                        std::to_string(capture.passes) + " passes expected)",
-                    0);
-  }
-
-  // Synchronises and fills the image (§2.8).
-  auto decode = detail::cupti_params<CUpti_RangeProfiler_DecodeData_Params>(
-      CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
-  decode.pRangeProfilerObject = s.profiler;
-  COUNTERGUARD_CUPTI_CHECK(cuptiRangeProfilerDecodeData(&decode));
-  current->phase("decode");
-  capture.dropped_ranges = static_cast<int>(decode.numOfRangeDropped);
-
-  static_cast<void>(name_ranges(capture));
-  current->phase("range_names");
-  capture.phase_seconds = std::move(current->phases);
+  if (!s.backend->end_capture(capture, current->phases))
+    return std::move(capture);
+  current->phases.mark("range_names");
+  capture.phase_seconds = current->phases.take();
   return std::move(capture);
 }
 

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -30,9 +29,5 @@ struct case_cost_table {
 
 // Positions 0..n-1 ordered longest first; equal costs keep their given order.
 [[nodiscard]] std::vector<std::size_t> longest_first(const std::vector<double>& costs);
-
-// 64-bit FNV-1a of the text: the same on every machine and build (std::hash is not).
-[[nodiscard]] std::uint64_t stable_hash(const std::string& text,
-                                        std::uint64_t seed = 14695981039346656037ULL);
 
 }  // namespace counterguard

@@ -7,7 +7,7 @@
 #include <numeric>
 
 #include "counterguard/core/error.hpp"
-#include "counterguard/runner/case_cost.hpp"
+#include "counterguard/core/stable_hash.hpp"
 
 namespace counterguard {
 namespace {

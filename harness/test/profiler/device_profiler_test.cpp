@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The profiler needs a GPU; on a machine without one (CI, this build host) what can be checked is that it
-// refuses to start with the right reason. It lives with the evaluator tests because the CPU lane has no
-// profiler test area; GPU behaviour is exercised by the device tests.
+// refuses to start with the right reason. GPU behaviour is exercised by the device tests.
 #include "counterguard/profiler/device_profiler.hpp"
 
 #include <cuda_runtime_api.h>

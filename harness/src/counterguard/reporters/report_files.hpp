@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "counterguard/core/markdown_budget.hpp"
+#include "counterguard/history/metric_history.hpp"
+#include "counterguard/reporters/github_annotations.hpp"
+#include "counterguard/reporters/repository_paths.hpp"
+#include "counterguard/results/run_results.hpp"
+
+namespace counterguard {
+
+// Where a run's report files go: an empty path is not written, "-" is standard output.
+struct report_files {
+  std::string json;
+  std::string junit;
+  std::string markdown;
+  std::size_t markdown_limit = default_markdown_limit;  // characters; 0: no limit
+  std::string html;
+  std::string csv;
+  // FORMAT, FILE pairs of --annotations: the failing checks placed on source and suite lines
+  // (finding_reports.hpp).
+  std::vector<std::pair<std::string, std::string>> annotations;
+  std::size_t annotation_limit = github_annotations_per_step;  // github: 0 is no limit
+  std::string source_root;  // repository root the findings' paths are relative to (default: find_source_root)
+  std::string source_link;  // the Markdown report links blamed lines under this URL
+};
+
+// Writes the JSON, JUnit, Markdown, HTML, CSV and annotation reports asked for, for `run`'s reports and the C
+// ABI alike (the findings computed once). What does not fit in the Markdown summary or the annotations is in
+// the fullest report written to a file (HTML, else JSON, else JUnit), which they name; the HTML report plots
+// `history` (the recorded series of the run's GPU key).
+void write_report_files(const run_results& results, const report_files& files, bool strict,
+                        const std::vector<metric_history>& history = {});
+
+}  // namespace counterguard
