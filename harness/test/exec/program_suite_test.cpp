@@ -146,15 +146,20 @@ TEST(program_suite, a_kernel_launched_both_inside_and_outside_ranges_also_gets_a
   EXPECT_TRUE(named(instances, "bench/vec_add.warmup").select->nvtx.has_value());
 }
 
-TEST(program_suite,
-     a_launch_count_that_varies_between_runs_selects_the_first_and_the_last_every_run_reached) {
+TEST(program_suite, a_launch_count_that_varies_between_runs_gates_the_first_launch_and_skips_the_later_ones) {
   const std::vector<std::vector<process_record>> runs{{launched({{vec_add, ranges({}), 140}})},
                                                       {launched({{vec_add, ranges({}), 143}})}};
   const program_suite written = write_program_suite(runs, request());
   const std::vector<case_instance> instances = load_written(written);
   ASSERT_EQ(instances.size(), 2U);
-  EXPECT_EQ(named(instances, "bench/vec_add.first").select->launch_skip, 0);
-  EXPECT_EQ(named(instances, "bench/vec_add.settled").select->launch_skip, 139);
+  const case_instance& first = named(instances, "bench/vec_add.first");
+  EXPECT_EQ(first.select->launch_skip, 0);
+  EXPECT_FALSE(first.skip_reason.has_value());
+  const case_instance& settled = named(instances, "bench/vec_add.settled");
+  EXPECT_EQ(settled.select->launch_skip, 139);
+  ASSERT_TRUE(settled.skip_reason.has_value());
+  EXPECT_NE(settled.skip_reason->find("by an NVTX range"), std::string::npos) << *settled.skip_reason;
+  EXPECT_EQ(written.cases, 1U);
   ASSERT_EQ(written.notes.size(), 1U);
   EXPECT_NE(written.notes[0].find("launches varied between the recording's runs (140, 143"),
             std::string::npos)
@@ -185,6 +190,18 @@ TEST(program_suite, ranks_alike_share_cases_and_ranks_that_differ_get_a_process_
             std::optional<std::int64_t>(0));
   EXPECT_EQ(named(instances, "bench/transpose_tiled_32.rank1.1").select->process.rank,
             std::optional<std::int64_t>(1));
+}
+
+TEST(program_suite, a_long_template_instance_is_named_by_its_function_and_a_hash_of_its_symbol) {
+  const std::string fill =
+      "_ZN2at6native29vectorized_elementwise_kernelILi4ENS0_11FillFunctorIiEESt5arrayIPcLm1EEEEviT0_T1_";
+  const std::vector<std::vector<process_record>> runs(1, {launched({{fill, ranges({}), 1}})});
+  const std::vector<case_instance> one = load_written(write_program_suite(runs, request()));
+  const std::vector<case_instance> again = load_written(write_program_suite(runs, request()));
+  ASSERT_EQ(one.size(), 1U);
+  EXPECT_EQ(one[0].name.rfind("bench/vectorized_elementwise_kernel_", 0), 0U) << one[0].name;
+  EXPECT_LE(one[0].name.size(), std::string("bench/").size() + 48 + 9);
+  EXPECT_EQ(one[0].name, again[0].name);
 }
 
 TEST(program_suite, names_stay_unique_when_two_kernels_read_the_same) {

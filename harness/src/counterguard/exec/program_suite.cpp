@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -63,6 +64,26 @@ std::string case_name_part(const std::string& text) {
   while (!out.empty() && (out.front() == '_' || out.front() == '.'))
     out.erase(out.begin());
   return out.empty() ? "kernel" : out;
+}
+
+// A case name for a kernel: its name without namespaces, or, when that is long (a library's template
+// instance), its name without template arguments and a hash of its symbol, the same in every run.
+std::string kernel_case_name(const std::string& mangled) {
+  constexpr std::size_t longest = 48;
+  const kernel_names names = names_of_kernel(mangled);
+  std::string readable = case_name_part(names.unqualified);
+  if (readable.size() <= longest)
+    return readable;
+  std::uint32_t hash = 2166136261U;  // FNV-1a
+  for (const char c : mangled)
+    hash = (hash ^ static_cast<unsigned char>(c)) * 16777619U;
+  return case_name_part(names.base).substr(0, longest) + fmt::format("_{:08x}", hash);
+}
+
+// A function's name as a comment shows it: long ones (a library's template instances) shortened.
+std::string comment_name(const std::string& function) {
+  constexpr std::size_t longest = 100;
+  return function.size() <= longest ? function : function.substr(0, longest) + "...";
 }
 
 bool reads_as_pattern(const std::string& text) {
@@ -213,7 +234,7 @@ std::string select_text(const written_selector& selector, const std::string& pro
 void write_cases(case_writer& writer, std::vector<std::string>& notes, const slot& s,
                  const std::string& process, const std::string& process_name,
                  const std::vector<std::optional<std::int64_t>>& counts) {
-  std::string base = case_name_part(names_of_kernel(s.mangled).unqualified);
+  std::string base = kernel_case_name(s.mangled);
   if (!s.selector.nvtx_name.empty())
     base += "." + s.selector.nvtx_name;
   if (!process_name.empty())
@@ -243,19 +264,25 @@ void write_cases(case_writer& writer, std::vector<std::string>& notes, const slo
     fewest = std::min(fewest, *count);
   }
   if (varied) {
+    // The first launch is the same in every run (an autotuner's first trial, a loop's first step). Where the
+    // later ones fall depends on timing or data: ordinal fewest - 1 may be a trial in one run and the tuned
+    // kernel in the next, so it is written skipped, saying what to select instead.
     const std::string varying = fmt::format(
         "launches varied between the recording's runs ({}: an autotuner's trials or a data-dependent "
         "loop)",
         counts_text(counts));
-    writer.add(who + ": " + varying + "; the first launch", base + ".first",
+    writer.add(who + ": " + varying + "; the first launch, the same in every run", base + ".first",
                select_text(s.selector, process, 0), {});
     if (fewest > 1) {
-      writer.add(who + ": the last launch every run reached (" + std::to_string(fewest - 1) +
-                     "), where the program has settled",
-                 base + ".settled", select_text(s.selector, process, fewest - 1), {});
+      writer.add(
+          who + ": the last launch every run reached", base + ".settled",
+          select_text(s.selector, process, fewest - 1),
+          "launch " + std::to_string(fewest - 1) +
+              " is not the same launch in every run (the count varied): select the launches after tuning "
+              "by an NVTX range the program opens around them (nvtx:), or pin the autotuner's choice");
     }
-    notes.push_back(who + ": " + varying + "; recorded the first launch and launch " +
-                    std::to_string(fewest - 1));
+    notes.push_back(who + ": " + varying +
+                    "; gating the first launch only (the later ones are written skipped)");
     return;
   }
   const std::string launches = std::to_string(fewest) + " launch" + (fewest == 1 ? "" : "es") +
@@ -285,7 +312,7 @@ std::vector<std::string> default_program_metrics() {
           "local_store_bytes",
           "spill_store_bytes",
           "spill_load_bytes",
-          "registers_per_thread"};
+          "launch_registers_per_thread"};
 }
 
 program_suite write_program_suite(const std::vector<std::vector<process_record>>& runs,
@@ -365,10 +392,10 @@ program_suite write_program_suite(const std::vector<std::vector<process_record>>
         const std::string why =
             "processes that only their start order tells apart launched it a different "
             "number of times: give them ranks, or select with process: {executable: ...}";
-        writer.add("'" + s.function + "' (" + label + "): launches per run " + counts_text(counts),
-                   case_name_part(names_of_kernel(s.mangled).unqualified) + ".first",
-                   select_text(s.selector, {}, 0), why);
-        result.notes.push_back("'" + s.function + "': " + why);
+        writer.add(
+            "'" + comment_name(s.function) + "' (" + label + "): launches per run " + counts_text(counts),
+            kernel_case_name(s.mangled) + ".first", select_text(s.selector, {}, 0), why);
+        result.notes.push_back("'" + comment_name(s.function) + "': " + why);
         break;
       }
     }

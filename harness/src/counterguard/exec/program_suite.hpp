@@ -27,7 +27,8 @@ struct program_suite {
 };
 
 // The exact metrics a recorded suite measures by default: bank conflicts, sectors per request, requests,
-// local-memory bytes, spills and registers.
+// local-memory bytes, spills and registers (as the driver reports them at the launch: an autotuner's variants
+// of one kernel name have registers of their own).
 [[nodiscard]] std::vector<std::string> default_program_metrics();
 
 // A suite selecting what the program launched, from the records of each of its runs (`runs[r]`: the
@@ -36,7 +37,8 @@ struct program_suite {
 // What was not the same in every run is decided here, never left to flake (docs/exec.md, "A suite from a
 // program"):
 //   - a launch count that varied between runs (an autotuner's trials, a data-dependent loop): the first
-//     launch, and the last launch every run reached ('settled');
+//     launch gates; the last launch every run reached ('settled') is written skipped, since it may be a trial
+//     in one run and the tuned kernel in the next;
 //   - a kernel launched in some runs only (a library's heuristics choosing kernels): written with skip:,
 //     saying why.
 [[nodiscard]] program_suite write_program_suite(const std::vector<std::vector<process_record>>& runs,

@@ -103,12 +103,12 @@ int record_program_suite(const record_options& options) {
     std::fputs(fmt::format("counterguard: {}\n", note).c_str(), stderr);
   std::fputs(
       fmt::format("counterguard: wrote {}: suite '{}', {} case(s) selecting what the program launched in "
-                  "every run{}; next: counterguard baseline update {} -- {}\n",
+                  "every run{}; next: counterguard baseline update {} -- PROGRAM\n",
                   options.file, suite, written.cases,
                   written.skipped == 0
                       ? std::string()
-                      : fmt::format(", {} skipped (launched in some runs only)", written.skipped),
-                  options.file, options.program.front())
+                      : fmt::format(", {} written skipped (not the same in every run)", written.skipped),
+                  options.file)
           .c_str(),
       stderr);
   return 0;
