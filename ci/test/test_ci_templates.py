@@ -30,6 +30,7 @@ import workflow_runner  # noqa: E402
 
 COUNTERGUARD = os.path.join(SOURCE, "build", "counterguard")
 RECORDING = os.path.join(SOURCE, "harness", "test", "fixtures", "h200_builtin")
+EXEC_RECORDING = os.path.join(SOURCE, "harness", "test", "fixtures", "h200_exec_demo")
 GATE_ACTION = os.path.join(SOURCE, "ci", "github", "gate")
 NIGHTLY_ACTION = os.path.join(SOURCE, "ci", "github", "nightly")
 SETUP_ACTION = os.path.join(SOURCE, "ci", "github", "setup")
@@ -635,6 +636,68 @@ class github_nightly_test(template_test):
             self.assertEqual(call["argv"][call["argv"].index(flag) + 1], value)
         self.assertEqual([r.status for r in records if r.name == "Propose the changed values"], ["skipped"])
         self.assertEqual([r.status for r in records if r.name == "Upload the summaries"], ["success"])
+
+
+class github_program_test(github_gate_base):
+    """Unmodified programs (`exec`): the nightly refresh from a committed exec recording and the gate of it, on
+    recorded data (harness/test/fixtures/h200_exec_demo), and the gate's `exec` mode."""
+
+    DEMO_SUITE = "tools/exec_demo/demo.yaml"  # the path the recording names its suite by
+
+    def with_demo_suite(self, workspace):
+        os.makedirs(os.path.join(workspace, os.path.dirname(self.DEMO_SUITE)), exist_ok=True)
+        shutil.copy(os.path.join(SOURCE, self.DEMO_SUITE), os.path.join(workspace, self.DEMO_SUITE))
+        return workspace
+
+    def test_a_night_from_an_exec_recording_proposes_its_baselines_which_the_gate_then_passes(self):
+        workspace = self.with_demo_suite(self.project.checkout())
+        sha = git("rev-parse", "HEAD", cwd=workspace)
+        github = {"repository": "acme/kernels", "sha": sha, "server_url": self.SERVER, "run_id": 99,
+                  "event_name": "schedule", "ref": "refs/heads/main", "ref_name": "main", "workflow": "nightly",
+                  "job": "refresh", "token": "ghs_job_token", "event": {"repository": {"default_branch": "main"}}}
+        environment = dict(self.project.environment(), CG_STUB_GITHUB_HOST="github.com")
+        job = template_runner.github_job(workspace, github, environment, tempfile.mkdtemp(dir=self.root))
+        _, outputs = job.run_action(NIGHTLY_ACTION, {"runner": RUNNER, "cases": self.DEMO_SUITE,
+                                                     "baseline-dir": BASELINES, "token": "github_pat_bot",
+                                                     "from-recording": EXEC_RECORDING})
+        self.assert_shellcheck_clean(job.scripts, "nightly")
+        self.assertEqual(outputs["proposal"], "opened")
+        (call,) = self.project.runner_calls()[:1]
+        self.assertEqual(call["argv"][:3], ["baseline", "update", self.DEMO_SUITE])
+        self.assertEqual(call["argv"][call["argv"].index("--from-recording") + 1], EXEC_RECORDING)
+        self.assertNotIn("--repeat", call["argv"])
+        branch = "counterguard/baseline-refresh"
+        tree = git("ls-tree", "-r", "--name-only", branch, cwd=self.project.origin).split("\n")
+        self.assertIn(f"{BASELINES}/{KEY}/exec_demo.yaml", tree)
+
+        # The gate of the refreshed branch, on the same recording: it passes, every value judged by a baseline.
+        self.seed_pull_request()
+        gated = self.with_demo_suite(self.project.checkout(branch))
+        _, steps, gate_outputs = self.run_gate(gated, cases=self.DEMO_SUITE, measure=f"evaluate {EXEC_RECORDING}")
+        self.assertEqual(gate_outputs["status"], "0")
+        results = json.loads(read_text(os.path.join(gated, gate_outputs["results"])))
+        verdicts = {c["verdict"] for case in results["cases"] for c in case["checks"]}
+        self.assertNotIn("new_metric", verdicts)
+        self.assertIn("## counterguard: passed", self.our_comments()[0]["body"])
+
+    def test_the_gate_runs_a_program_under_exec_with_its_arguments_after_the_separator(self):
+        workspace = self.with_demo_suite(self.project.checkout())
+        _, steps, outputs = self.run_gate(workspace, cases=self.DEMO_SUITE, measure="exec",
+                                          program="./build/app --size 64", arguments="--strict")
+        (call,) = self.project.runner_calls()
+        argv = call["argv"]
+        self.assertEqual(argv[:2], ["exec", self.DEMO_SUITE])
+        self.assertEqual(argv[argv.index("--") + 1:], ["./build/app", "--size", "64"])
+        self.assertLess(argv.index("--strict"), argv.index("--"), "counterguard's options come before the program")
+        self.assertEqual(argv[argv.index("--baseline-dir") + 1], BASELINES)
+        # No GPU (nor ./build/app) here: exec stops before running anything, and the verdict says so.
+        self.assertIn(outputs["status"], ("2", "3"))
+        self.assertEqual(steps["Verdict"].status, "failure")
+
+    def test_exec_without_a_program_is_refused(self):
+        _, steps, outputs = self.run_gate(self.project.checkout(), measure="exec")
+        self.assertEqual(outputs["status"], "2")
+        self.assertEqual(self.project.runner_calls(), [])
 
 
 # ---------------------------------------------------------------------------------------------------------------
