@@ -14,14 +14,13 @@
 
 namespace {
 
-#define CHECK(call)                                                                        \
-  do {                                                                                     \
-    const cudaError_t status = (call);                                                     \
-    if (status != cudaSuccess) {                                                           \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,                  \
-                   cudaGetErrorString(status));                                            \
-      std::exit(1);                                                                        \
-    }                                                                                      \
+#define CHECK(call)                                                                                   \
+  do {                                                                                                \
+    const cudaError_t status = (call);                                                                \
+    if (status != cudaSuccess) {                                                                      \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(status)); \
+      std::exit(1);                                                                                   \
+    }                                                                                                 \
   } while (0)
 
 __global__ void saxpy(float* y, const float* x, float a, int n, int stride) {

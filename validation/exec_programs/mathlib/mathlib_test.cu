@@ -11,7 +11,9 @@ namespace {
 
 class device_buffer {
  public:
-  explicit device_buffer(std::size_t count) { EXPECT_EQ(cudaMalloc(&m_data, count * sizeof(float)), cudaSuccess); }
+  explicit device_buffer(std::size_t count) {
+    EXPECT_EQ(cudaMalloc(&m_data, count * sizeof(float)), cudaSuccess);
+  }
   ~device_buffer() { cudaFree(m_data); }
   device_buffer(const device_buffer&) = delete;
   device_buffer& operator=(const device_buffer&) = delete;
@@ -28,7 +30,8 @@ TEST_P(TransposeTest, MatchesTheHostTranspose) {
   std::vector<float> host(static_cast<std::size_t>(n) * n);
   std::iota(host.begin(), host.end(), 0.0f);
   device_buffer in(host.size()), out(host.size());
-  ASSERT_EQ(cudaMemcpy(in.get(), host.data(), host.size() * sizeof(float), cudaMemcpyHostToDevice), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(in.get(), host.data(), host.size() * sizeof(float), cudaMemcpyHostToDevice),
+            cudaSuccess);
   ASSERT_EQ(mathlib::transpose(out.get(), in.get(), n), cudaSuccess);
   std::vector<float> result(host.size());
   ASSERT_EQ(cudaMemcpy(result.data(), out.get(), result.size() * sizeof(float), cudaMemcpyDeviceToHost),
