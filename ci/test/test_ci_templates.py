@@ -31,6 +31,8 @@ import workflow_runner  # noqa: E402
 
 COUNTERGUARD = os.path.join(SOURCE, "build", "counterguard")
 RECORDING = os.path.join(SOURCE, "harness", "test", "fixtures", "h200_builtin")
+EXEC_RECORDING = os.path.join(SOURCE, "harness", "test", "fixtures", "h200_exec_demo")
+DEMO_SUITE = "tools/exec_demo/demo.yaml"  # the path the exec recording names its suite by
 GATE_ACTION = os.path.join(SOURCE, "ci", "github", "gate")
 NIGHTLY_ACTION = os.path.join(SOURCE, "ci", "github", "nightly")
 SETUP_ACTION = os.path.join(SOURCE, "ci", "github", "setup")
@@ -182,11 +184,17 @@ class user_project(ci_sandbox):
         return "file://" + os.path.join(releases, "counterguard-{version}-linux-x86_64.tar.gz"), digest
 
 
-
 def without_stubs(environment, tool):
     """`environment` with the stubs' folder off PATH, so that `tool` is missing (None when the machine has it)."""
     path = os.pathsep.join(p for p in environment["PATH"].split(os.pathsep) if p != os.path.join(HERE, "stubs"))
     return None if shutil.which(tool, path=path) else dict(environment, PATH=path)
+
+
+def with_demo_suite(workspace):
+    """The exec recording's suite, at the path the recording names it by, in a checkout."""
+    os.makedirs(os.path.join(workspace, os.path.dirname(DEMO_SUITE)), exist_ok=True)
+    shutil.copy(os.path.join(SOURCE, DEMO_SUITE), os.path.join(workspace, DEMO_SUITE))
+    return workspace
 
 
 def replace_once(path, old, new):
@@ -714,6 +722,61 @@ class github_nightly_test(template_test):
         self.assertEqual([r.status for r in records if r.name == "Upload the summaries"], ["success"])
 
 
+class github_program_test(github_gate_base):
+    """Unmodified programs (`exec`): the nightly refresh from a committed exec recording and the gate of it, on
+    recorded data (harness/test/fixtures/h200_exec_demo), and the gate's `exec` mode."""
+
+    def test_a_night_from_an_exec_recording_proposes_its_baselines_which_the_gate_then_passes(self):
+        workspace = with_demo_suite(self.project.checkout())
+        sha = git("rev-parse", "HEAD", cwd=workspace)
+        github = {"repository": "acme/kernels", "sha": sha, "server_url": self.SERVER, "run_id": 99,
+                  "event_name": "schedule", "ref": "refs/heads/main", "ref_name": "main", "workflow": "nightly",
+                  "job": "refresh", "token": "ghs_job_token", "event": {"repository": {"default_branch": "main"}}}
+        environment = dict(self.project.environment(), CG_STUB_GITHUB_HOST="github.com")
+        job = template_runner.github_job(workspace, github, environment, tempfile.mkdtemp(dir=self.root))
+        _, outputs = job.run_action(NIGHTLY_ACTION, {"runner": RUNNER, "cases": DEMO_SUITE,
+                                                     "baseline-dir": BASELINES, "token": "github_pat_bot",
+                                                     "from-recording": EXEC_RECORDING})
+        self.assert_shellcheck_clean(job.scripts, "nightly")
+        self.assertEqual(outputs["proposal"], "opened")
+        (call,) = self.project.runner_calls()[:1]
+        self.assertEqual(call["argv"][:3], ["baseline", "update", DEMO_SUITE])
+        self.assertEqual(call["argv"][call["argv"].index("--from-recording") + 1], EXEC_RECORDING)
+        self.assertNotIn("--repeat", call["argv"])
+        branch = "counterguard/baseline-refresh"
+        tree = git("ls-tree", "-r", "--name-only", branch, cwd=self.project.origin).split("\n")
+        self.assertIn(f"{BASELINES}/{KEY}/exec_demo.yaml", tree)
+
+        # The gate of the refreshed branch, on the same recording: it passes, every value judged by a baseline.
+        self.seed_pull_request()
+        gated = with_demo_suite(self.project.checkout(branch))
+        _, steps, gate_outputs = self.run_gate(gated, cases=DEMO_SUITE, measure=f"evaluate {EXEC_RECORDING}")
+        self.assertEqual(gate_outputs["status"], "0")
+        results = json.loads(read_text(os.path.join(gated, gate_outputs["results"])))
+        verdicts = {c["verdict"] for case in results["cases"] for c in case["checks"]}
+        self.assertNotIn("new_metric", verdicts)
+        self.assertIn("## counterguard: passed", self.our_comments()[0]["body"])
+
+    def test_the_gate_runs_a_program_under_exec_with_its_arguments_after_the_separator(self):
+        workspace = with_demo_suite(self.project.checkout())
+        _, steps, outputs = self.run_gate(workspace, cases=DEMO_SUITE, measure="exec",
+                                          program="./build/app --size 64", arguments="--strict")
+        (call,) = self.project.runner_calls()
+        argv = call["argv"]
+        self.assertEqual(argv[:2], ["exec", DEMO_SUITE])
+        self.assertEqual(argv[argv.index("--") + 1:], ["./build/app", "--size", "64"])
+        self.assertLess(argv.index("--strict"), argv.index("--"), "counterguard's options come before the program")
+        self.assertEqual(argv[argv.index("--baseline-dir") + 1], BASELINES)
+        # No GPU (nor ./build/app) here: exec stops before running anything, and the verdict says so.
+        self.assertIn(outputs["status"], ("2", "3"))
+        self.assertEqual(steps["Verdict"].status, "failure")
+
+    def test_exec_without_a_program_is_refused(self):
+        _, steps, outputs = self.run_gate(self.project.checkout(), measure="exec")
+        self.assertEqual(outputs["status"], "2")
+        self.assertEqual(self.project.runner_calls(), [])
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # GitLab: the gate and the nightly includes
 # ---------------------------------------------------------------------------------------------------------------
@@ -930,6 +993,21 @@ class gitlab_test(template_test):
         self.assertIsNone(self.nightly(variables=self.pipeline("push", COUNTERGUARD_NIGHTLY="true")))
         jobs = template_runner.load_gitlab_include(GITLAB_NIGHTLY, {})
         self.assertNotIn("stages", jobs)
+
+    def test_a_night_from_an_exec_recording_opens_a_merge_request_with_its_baselines(self):
+        workspace = with_demo_suite(self.project.checkout())
+        sha = git("rev-parse", "HEAD", cwd=workspace)
+        variables = self.pipeline("schedule", COUNTERGUARD_NIGHTLY="true", CI_COMMIT_SHA=sha)
+        _, result, workspace = self.run_job(GITLAB_NIGHTLY, "counterguard-nightly",
+                                            {"runner": RUNNER, "cases": DEMO_SUITE,
+                                             "baseline-dir": BASELINES, "from-recording": EXEC_RECORDING},
+                                            variables, workspace)
+        self.assertEqual(result.status, 0, result.output)
+        self.assertEqual(read_text(os.path.join(workspace, "counterguard-out", "proposal")).strip(), "opened")
+        (call,) = self.project.runner_calls()[:1]
+        self.assertEqual(call["argv"][call["argv"].index("--from-recording") + 1], EXEC_RECORDING)
+        tree = git("ls-tree", "-r", "--name-only", "counterguard/baseline-refresh", cwd=self.project.origin)
+        self.assertIn(f"{BASELINES}/{KEY}/exec_demo.yaml", tree.split("\n"))
 
     def test_nights_open_one_merge_request_only_for_changed_values_and_update_it(self):
         branch = "counterguard/baseline-refresh"

@@ -41,6 +41,17 @@ TEST(process_record, launches_are_counted_per_kernel_with_their_first_nvtx_conte
   EXPECT_EQ(record.kernels[1].nvtx.front(), "(none)");
 }
 
+TEST(process_record, launches_are_counted_per_context_for_the_contexts_kept) {
+  process_record record;
+  for (int i = 0; i < 20; ++i)
+    note_launch(record, "ns::reduce<256>", "_Z6reduce", inside({"step " + std::to_string(i % 10)}));
+  // Ten contexts, two launches each: the first eight are kept with their counts, the others are in the total.
+  EXPECT_EQ(record.kernels[0].context_launches, std::vector<std::int64_t>(8, 2));
+  const std::string path = ::testing::TempDir() + "context_launches.json";
+  save_process_record(path, record);
+  EXPECT_EQ(load_process_record(path).kernels[0].context_launches, std::vector<std::int64_t>(8, 2));
+}
+
 TEST(process_record, a_saved_record_reads_back_whole) {
   process_record record;
   record.process.pid = 4242;

@@ -183,5 +183,35 @@ TEST_F(suite_loader, load_suites_reads_files_and_directories_in_the_order_given)
   EXPECT_EQ(suites[1].name, "coalescing");
 }
 
+TEST_F(suite_loader, measure_lists_metrics_measured_for_the_baselines_after_the_defaults) {
+  const std::vector<case_instance> instances = expand(
+      "suite: t\ndefaults:\n  measure: [registers_per_thread, spill_store_bytes]\ncases:\n"
+      "  - name: a\n    select: {kernel: k}\n    measure: [global_load_requests, spill_store_bytes]\n"
+      "  - name: b\n    kernel: transpose/smem\n");
+  ASSERT_EQ(instances.size(), 2U);
+  EXPECT_EQ(instances[0].measured_metrics,
+            (std::vector<std::string>{"registers_per_thread", "spill_store_bytes", "global_load_requests"}));
+  EXPECT_EQ(instances[1].measured_metrics,
+            (std::vector<std::string>{"registers_per_thread", "spill_store_bytes"}));
+  EXPECT_TRUE(instances[0].expectations.empty());
+}
+
+TEST_F(suite_loader, measure_names_an_unknown_metric_at_its_line_with_the_closest_ones) {
+  const input_error e =
+      load_error("suite: t\ncases:\n  - name: a\n    select: {kernel: k}\n    measure: [spill_stor_bytes]\n");
+  EXPECT_EQ(e.where().line, 5);
+  EXPECT_EQ(e.field(), "cases[0].measure[0]");
+  EXPECT_TRUE(contains(e.what(), "unknown metric 'spill_stor_bytes'"));
+  EXPECT_TRUE(contains(e.what(), "spill_store_bytes"));
+}
+
+TEST_F(suite_loader, measure_refuses_a_metric_listed_twice) {
+  const input_error e = load_error(
+      "suite: t\ndefaults:\n  measure: [registers_per_thread, registers_per_thread]\n"
+      "cases:\n  - name: a\n    kernel: transpose/smem\n");
+  EXPECT_EQ(e.field(), "defaults.measure[1]");
+  EXPECT_TRUE(contains(e.what(), "listed twice"));
+}
+
 }  // namespace
 }  // namespace counterguard

@@ -27,9 +27,9 @@ constexpr detail::command_adder commands[] = {
     detail::add_run_command,      detail::add_static_command,  detail::add_evaluate_command,
     detail::add_baseline_command, detail::add_metrics_command, detail::add_kernels_command,
     detail::add_launch_command,   detail::add_history_command, detail::add_compare_command,
-    detail::add_exec_command,     detail::add_merge_command,   detail::add_list_command,
-    detail::add_plan_command,     detail::add_sass_command,    detail::add_blame_command,
-    detail::add_schema_command,
+    detail::add_exec_command,     detail::add_record_command,  detail::add_merge_command,
+    detail::add_list_command,     detail::add_plan_command,    detail::add_sass_command,
+    detail::add_blame_command,    detail::add_schema_command,
 };
 
 std::string joined_arguments(int argc, char** argv) {

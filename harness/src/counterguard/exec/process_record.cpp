@@ -62,13 +62,19 @@ void note_launch(process_record& record, const std::string& function, const std:
     found = std::prev(record.kernels.end());
   }
   ++found->launches;
+  std::string described = nvtx.describe();
+  const auto context = std::find(found->nvtx.begin(), found->nvtx.end(), described);
+  if (context != found->nvtx.end()) {
+    const auto index = static_cast<std::size_t>(context - found->nvtx.begin());
+    if (index < found->context_launches.size())
+      ++found->context_launches[index];
+    return;
+  }
   if (found->nvtx.size() >= process_record::max_nvtx_contexts_per_kernel)
     return;
-  std::string described = nvtx.describe();
-  if (std::find(found->nvtx.begin(), found->nvtx.end(), described) == found->nvtx.end()) {
-    found->nvtx.push_back(std::move(described));
-    found->contexts.push_back(nvtx);
-  }
+  found->nvtx.push_back(std::move(described));
+  found->contexts.push_back(nvtx);
+  found->context_launches.push_back(1);
 }
 
 void save_process_record(const std::string& path, const process_record& record) {
@@ -77,11 +83,9 @@ void save_process_record(const std::string& path, const process_record& record) 
     json contexts = json::array();
     for (const auto& context : kernel.contexts)
       contexts.push_back(context_to_json(context));
-    json item{{"function", kernel.function},
-              {"mangled", kernel.mangled},
-              {"launches", kernel.launches},
-              {"nvtx", kernel.nvtx},
-              {"contexts", std::move(contexts)}};
+    json item{{"function", kernel.function},     {"mangled", kernel.mangled},
+              {"launches", kernel.launches},     {"nvtx", kernel.nvtx},
+              {"contexts", std::move(contexts)}, {"context_launches", kernel.context_launches}};
     if (kernel.resources)
       item["resources"] = kernel_resources_to_json(*kernel.resources);
     kernels.push_back(std::move(item));
@@ -150,6 +154,18 @@ process_record load_process_record(const std::string& path) {
       for (std::size_t c = 0; c < contexts.size(); ++c)
         kernel.contexts.push_back(
             context_from_json(reader, contexts[c], index_at(field_at(field, "contexts"), c)));
+    }
+    if (reader.optional_member(kernels[i], field, "context_launches") != nullptr) {
+      const json& counts = reader.array(kernels[i], field, "context_launches");
+      for (std::size_t c = 0; c < counts.size(); ++c) {
+        if (!counts[c].is_number_integer() || counts[c].get<std::int64_t>() < 0)
+          reader.fail(index_at(field_at(field, "context_launches"), c), "is not a count",
+                      "a whole number of launches, one per context");
+        kernel.context_launches.push_back(counts[c].get<std::int64_t>());
+      }
+      if (kernel.context_launches.size() != kernel.contexts.size())
+        reader.fail(field_at(field, "context_launches"), "does not have one count per context",
+                    "as many counts as 'contexts' has entries");
     }
     if (const json* resources = reader.optional_member(kernels[i], field, "resources"))
       kernel.resources = kernel_resources_from_json(reader, *resources, field_at(field, "resources"));

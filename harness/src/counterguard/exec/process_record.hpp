@@ -24,6 +24,9 @@ struct seen_kernel {
   // The same contexts range by range (absent in records written before they were kept): what the "selected
   // nothing" diagnosis compares a selector with.
   std::vector<nvtx_context> contexts;
+  // Its launches in each of `contexts` (absent in older records: empty); launches in contexts past the first
+  // max_nvtx_contexts_per_kernel are in `launches` alone. What `counterguard record` counts ordinals with.
+  std::vector<std::int64_t> context_launches;
   // Its resources from the module the driver loaded it from (a JIT-compiled kernel's only source of static
   // metrics); absent when that module held no cubin or was loaded before the injection.
   std::optional<kernel_resources> resources;

@@ -71,23 +71,9 @@ std::vector<std::unique_ptr<gpu_lock>> lock_gpus(std::vector<std::string> uuids,
   return locks;
 }
 
-}  // namespace
-
-exec_measurement measure_program(const exec_options& options) {
-  exec_phase_trace steps = exec_phase_trace::from_environment();
-  const std::vector<exec_case_request> flagged =
-      command_line_cases(command_line_selection(options), options.extra_metrics);
-  if (options.selection.paths.empty() && flagged.empty()) {
-    throw input_error({}, "--cases", "nothing says which launches to measure",
-                      "give --cases F.yaml (cases with select: and expect:), or --kernel-name/--nvtx-include "
-                      "with --metric");
-  }
-  if (options.program.empty())
-    throw input_error({}, "program", "no program given",
-                      "name it after '--': counterguard exec --cases F -- ./app");
-  // The CUDA driver's initialisation runs while the cases are read and their metric names checked (which
-  // loads CUPTI's host library): both come before the program starts.
-  std::future<int> device_count = std::async(std::launch::async, [] {
+// The CUDA driver's device count, asked on a thread of its own (its initialisation takes a while).
+std::future<int> count_devices_meanwhile() {
+  return std::async(std::launch::async, [] {
     int count = 0;
     if (cudaGetDeviceCount(&count) != cudaSuccess) {
       static_cast<void>(cudaGetLastError());
@@ -95,19 +81,11 @@ exec_measurement measure_program(const exec_options& options) {
     }
     return count;
   });
-  const std::vector<case_instance> instances = exec_instances(options.selection, flagged);
-  if (instances.empty())
-    throw input_error({}, "--filter", "no case instance matches '" + options.selection.filter + "'");
-  validate_extra_metrics(options.extra_metrics, options.selection.chip);
-  const std::vector<exec_case_request> requests = exec_requests(instances, options.extra_metrics);
-  if (resolve_program(options.program.front()).empty()) {
-    throw input_error({}, "program", "cannot find an executable '" + options.program.front() + "'",
-                      "give the path of a program, or a name found in PATH");
-  }
+}
 
-  steps.phase("cases");
-  // The GPUs the program could use, to lock: with every GPU visible (no CUDA_VISIBLE_DEVICES) the driver's
-  // proc files name them at once; otherwise, or without those files, the CUDA driver is asked (about 0.1 s).
+// The GPUs the program could use, to lock: with every GPU visible (no CUDA_VISIBLE_DEVICES) the driver's
+// proc files name them at once; otherwise, or without those files, the CUDA driver is asked (about 0.1 s).
+std::vector<std::string> program_gpu_uuids(std::future<int>& device_count) {
   std::vector<std::string> uuids;
   if (std::getenv("CUDA_VISIBLE_DEVICES") == nullptr)
     uuids = driver_gpu_uuids();
@@ -124,18 +102,24 @@ exec_measurement measure_program(const exec_options& options) {
         uuids.push_back(std::move(uuid));
     }
   }
-  steps.phase("device count");
+  return uuids;
+}
+
+// The program run once with the injection library, told `requests`, recording into `recording`.
+program_outcome run_with_injection(const std::vector<std::string>& argv, double timeout_seconds,
+                                   double wait_for_gpu_seconds, const std::vector<std::string>& uuids,
+                                   const recording_directory& recording,
+                                   const std::vector<exec_case_request>& requests, exec_phase_trace& steps) {
   const std::string injection = find_injection_library(self_executable());
-  const recording_directory recording(options.save_counter_data);
   const std::string instructions_path = (recording.path() / exec_instructions_file).string();
   save_exec_instructions(instructions_path, exec_instructions{recording.path().string(), requests});
 
   steps.phase("instructions");
-  const auto locks = lock_gpus(uuids, options.wait_for_gpu_seconds);
+  const auto locks = lock_gpus(uuids, wait_for_gpu_seconds);
   steps.phase("GPU locks");
   program_launch launch;
-  launch.argv = options.program;
-  launch.timeout_seconds = options.timeout_seconds;
+  launch.argv = argv;
+  launch.timeout_seconds = timeout_seconds;
   // NVTX goes through the injection library, which hands it on to CUPTI; COUNTERGUARD_NVTX_INJECTION_PATH
   // may name CUPTI itself instead (then ranges pushed before the program initialises CUDA are not seen).
   const char* nvtx_injection = std::getenv("COUNTERGUARD_NVTX_INJECTION_PATH");
@@ -151,7 +135,64 @@ exec_measurement measure_program(const exec_options& options) {
     fs::remove(recording.path() / lock, ignored);
   }
   interruption_guard::throw_if_interrupted();
+  return program;
+}
 
+void require_program(const std::vector<std::string>& program) {
+  if (resolve_program(program.front()).empty()) {
+    throw input_error({}, "program", "cannot find an executable '" + program.front() + "'",
+                      "give the path of a program, or a name found in PATH");
+  }
+}
+
+}  // namespace
+
+program_launches record_program_launches(const std::vector<std::string>& program, double timeout_seconds,
+                                         double wait_for_gpu_seconds) {
+  if (program.empty())
+    throw input_error({}, "program", "no program given",
+                      "name it after '--': counterguard record F.yaml -- ./app");
+  std::future<int> device_count = count_devices_meanwhile();
+  require_program(program);
+  exec_phase_trace steps = exec_phase_trace::from_environment();
+  const std::vector<std::string> uuids = program_gpu_uuids(device_count);
+  const recording_directory recording({});
+  program_launches launches;
+  launches.program =
+      run_with_injection(program, timeout_seconds, wait_for_gpu_seconds, uuids, recording, {}, steps);
+  launches.processes = load_recorded_processes(recording.path());
+  return launches;
+}
+
+exec_measurement measure_program(const exec_options& options) {
+  exec_phase_trace steps = exec_phase_trace::from_environment();
+  const std::vector<exec_case_request> flagged =
+      command_line_cases(command_line_selection(options), options.extra_metrics);
+  if (options.selection.paths.empty() && flagged.empty()) {
+    throw input_error({}, "--cases", "nothing says which launches to measure",
+                      "give --cases F.yaml (cases with select: and expect:), or --kernel-name/--nvtx-include "
+                      "with --metric");
+  }
+  if (options.program.empty())
+    throw input_error({}, "program", "no program given",
+                      "name it after '--': counterguard exec --cases F -- ./app");
+  // The CUDA driver's initialisation runs while the cases are read and their metric names checked (which
+  // loads CUPTI's host library): both come before the program starts.
+  std::future<int> device_count = count_devices_meanwhile();
+  const std::vector<case_instance> instances = exec_instances(options.selection, flagged);
+  if (instances.empty())
+    throw input_error({}, "--filter", "no case instance matches '" + options.selection.filter + "'");
+  validate_extra_metrics(options.extra_metrics, options.selection.chip);
+  const std::vector<exec_case_request> requests = exec_requests(instances, options.extra_metrics);
+  require_program(options.program);
+
+  steps.phase("cases");
+  const std::vector<std::string> uuids = program_gpu_uuids(device_count);
+  steps.phase("device count");
+  const recording_directory recording(options.save_counter_data);
+  const program_outcome program =
+      run_with_injection(options.program, options.timeout_seconds, options.wait_for_gpu_seconds, uuids,
+                         recording, requests, steps);
   const std::vector<recorded_process> processes = load_recorded_processes(recording.path());
   steps.phase("recording loaded");
   exec_evaluation evaluation;

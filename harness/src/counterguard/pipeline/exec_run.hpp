@@ -46,6 +46,15 @@ struct exec_measurement {
 };
 [[nodiscard]] exec_measurement measure_program(const exec_options& options);
 
+// The program run once with the injection library and no case: every process's record of the kernels it
+// launched, with counts and NVTX contexts (what `counterguard record` writes a suite from).
+struct program_launches {
+  program_outcome program;
+  std::vector<recorded_process> processes;
+};
+[[nodiscard]] program_launches record_program_launches(const std::vector<std::string>& program,
+                                                       double timeout_seconds, double wait_for_gpu_seconds);
+
 // `evaluate DIR` for a directory recorded by `counterguard exec`; returns the exit status.
 int evaluate_exec_recording_directory(const evaluate_options& options);
 

@@ -183,7 +183,8 @@ json suite_definitions(const metric_catalog& metrics) {
        {"axes", nullable(axes)},
        {"launch", nullable(reference("launch"))},
        {"skip", nullable(described(non_empty_string(), "reported as skipped with this reason, not run"))},
-       {"expect", nullable(reference("expectations"))}},
+       {"expect", nullable(reference("expectations"))},
+       {"measure", nullable(reference("measured"))}},
       {"name"});
   // A registered variant (kernel:), or launches of a program (select:, without parameters, axes or launch).
   case_schema["oneOf"] = json::array(
@@ -191,6 +192,9 @@ json suite_definitions(const metric_catalog& metrics) {
        {{"required", json::array({"select"})},
         {"properties", {{"kernel", false}, {"parameters", false}, {"axes", false}, {"launch", false}}}}});
   defs["case"] = std::move(case_schema);
+  defs["measured"] = described({{"type", "array"}, {"items", non_empty_string()}, {"uniqueItems", true}},
+                               "metrics measured without an expectation, for the per-GPU baselines to judge "
+                               "(aliases or raw CUPTI names)");
   return defs;
 }
 
@@ -378,12 +382,15 @@ json suite_json_schema(const metric_catalog& metrics) {
       {"properties",
        {{"suite", described(reference("name"), "the suite's name: the first part of every instance name")},
         {"description", nullable({{"type", "string"}})},
-        {"defaults", nullable(described({{"type", "object"},
-                                         {"additionalProperties", false},
-                                         {"properties",
-                                          {{"parameters", nullable(reference("parameters"))},
-                                           {"launch", nullable(reference("launch"))}}}},
-                                        "parameters and launch applied to every case before its own"))},
+        {"defaults",
+         nullable(described({{"type", "object"},
+                             {"additionalProperties", false},
+                             {"properties",
+                              {{"parameters", nullable(reference("parameters"))},
+                               {"launch", nullable(reference("launch"))},
+                               {"measure", nullable(reference("measured"))}}}},
+                            "parameters, launch and measured metrics applied to every case before "
+                            "its own"))},
         {"cases", {{"type", "array"}, {"minItems", 1}, {"items", reference("case")}}}}},
       {"$defs", suite_definitions(metrics)}};
 }
