@@ -151,8 +151,13 @@ void write_reports(const run_results& results, const report_options& reports,
       std::any_of(reports.annotations.begin(), reports.annotations.end(),
                   [](const auto& e) { return is_standard_output(e.second); });
   std::fputs(render_console_report(results, console).c_str(), report_on_standard_output ? stderr : stdout);
-  report_files files{reports.json,           reports.junit, reports.markdown,
-                     reports.markdown_limit, reports.html,  reports.csv};
+  report_files files;
+  files.json = reports.json;
+  files.junit = reports.junit;
+  files.markdown = reports.markdown;
+  files.markdown_limit = reports.markdown_limit;
+  files.html = reports.html;
+  files.csv = reports.csv;
   files.annotations = reports.annotations;
   files.annotation_limit = reports.annotation_limit;
   files.source_root = reports.source_root;
