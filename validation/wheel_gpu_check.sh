@@ -21,11 +21,16 @@ venv=$(mktemp -d)/venv
 unset PYTHONPATH
 note "date: $(date -u +%Y-%m-%dT%H:%M:%SZ); wheel: $(basename "$wheel"); python: $("$python" --version 2>&1)"
 
-# The host's Python holds torch, triton and cupy: the venv sees them (--system-site-packages), the wheel is its own.
+# The host's Python (itself a venv) holds torch, triton, cupy and pytest: the fresh venv sees its packages
+# through a .pth file, after its own, so the wheel's counterguard is the one imported.
 started=$(date +%s.%N)
-"$python" -m venv --system-site-packages "$venv" &&
+"$python" -m venv "$venv" &&
   "$venv/bin/pip" install -q --no-index --no-deps --no-cache-dir "$wheel" >"$out/pip.log" 2>&1
 note "pip install into a fresh venv: exit $? in $(awk -v s="$started" -v e="$(date +%s.%N)" 'BEGIN{printf "%.1f", e-s}') s"
+host_packages=$("$python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+"$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])' |
+  { read -r own && echo "$host_packages" >"$own/host_packages.pth"; }
+note "counterguard imported from: $("$venv/bin/python" -c 'import counterguard; print(counterguard.__file__)' 2>&1)"
 note "counterguard --version: $("$venv/bin/counterguard" --version 2>&1 | head -n 1) ($(command -v "$venv/bin/counterguard"))"
 
 # exec from the wheel's command against the staged tool, on the same program and cases.
