@@ -165,6 +165,17 @@ TEST_F(recorded_regression, merge_annotates_the_merged_shards_and_its_inputs_aft
       << merged.output;
 }
 
+TEST_F(recorded_regression, merge_exports_the_merged_shards_and_its_inputs_after_the_export_option_stay_inputs) {
+  const auto r = evaluate("--json '" + out("exported_shard.json").string() + "'");
+  ASSERT_EQ(r.status, 1) << r.output;
+  const auto merged = test::run_counterguard("merge --json '" + out("exported_merged.json").string() +
+                                             "' --export bencher '" + out("bencher.json").string() + "' '" +
+                                             out("exported_shard.json").string() + "'");
+  EXPECT_EQ(merged.status, 1) << merged.output;
+  EXPECT_TRUE(std::filesystem::exists(out("exported_merged.json"))) << merged.output;
+  EXPECT_NE(test::read_text(out("bencher.json")).find(instance), std::string::npos) << merged.output;
+}
+
 TEST_F(recorded_regression, an_unknown_annotation_format_is_refused_naming_the_valid_ones) {
   const auto r = evaluate("--annotations gitlab '" + out("x").string() + "'");
   EXPECT_EQ(r.status, 2) << r.output;

@@ -54,7 +54,11 @@ void add_report_options(CLI::App& command, report_options& reports, bool with_ba
                   "write the measured values for a benchmark dashboard: bencher (Bencher Metric Format), "
                   "github-action-benchmark (customSmallerIsBetter), github-action-benchmark-bigger "
                   "(customBiggerIsBetter); repeatable")
-      ->type_name("FORMAT FILE");
+      ->type_name("FORMAT FILE")
+      // One pair per occurrence, so that the arguments after it stay positional (merge's inputs).
+      ->expected(1)
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   command
       .add_option("--annotations", reports.annotations,
                   "write the failing checks placed on their blamed source lines and suite lines: github "
