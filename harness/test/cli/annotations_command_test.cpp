@@ -165,7 +165,8 @@ TEST_F(recorded_regression, merge_annotates_the_merged_shards_and_its_inputs_aft
       << merged.output;
 }
 
-TEST_F(recorded_regression, merge_exports_the_merged_shards_and_its_inputs_after_the_export_option_stay_inputs) {
+TEST_F(recorded_regression,
+       merge_exports_the_merged_shards_and_its_inputs_after_the_export_option_stay_inputs) {
   const auto r = evaluate("--json '" + out("exported_shard.json").string() + "'");
   ASSERT_EQ(r.status, 1) << r.output;
   const auto merged = test::run_counterguard("merge --json '" + out("exported_merged.json").string() +
