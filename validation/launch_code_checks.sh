@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Runs on a GPU host: the checks behind validation/h200.md's "Each launch's code" figures (issue 36): static
+# Runs on a GPU host: the checks behind validation/h200.md's "Each launch's code" figures: static
 # metrics of the function each launch ran, launch metrics as ncu defines them. Results under $OUT, packed
 # into $OUT/launch_code.tar.gz. The probes are built here with nvcc; `exec` and `python` need a staged
 # counterguard (STAGE=<folder with counterguard, libcounterguard_injection.so, lib/>, default .device).
