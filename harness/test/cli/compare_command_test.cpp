@@ -45,7 +45,7 @@ std::string write_run(const scratch_directory& dir, const std::string& name, con
   set_metric(results, noisy_case, "shared_store_bank_conflicts_hw", noisy);
   set_metric(results, exact_case, "shared_store_bank_conflicts", exact);
   const std::string path = (dir.path() / name).string();
-  write_json_report(path, results, false);
+  write_json_report(path, judge_run(results, false));
   return path;
 }
 

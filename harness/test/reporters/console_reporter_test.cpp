@@ -33,7 +33,7 @@ std::string row_of(const std::string& text, const std::string& instance, const s
 }
 
 TEST(console_report, aligns_every_column_under_its_header) {
-  const auto lines = lines_of(render_console_report(test::sample_run()));
+  const auto lines = lines_of(render_console_report(judge_run(test::sample_run(), false)));
   const auto verdict_column = lines[0].find("VERDICT");
   const auto measured_column = lines[0].find("MEASURED");
   ASSERT_NE(verdict_column, std::string::npos);
@@ -45,7 +45,7 @@ TEST(console_report, aligns_every_column_under_its_header) {
 }
 
 TEST(console_report, shows_baseline_measured_delta_and_an_upper_case_failing_verdict) {
-  const std::string text = render_console_report(test::sample_run());
+  const std::string text = render_console_report(judge_run(test::sample_run(), false));
   const std::string line = row_of(text, "transpose/naive?n=2048", "duration_ns");
   ASSERT_FALSE(line.empty()) << text;
   EXPECT_NE(line.find("1000 in [900, 1100]"), std::string::npos);
@@ -55,20 +55,20 @@ TEST(console_report, shows_baseline_measured_delta_and_an_upper_case_failing_ver
 }
 
 TEST(console_report, lists_skipped_and_errored_cases_with_reasons) {
-  const std::string text = render_console_report(test::sample_run());
+  const std::string text = render_console_report(judge_run(test::sample_run(), false));
   EXPECT_NE(text.find("skipped: needs clusters & sm_90"), std::string::npos);
   EXPECT_NE(text.find("ERROR: illegal address <at 0x10>"), std::string::npos);
 }
 
 TEST(console_report, ends_with_the_summary_line) {
-  const auto lines = lines_of(render_console_report(test::sample_run()));
+  const auto lines = lines_of(render_console_report(judge_run(test::sample_run(), false)));
   EXPECT_EQ(lines.back().rfind("4 cases: 1 passed, 1 failed", 0), 0U);
 }
 
 TEST(console_report, can_hide_passing_rows) {
   console_report_options options;
   options.show_passing = false;
-  const std::string text = render_console_report(test::sample_run(), options);
+  const std::string text = render_console_report(judge_run(test::sample_run(), false), options);
   EXPECT_TRUE(row_of(text, "transpose/smem?pad=1,n=2048", "shared_store_bank_conflicts").empty()) << text;
   EXPECT_FALSE(row_of(text, "transpose/naive?n=2048", "shared_store_bank_conflicts").empty()) << text;
 }
@@ -80,14 +80,15 @@ namespace counterguard {
 namespace {
 
 TEST(console_report, prints_a_blamed_cases_source_lines_under_the_table) {
-  const std::string text = render_console_report(test::sample_run_with_blame());
+  const std::string text = render_console_report(judge_run(test::sample_run_with_blame(), false));
   const auto heading = text.find(
       "source lines of transpose/naive?n=2048 (shared_store_bank_conflicts, against the per-line baseline):");
   ASSERT_NE(heading, std::string::npos) << text;
   EXPECT_NE(text.find("  transpose.cu:34  STS [R7], R8  shared excess wavefronts 0 -> 4063232", heading),
             std::string::npos)
       << text;
-  EXPECT_EQ(render_console_report(test::sample_run()).find("source lines of"), std::string::npos);
+  EXPECT_EQ(render_console_report(judge_run(test::sample_run(), false)).find("source lines of"),
+            std::string::npos);
 }
 
 }  // namespace
@@ -131,7 +132,7 @@ std::size_t rows_naming(const std::string& text, const std::string& metric) {
 }
 
 TEST(console_report, a_one_kernel_case_prints_each_check_once) {
-  const std::string text = render_console_report(one_kernel_case_with_baseline_checks());
+  const std::string text = render_console_report(judge_run(one_kernel_case_with_baseline_checks(), false));
   EXPECT_EQ(rows_naming(text, "shared_store_bank_conflicts_hw"), 1U) << text;
   EXPECT_EQ(text.find("[counterguard::kernels::transpose::smem_tile]"), std::string::npos) << text;
 }
@@ -140,7 +141,7 @@ TEST(console_report, a_per_kernel_check_that_differs_from_its_total_is_still_pri
   run_results results = one_kernel_case_with_baseline_checks();
   results.cases[0].checks[2].verdict = check_verdict::regression;
   results.cases[0].checks[2].failing = true;
-  const std::string text = render_console_report(results);
+  const std::string text = render_console_report(judge_run(results, false));
   EXPECT_EQ(rows_naming(text, "shared_store_bank_conflicts_hw"), 2U) << text;  // the total and the kernel
   EXPECT_FALSE(row_of(text, "transpose/smem_unpadded?n=2048",
                       "shared_store_bank_conflicts_hw [counterguard::kernels::transpose::smem_tile]")
@@ -151,7 +152,7 @@ TEST(console_report, a_per_kernel_check_that_differs_from_its_total_is_still_pri
 TEST(console_report, a_case_with_several_kernels_prints_a_row_per_kernel) {
   run_results results = one_kernel_case_with_baseline_checks();
   results.cases[0].kernels.push_back(launch_of("counterguard::kernels::transpose::smem_tile", 1));
-  const std::string text = render_console_report(results);
+  const std::string text = render_console_report(judge_run(results, false));
   EXPECT_EQ(rows_naming(text, "shared_store_bank_conflicts_hw"), 2U) << text;  // the total and the kernel
   EXPECT_FALSE(row_of(text, "transpose/smem_unpadded?n=2048",
                       "shared_store_bank_conflicts_hw [counterguard::kernels::transpose::smem_tile]")
@@ -160,7 +161,7 @@ TEST(console_report, a_case_with_several_kernels_prints_a_row_per_kernel) {
 }
 
 TEST(console_report, prints_bands_and_measured_values_to_six_significant_digits) {
-  const std::string text = render_console_report(one_kernel_case_with_baseline_checks());
+  const std::string text = render_console_report(judge_run(one_kernel_case_with_baseline_checks(), false));
   const std::string line = row_of(text, "transpose/smem_unpadded?n=2048", "shared_store_bank_conflicts_hw");
   EXPECT_NE(line.find("33251.3 in [28774.9, 39727.7]"), std::string::npos) << line;
   EXPECT_NE(line.find(" 33312.1 "), std::string::npos) << line;
@@ -185,7 +186,7 @@ TEST(console_report, a_case_measured_without_checks_prints_every_value_per_launc
   }
   selection.totals["global_load_sectors"] = metric_value{524288, metric_class::exact};
   results.cases.push_back(selection);
-  const std::string text = render_console_report(results);
+  const std::string text = render_console_report(judge_run(results, false));
   EXPECT_NE(row_of(text, "exec/selection", "global_load_sectors [add_kernel #1]").find("262144"),
             std::string::npos)
       << text;
@@ -198,7 +199,7 @@ TEST(console_report, a_case_measured_without_checks_prints_every_value_per_launc
 }
 
 TEST(console_report, a_case_with_checks_shows_its_checks_not_every_value) {
-  const std::string text = render_console_report(one_kernel_case_with_baseline_checks());
+  const std::string text = render_console_report(judge_run(one_kernel_case_with_baseline_checks(), false));
   EXPECT_EQ(text.find("measured\n"), std::string::npos) << text;
 }
 

@@ -14,7 +14,7 @@ namespace {
 
 std::vector<finding> findings_of(const run_results& results, const test::sample_repository& repository,
                                  bool strict = false) {
-  return collect_findings(results, strict, repository_paths(repository.root()));
+  return collect_findings(judge_run(results, strict), repository_paths(repository.root()));
 }
 
 TEST(findings, a_blamed_failing_check_is_found_on_its_source_line_relative_to_the_repository) {

@@ -20,7 +20,8 @@ std::vector<std::string> annotation_lines(const std::string& text) {
 }
 
 std::vector<finding> sample_findings(const test::sample_repository& repository) {
-  return collect_findings(test::blamed_run_in(repository), false, repository_paths(repository.root()));
+  return collect_findings(judge_run(test::blamed_run_in(repository), false),
+                          repository_paths(repository.root()));
 }
 
 TEST(github_annotations, a_blamed_check_is_an_error_on_its_source_line_with_its_values_and_instruction) {
@@ -76,8 +77,8 @@ TEST(github_annotations, a_passing_run_writes_nothing) {
   const test::sample_repository repository;
   run_results results = test::blamed_run_in(repository);
   results.cases.erase(results.cases.begin() + 1, results.cases.end());
-  EXPECT_EQ(render_github_annotations(collect_findings(results, false, repository_paths(repository.root())),
-                                      10, ""),
+  EXPECT_EQ(render_github_annotations(
+                collect_findings(judge_run(results, false), repository_paths(repository.root())), 10, ""),
             "");
 }
 

@@ -12,8 +12,8 @@ namespace counterguard {
 namespace {
 
 nlohmann::json sample_report(const test::sample_repository& repository) {
-  return nlohmann::json::parse(render_gitlab_code_quality(
-      collect_findings(test::blamed_run_in(repository), false, repository_paths(repository.root()))));
+  return nlohmann::json::parse(render_gitlab_code_quality(collect_findings(
+      judge_run(test::blamed_run_in(repository), false), repository_paths(repository.root()))));
 }
 
 TEST(gitlab_code_quality, each_placed_finding_is_one_entry_with_the_fields_gitlab_reads) {

@@ -72,7 +72,7 @@ TEST(html_escape, escapes_markup_and_quotes) {
 }
 
 TEST(html_report, is_one_complete_document) {
-  const std::string html = render_html_report(test::sample_run(), {noisy_series()}, false);
+  const std::string html = render_html_report(judge_run(test::sample_run(), false), {noisy_series()});
   EXPECT_EQ(html.rfind("<!DOCTYPE html>\n<html lang=\"en\">", 0), 0U);
   EXPECT_NE(html.find("<meta charset=\"utf-8\">"), std::string::npos);
   EXPECT_NE(html.find("</html>\n"), std::string::npos);
@@ -83,7 +83,7 @@ TEST(html_report, is_one_complete_document) {
 }
 
 TEST(html_report, escapes_every_instance_name_and_reason) {
-  const std::string html = render_html_report(test::sample_run(), {}, false);
+  const std::string html = render_html_report(judge_run(test::sample_run(), false), {});
   EXPECT_EQ(html.find("atomics/hist<\"x\">"), std::string::npos);
   EXPECT_NE(html.find("atomics/hist&lt;&quot;x&quot;&gt;"), std::string::npos);
   EXPECT_EQ(html.find("illegal address <at 0x10>"), std::string::npos);
@@ -94,7 +94,7 @@ TEST(html_report, escapes_every_instance_name_and_reason) {
 TEST(html_report, escapes_names_inside_the_plots) {
   metric_history series = noisy_series();
   series.instance = "s/c?n=<1>&x=\"2\"";
-  const std::string html = render_html_report(test::sample_run(), {series}, false);
+  const std::string html = render_html_report(judge_run(test::sample_run(), false), {series});
   EXPECT_EQ(html.find("s/c?n=<1>"), std::string::npos);
   EXPECT_NE(html.find("s/c?n=&lt;1&gt;&amp;x=&quot;2&quot;"), std::string::npos);
 }
@@ -103,7 +103,7 @@ TEST(html_report, the_header_says_the_verdict_gpu_commit_and_counts) {
   run_results results = test::sample_run();
   results.metadata.git_commit = "6955cc2194e6859188c19fb57c589d1f2213125b";
   results.metadata.started_at = "2026-11-30T03:22:42Z";
-  const std::string html = render_html_report(results, {}, false);
+  const std::string html = render_html_report(judge_run(results, false), {});
   const std::string header = html.substr(0, html.find("</header>"));
   EXPECT_NE(header.find(">FAILED<"), std::string::npos);
   EXPECT_NE(header.find("NVIDIA H200"), std::string::npos);
@@ -120,7 +120,7 @@ TEST(html_report, the_header_says_the_verdict_gpu_commit_and_counts) {
 TEST(html_report, a_passing_run_says_passed) {
   run_results results = test::sample_run();
   results.cases.resize(1);
-  const std::string html = render_html_report(results, {}, false);
+  const std::string html = render_html_report(judge_run(results, false), {});
   EXPECT_NE(html.find(">PASSED<"), std::string::npos);
   EXPECT_NE(section(html, "attention").find("Nothing: every check passed."), std::string::npos);
 }
@@ -140,7 +140,7 @@ TEST(html_report, lists_what_needs_attention_most_urgent_first) {
   wrong.verification_message = "out[3] = 7";
   results.cases.push_back(wrong);
 
-  const std::string attention = section(render_html_report(results, {}, false), "attention");
+  const std::string attention = section(render_html_report(judge_run(results, false), {}), "attention");
   const auto error = attention.find("illegal address");
   const auto wrong_output = attention.find("out[3] = 7");
   const auto failed = attention.find("shared_store_bank_conflicts says fail");
@@ -157,7 +157,7 @@ TEST(html_report, lists_what_needs_attention_most_urgent_first) {
 
 TEST(html_report, lists_every_case_in_collapsible_blocks) {
   const run_results results = test::sample_run();
-  const std::string suites = section(render_html_report(results, {}, false), "suites");
+  const std::string suites = section(render_html_report(judge_run(results, false), {}), "suites");
   EXPECT_EQ(count(suites, "<details class=\"suite"), 3U);
   EXPECT_EQ(count(suites, "<details class=\"case"), results.cases.size());
   // Failing cases start open, passing ones closed.
@@ -167,7 +167,7 @@ TEST(html_report, lists_every_case_in_collapsible_blocks) {
 
 TEST(html_report, the_first_picture_has_a_row_per_check_and_per_case_that_did_not_run) {
   const run_results results = test::sample_run();
-  const std::string html = render_html_report(results, {}, false);
+  const std::string html = render_html_report(judge_run(results, false), {});
   const std::string standing = section(html, "standing");
   EXPECT_LT(html.find("<section id=\"standing\">"), html.find("<section id=\"attention\">"));
   std::size_t checks = 0;
@@ -185,7 +185,7 @@ TEST(html_report, the_first_picture_puts_failing_cases_first_then_changed_ones) 
   fine.suite = "s";
   fine.checks.push_back(test::make_check("m", "== 1", 1, check_verdict::pass, false));
   results.cases.insert(results.cases.begin(), fine);
-  const std::string standing = section(render_html_report(results, {}, false), "standing");
+  const std::string standing = section(render_html_report(judge_run(results, false), {}), "standing");
   const auto failed = standing.find("transpose/naive?n=2048");
   const auto errored = standing.find("atomics/hist");
   const auto changed = standing.find("transpose/smem?pad=1,n=2048");  // a new metric, nothing failing
@@ -210,17 +210,17 @@ TEST(html_report, the_first_picture_lists_a_one_kernel_cases_checks_once) {
   check_outcome per_kernel = c.checks[1];
   per_kernel.kernel = "k";
   c.checks.push_back(per_kernel);
-  const std::string standing = section(render_html_report(results, {}, false), "standing");
+  const std::string standing = section(render_html_report(judge_run(results, false), {}), "standing");
   EXPECT_EQ(count(standing, "global_load_sectors"), 1U) << standing;
   c.kernels.resize(2);
-  const std::string two = section(render_html_report(results, {}, false), "standing");
+  const std::string two = section(render_html_report(judge_run(results, false), {}), "standing");
   EXPECT_EQ(count(two, "global_load_sectors"), 2U) << two;
 }
 
 TEST(html_report, rounds_bands_to_six_significant_digits) {
   run_results results = test::sample_run();
   results.cases[1].checks[1].expected = "1000.123456789 in [900.987654321, 1100.5]";
-  const std::string html = render_html_report(results, {}, false);
+  const std::string html = render_html_report(judge_run(results, false), {});
   EXPECT_EQ(html.find("900.987654321"), std::string::npos);
   EXPECT_NE(section(html, "standing").find("1000.12 in [900.988, 1100.5]"), std::string::npos);
   EXPECT_NE(section(html, "attention").find("1000.12 in [900.988, 1100.5]"), std::string::npos);
@@ -229,19 +229,20 @@ TEST(html_report, rounds_bands_to_six_significant_digits) {
 TEST(html_report, names_the_yaml_line_of_a_failed_expectation) {
   run_results results = test::sample_run();
   results.cases[1].checks[0].source = source_location{"cases/transpose.yaml", 42, 7};
-  const std::string html = render_html_report(results, {}, false);
+  const std::string html = render_html_report(judge_run(results, false), {});
   EXPECT_NE(section(html, "attention").find("cases/transpose.yaml:42"), std::string::npos);
 }
 
 TEST(html_report, draws_one_plot_per_history_series) {
   const std::vector<metric_history> history{noisy_series(), exact_series(), noisy_series()};
-  const std::string trends = section(render_html_report(test::sample_run(), history, false), "trends");
+  const std::string trends =
+      section(render_html_report(judge_run(test::sample_run(), false), history), "trends");
   EXPECT_EQ(count(trends, "<svg class=\"cg-plot"), 3U);
   EXPECT_EQ(count(trends, "<figure"), 3U);
 }
 
 TEST(html_report, says_when_there_is_no_history) {
-  const std::string trends = section(render_html_report(test::sample_run(), {}, false), "trends");
+  const std::string trends = section(render_html_report(judge_run(test::sample_run(), false), {}), "trends");
   EXPECT_EQ(count(trends, "<svg"), 0U);
   EXPECT_NE(trends.find("No history"), std::string::npos);
 }
@@ -256,7 +257,7 @@ TEST(html_report, puts_series_failing_now_before_the_others) {
     p.band_high.reset();
   }
   const std::string trends =
-      section(render_html_report(test::sample_run(), {fine, noisy_series()}, false), "trends");
+      section(render_html_report(judge_run(test::sample_run(), false), {fine, noisy_series()}), "trends");
   ASSERT_NE(trends.find("s/fine"), std::string::npos) << trends;
   EXPECT_LT(trends.find("transpose/naive?n=2048"), trends.find("s/fine"));
   EXPECT_NE(trends.find("<figure id=\"trend-1\" class=\"failing\">"), std::string::npos);
@@ -269,10 +270,11 @@ TEST(html_report, plots_only_metrics_with_two_recorded_runs) {
   two_runs.metric = "dram_read_bytes";
   two_runs.points.resize(2);
   const std::string trends =
-      section(render_html_report(test::sample_run(), {one_run, two_runs}, false), "trends");
+      section(render_html_report(judge_run(test::sample_run(), false), {one_run, two_runs}), "trends");
   EXPECT_EQ(count(trends, "<svg class=\"cg-plot"), 1U) << trends;
   EXPECT_NE(trends.find("dram_read_bytes"), std::string::npos);
-  const std::string only_one = section(render_html_report(test::sample_run(), {one_run}, false), "trends");
+  const std::string only_one =
+      section(render_html_report(judge_run(test::sample_run(), false), {one_run}), "trends");
   EXPECT_EQ(count(only_one, "<svg"), 0U);
   EXPECT_NE(only_one.find("a metric is plotted once it has two"), std::string::npos) << only_one;
 }
@@ -283,11 +285,11 @@ TEST(html_report, plots_a_kernel_of_a_one_kernel_case_only_as_the_case_total) {
   metric_history total = noisy_series();
   metric_history per_kernel = noisy_series();
   per_kernel.kernel = "counterguard::kernels::transpose::naive";
-  EXPECT_EQ(count(section(render_html_report(results, {total, per_kernel}, false), "trends"),
+  EXPECT_EQ(count(section(render_html_report(judge_run(results, false), {total, per_kernel}), "trends"),
                   "<svg class=\"cg-plot"),
             1U);
   results.cases[1].kernels.resize(2);
-  EXPECT_EQ(count(section(render_html_report(results, {total, per_kernel}, false), "trends"),
+  EXPECT_EQ(count(section(render_html_report(judge_run(results, false), {total, per_kernel}), "trends"),
                   "<svg class=\"cg-plot"),
             2U);
 }
@@ -299,7 +301,7 @@ TEST(html_report, counts_series_that_never_changed_instead_of_drawing_them) {
     p.verdict = "pass";
   }
   const std::string trends =
-      section(render_html_report(test::sample_run(), {flat, noisy_series()}, false), "trends");
+      section(render_html_report(judge_run(test::sample_run(), false), {flat, noisy_series()}), "trends");
   EXPECT_EQ(count(trends, "<svg class=\"cg-plot"), 1U);
   EXPECT_NE(trends.find("1 series held the same value and band in every run"), std::string::npos) << trends;
 }
@@ -309,21 +311,23 @@ TEST(html_report, keeps_the_plots_collapsed_unless_one_fails) {
   fine.instance = "s/quiet";  // not a case failing in sample_run()
   fine.points.back().value = 1020;
   fine.points.back().verdict = "pass";
-  const std::string quiet = section(render_html_report(test::sample_run(), {fine}, false), "trends");
+  const std::string quiet =
+      section(render_html_report(judge_run(test::sample_run(), false), {fine}), "trends");
   EXPECT_NE(quiet.find("<details class=\"plots\"><summary>"), std::string::npos) << quiet;
   const std::string failing =
-      section(render_html_report(test::sample_run(), {noisy_series()}, false), "trends");
+      section(render_html_report(judge_run(test::sample_run(), false), {noisy_series()}), "trends");
   EXPECT_NE(failing.find("<details class=\"plots\" open><summary>"), std::string::npos) << failing;
 }
 
 TEST(html_report, links_a_case_to_its_plots) {
   const std::string suites =
-      section(render_html_report(test::sample_run(), {noisy_series()}, false), "suites");
+      section(render_html_report(judge_run(test::sample_run(), false), {noisy_series()}), "suites");
   EXPECT_NE(suites.find("<a href=\"#trend-0\">duration_ns</a>"), std::string::npos) << suites;
 }
 
 TEST(html_report, needs_nothing_from_the_network) {
-  const std::string html = render_html_report(test::sample_run(), {noisy_series(), exact_series()}, false);
+  const std::string html =
+      render_html_report(judge_run(test::sample_run(), false), {noisy_series(), exact_series()});
   EXPECT_EQ(html.find("http://"), std::string::npos);
   EXPECT_EQ(html.find("https://"), std::string::npos);
   const std::regex external(R"((src|href)\s*=\s*["']?\s*(https?:)?//)", std::regex::icase);
@@ -356,8 +360,8 @@ TEST(html_report, the_recorded_builtin_run_stays_small) {
       history.push_back(series);
     }
   }
-  const std::string without = render_html_report(results, {}, false);
-  const std::string with = render_html_report(results, history, false);
+  const std::string without = render_html_report(judge_run(results, false), {});
+  const std::string with = render_html_report(judge_run(results, false), history);
   EXPECT_LT(without.size(), 300'000U);
   EXPECT_LT(with.size(), 1'500'000U) << history.size() << " series";
 }
@@ -439,7 +443,7 @@ namespace counterguard {
 namespace {
 
 TEST(html_report, shows_a_blamed_cases_source_lines_in_the_case) {
-  const std::string html = render_html_report(test::sample_run_with_blame(), {}, false);
+  const std::string html = render_html_report(judge_run(test::sample_run_with_blame(), false), {});
   const auto table = html.find("<table class=\"blame\">");
   ASSERT_NE(table, std::string::npos);
   EXPECT_NE(html.find("<code>transpose.cu:34</code></td><td><code>STS [R7], R8</code></td><td>"
@@ -451,7 +455,7 @@ TEST(html_report, shows_a_blamed_cases_source_lines_in_the_case) {
 }
 
 TEST(html_report, of_a_run_that_profiled_nothing_says_static_checks_only_in_its_title_and_header) {
-  const std::string html = render_html_report(test::static_only_run(), {}, false);
+  const std::string html = render_html_report(judge_run(test::static_only_run(), false), {});
   EXPECT_NE(html.find("<title>counterguard: passed (static checks only)"), std::string::npos);
   EXPECT_NE(html.find("<strong>static checks only: 5 counter checks not run: no GPU</strong>"),
             std::string::npos);

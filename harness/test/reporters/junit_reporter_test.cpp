@@ -35,7 +35,7 @@ TEST(xml_escape, passes_utf8_through) {
 }
 
 TEST(junit_report, has_one_testcase_per_instance_with_suite_as_classname) {
-  const std::string xml = render_junit_report(test::sample_run(), false);
+  const std::string xml = render_junit_report(judge_run(test::sample_run(), false));
   EXPECT_EQ(count(xml, "<testcase "), 4U);
   EXPECT_NE(xml.find(R"(<testcase classname="transpose" name="transpose/naive?n=2048" time="0.250">)"),
             std::string::npos)
@@ -43,7 +43,7 @@ TEST(junit_report, has_one_testcase_per_instance_with_suite_as_classname) {
 }
 
 TEST(junit_report, groups_cases_in_one_testsuite_per_suite_with_counts) {
-  const std::string xml = render_junit_report(test::sample_run(), false);
+  const std::string xml = render_junit_report(judge_run(test::sample_run(), false));
   EXPECT_EQ(count(xml, "<testsuite "), 3U);
   EXPECT_NE(
       xml.find(R"(<testsuite name="transpose" tests="2" failures="1" errors="0" skipped="0" time="0.750" )"),
@@ -54,7 +54,7 @@ TEST(junit_report, groups_cases_in_one_testsuite_per_suite_with_counts) {
 }
 
 TEST(junit_report, a_failing_case_has_one_failure_naming_metric_expected_and_measured) {
-  const std::string xml = render_junit_report(test::sample_run(), false);
+  const std::string xml = render_junit_report(judge_run(test::sample_run(), false));
   EXPECT_EQ(count(xml, "<failure "), 1U);
   EXPECT_NE(
       xml.find(
@@ -65,7 +65,7 @@ TEST(junit_report, a_failing_case_has_one_failure_naming_metric_expected_and_mea
 }
 
 TEST(junit_report, a_skip_and_an_error_carry_their_escaped_reasons) {
-  const std::string xml = render_junit_report(test::sample_run(), false);
+  const std::string xml = render_junit_report(judge_run(test::sample_run(), false));
   EXPECT_NE(xml.find(R"(<skipped message="needs clusters &amp; sm_90"/>)"), std::string::npos) << xml;
   EXPECT_NE(xml.find(R"x(<error message="illegal address &lt;at 0x10&gt;" type="error"/>)x"),
             std::string::npos);
@@ -76,7 +76,7 @@ TEST(junit_report, a_wrong_output_is_a_failure_of_its_own_type) {
   run_results results = test::sample_run();
   results.cases[0].verified = false;
   results.cases[0].verification_message = "out[1] = 2";
-  const std::string xml = render_junit_report(results, false);
+  const std::string xml = render_junit_report(judge_run(results, false));
   EXPECT_NE(xml.find(R"x(<failure message="wrong output: out[1] = 2" type="wrong_output">)x"),
             std::string::npos)
       << xml;
@@ -89,15 +89,15 @@ TEST(junit_report, an_improvement_fails_only_when_strict) {
   c.suite = "s";
   c.checks.push_back(test::make_check("m", "10 (exact)", 5, check_verdict::improvement, false, 10.0));
   results.cases.push_back(c);
-  EXPECT_EQ(count(render_junit_report(results, false), "<failure "), 0U);
-  EXPECT_EQ(count(render_junit_report(results, true), "<failure "), 1U);
+  EXPECT_EQ(count(render_junit_report(judge_run(results, false)), "<failure "), 0U);
+  EXPECT_EQ(count(render_junit_report(judge_run(results, true)), "<failure "), 1U);
 }
 
 TEST(junit_report, a_failed_case_points_at_its_first_failing_expectation) {
   run_results results = test::sample_run();
   results.cases[1].source = source_location{"cases/transpose.yaml", 20, 5};
   results.cases[1].checks[0].source = source_location{"cases/transpose.yaml", 27, 9};
-  const std::string xml = render_junit_report(results, false);
+  const std::string xml = render_junit_report(judge_run(results, false));
   EXPECT_NE(xml.find(R"(name="transpose/naive?n=2048" time="0.250" file="cases/transpose.yaml" line="27">)"),
             std::string::npos)
       << xml;
@@ -106,7 +106,7 @@ TEST(junit_report, a_failed_case_points_at_its_first_failing_expectation) {
 TEST(junit_report, a_failed_case_whose_failing_checks_have_no_source_points_at_its_definition) {
   run_results results = test::sample_run();
   results.cases[1].source = source_location{"cases/transpose.yaml", 20, 5};
-  const std::string xml = render_junit_report(results, false);
+  const std::string xml = render_junit_report(judge_run(results, false));
   EXPECT_NE(xml.find(R"(name="transpose/naive?n=2048" time="0.250" file="cases/transpose.yaml" line="20">)"),
             std::string::npos)
       << xml;
@@ -124,7 +124,7 @@ TEST(junit_report, a_baseline_regression_points_at_the_expectation_of_the_same_m
   c.checks.back().source = source_location{"cases/t.yaml", 7, 7};
   c.checks.push_back(test::make_check("sectors", "4 (exact)", 5, check_verdict::regression, true, 4.0));
   results.cases.push_back(c);
-  const std::string xml = render_junit_report(results, false);
+  const std::string xml = render_junit_report(judge_run(results, false));
   EXPECT_NE(xml.find(R"(name="t/a" time="0.000" file="cases/t.yaml" line="7">)"), std::string::npos) << xml;
 }
 
@@ -132,7 +132,7 @@ TEST(junit_report, a_passing_case_points_at_its_definition_not_at_a_passing_chec
   run_results results = test::sample_run();
   results.cases[0].source = source_location{"cases/transpose.yaml", 8, 5};
   results.cases[0].checks[0].source = source_location{"cases/transpose.yaml", 14, 9};
-  const std::string xml = render_junit_report(results, false);
+  const std::string xml = render_junit_report(judge_run(results, false));
   EXPECT_NE(
       xml.find(R"(name="transpose/smem?pad=1,n=2048" time="0.500" file="cases/transpose.yaml" line="8">)"),
       std::string::npos)
@@ -140,7 +140,7 @@ TEST(junit_report, a_passing_case_points_at_its_definition_not_at_a_passing_chec
 }
 
 TEST(junit_report, a_case_without_a_source_has_no_file_attribute) {
-  const std::string xml = render_junit_report(test::sample_run(), false);
+  const std::string xml = render_junit_report(judge_run(test::sample_run(), false));
   EXPECT_EQ(xml.find(" file=\""), std::string::npos);
 }
 
@@ -152,7 +152,7 @@ TEST(junit_report, every_testsuite_has_timestamp_hostname_and_properties) {
   results.metadata.device.cuda_runtime_version = "13.0";
   results.metadata.device.cupti_version = "130001";
   results.metadata.git_commit = "6955cc2194e6859188c19fb57c589d1f2213125b";
-  const std::string xml = render_junit_report(results, false);
+  const std::string xml = render_junit_report(judge_run(results, false));
   EXPECT_EQ(count(xml, R"( timestamp="2026-11-30T03:22:42" hostname="gpu-runner-7">)"), 3U) << xml;
   EXPECT_EQ(count(xml, "<properties>"), 3U);
   EXPECT_EQ(count(xml, "</properties>"), 3U);
@@ -170,12 +170,12 @@ TEST(junit_report, every_testsuite_has_timestamp_hostname_and_properties) {
 }
 
 TEST(junit_report, an_unrecorded_hostname_reads_unknown) {
-  EXPECT_NE(render_junit_report(test::sample_run(), false).find(R"( hostname="unknown">)"),
+  EXPECT_NE(render_junit_report(judge_run(test::sample_run(), false)).find(R"( hostname="unknown">)"),
             std::string::npos);
 }
 
 TEST(junit_report, opens_and_closes_every_element) {
-  const std::string xml = render_junit_report(test::sample_run(), false);
+  const std::string xml = render_junit_report(judge_run(test::sample_run(), false));
   EXPECT_EQ(xml.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", 0), 0U);
   EXPECT_EQ(count(xml, "<testsuite "), count(xml, "</testsuite>"));
   EXPECT_EQ(count(xml, "<failure "), count(xml, "</failure>"));
@@ -191,7 +191,7 @@ namespace counterguard {
 namespace {
 
 TEST(junit_report, a_blamed_failure_names_its_source_lines) {
-  const std::string xml = render_junit_report(test::sample_run_with_blame(), false);
+  const std::string xml = render_junit_report(judge_run(test::sample_run_with_blame(), false));
   const auto failure = xml.find("<failure");
   ASSERT_NE(failure, std::string::npos);
   const auto lines = xml.find(
@@ -201,7 +201,7 @@ TEST(junit_report, a_blamed_failure_names_its_source_lines) {
 }
 
 TEST(junit_report, of_a_run_that_profiled_nothing_carries_static_checks_only_as_a_property) {
-  const std::string xml = render_junit_report(test::static_only_run(), false);
+  const std::string xml = render_junit_report(judge_run(test::static_only_run(), false));
   EXPECT_NE(xml.find("<property name=\"static_checks_only\" value=\"static checks only: 5 counter checks not "
                      "run: no GPU\"/>"),
             std::string::npos)

@@ -9,20 +9,21 @@ namespace counterguard {
 namespace {
 
 TEST(markdown_report, heading_says_failed_when_the_run_fails) {
-  EXPECT_EQ(render_markdown_report(test::sample_run(), false).rfind("## counterguard: FAILED\n", 0), 0U);
+  EXPECT_EQ(
+      render_markdown_report(judge_run(test::sample_run(), false)).rfind("## counterguard: FAILED\n", 0), 0U);
 }
 
 TEST(markdown_report, heading_says_passed_and_every_check_passed) {
   run_results results = test::sample_run();
   results.cases.resize(1);
   results.cases[0].checks.resize(1);
-  const std::string md = render_markdown_report(results, false);
+  const std::string md = render_markdown_report(judge_run(results, false));
   EXPECT_EQ(md.rfind("## counterguard: passed\n", 0), 0U);
   EXPECT_NE(md.find("Every check passed."), std::string::npos);
 }
 
 TEST(markdown_report, lists_items_most_urgent_first_before_the_counts) {
-  const std::string md = render_markdown_report(test::sample_run(), false);
+  const std::string md = render_markdown_report(judge_run(test::sample_run(), false));
   const auto error = md.find("| **error** |");
   const auto failed = md.find("| **failed** |");
   const auto regression = md.find("| **regression** |");
@@ -36,19 +37,19 @@ TEST(markdown_report, lists_items_most_urgent_first_before_the_counts) {
 }
 
 TEST(markdown_report, does_not_list_passing_checks) {
-  const std::string md = render_markdown_report(test::sample_run(), false);
+  const std::string md = render_markdown_report(judge_run(test::sample_run(), false));
   EXPECT_EQ(md.find("`transpose/smem?pad=1,n=2048` | `shared_store_bank_conflicts`"), std::string::npos);
 }
 
 TEST(markdown_report, puts_skipped_cases_in_a_details_block) {
-  const std::string md = render_markdown_report(test::sample_run(), false);
+  const std::string md = render_markdown_report(judge_run(test::sample_run(), false));
   EXPECT_NE(md.find("<details><summary>1 skipped</summary>"), std::string::npos);
   EXPECT_NE(md.find("- `dsmem/cluster`: needs clusters & sm_90"), std::string::npos);
 }
 
 TEST(markdown_report, a_small_run_is_unchanged_by_the_limit) {
-  const std::string md = render_markdown_report(test::sample_run(), false);
-  EXPECT_EQ(md, render_markdown_report(test::sample_run(), false, {0, {}}));
+  const std::string md = render_markdown_report(judge_run(test::sample_run(), false));
+  EXPECT_EQ(md, render_markdown_report(judge_run(test::sample_run(), false), {0, {}}));
   EXPECT_EQ(
       md,
       "## counterguard: FAILED\n\n"
@@ -93,15 +94,16 @@ std::size_t count_of(const std::string& text, const std::string& what) {
 
 TEST(markdown_report, a_large_failing_run_stays_within_the_limit) {
   const run_results results = large_failing_run(200, 20);  // 4000 failing checks
-  ASSERT_GT(render_markdown_report(results, false, {0, {}}).size(), 4 * default_markdown_limit);
-  const std::string md = render_markdown_report(results, false, {default_markdown_limit, "out/results.json"});
+  ASSERT_GT(render_markdown_report(judge_run(results, false), {0, {}}).size(), 4 * default_markdown_limit);
+  const std::string md =
+      render_markdown_report(judge_run(results, false), {default_markdown_limit, "out/results.json"});
   EXPECT_LE(md.size(), default_markdown_limit);
   EXPECT_GT(md.size(), default_markdown_limit - 1000) << "the budget should be used";
 }
 
 TEST(markdown_report, over_the_limit_keeps_the_heading_counts_and_most_urgent_rows) {
   const std::string md =
-      render_markdown_report(large_failing_run(200, 20), false, {20000, "out/results.json"});
+      render_markdown_report(judge_run(large_failing_run(200, 20), false), {20000, "out/results.json"});
   EXPECT_EQ(md.rfind("## counterguard: FAILED\n", 0), 0U);
   EXPECT_NE(md.find("**204 cases**: 1 passed, 201 failed, 1 skipped, 1 errors."), std::string::npos) << md;
   EXPECT_NE(md.find("| **error** | `atomics/hist<\"x\">`"), std::string::npos);
@@ -110,7 +112,7 @@ TEST(markdown_report, over_the_limit_keeps_the_heading_counts_and_most_urgent_ro
 
 TEST(markdown_report, over_the_limit_says_how_many_rows_were_left_out_and_where_they_are) {
   const std::string md =
-      render_markdown_report(large_failing_run(200, 20), false, {20000, "out/results.json"});
+      render_markdown_report(judge_run(large_failing_run(200, 20), false), {20000, "out/results.json"});
   const std::size_t total = 4000 + 4;  // the failing checks plus the sample's error, failure, regression, new
   const std::size_t listed = count_of(md, "\n| **") + count_of(md, "\n| new |");
   const std::string line =
@@ -121,7 +123,7 @@ TEST(markdown_report, over_the_limit_says_how_many_rows_were_left_out_and_where_
 }
 
 TEST(markdown_report, over_the_limit_without_a_file_points_at_the_console_output) {
-  const std::string md = render_markdown_report(large_failing_run(100, 20), false, {10000, ""});
+  const std::string md = render_markdown_report(judge_run(large_failing_run(100, 20), false), {10000, ""});
   EXPECT_NE(md.find("the job's console output lists all of them"), std::string::npos);
 }
 
@@ -136,7 +138,7 @@ namespace counterguard {
 namespace {
 
 TEST(markdown_report, puts_a_blamed_cases_source_lines_right_after_its_failing_checks) {
-  const std::string md = render_markdown_report(test::sample_run_with_blame(), false);
+  const std::string md = render_markdown_report(judge_run(test::sample_run_with_blame(), false));
   const auto row = md.find(
       "| source line | `transpose/naive?n=2048` | `shared_excess_wavefronts` | 0 | 4063232 | "
       "transpose.cu:34  STS [R7], R8  (counterguard::kernels::transpose::naive) |");
@@ -147,7 +149,7 @@ TEST(markdown_report, puts_a_blamed_cases_source_lines_right_after_its_failing_c
 }
 
 TEST(markdown_report, of_a_run_that_profiled_nothing_says_static_checks_only_in_its_heading_and_counts) {
-  const std::string md = render_markdown_report(test::static_only_run(), false);
+  const std::string md = render_markdown_report(judge_run(test::static_only_run(), false));
   EXPECT_EQ(md.rfind("## counterguard: passed (static checks only)\n", 0), 0U) << md;
   EXPECT_NE(md.find("**static checks only: 5 counter checks not run: no GPU**"), std::string::npos) << md;
   EXPECT_NE(md.find("Every static check passed."), std::string::npos) << md;

@@ -12,9 +12,10 @@ namespace counterguard {
 namespace {
 
 nlohmann::json sample_sarif(const test::sample_repository& repository) {
-  return nlohmann::json::parse(render_sarif_report(
-      collect_findings(test::blamed_run_in(repository), false, repository_paths(repository.root())),
-      "0.3.0"));
+  return nlohmann::json::parse(
+      render_sarif_report(collect_findings(judge_run(test::blamed_run_in(repository), false),
+                                           repository_paths(repository.root())),
+                          "0.3.0"));
 }
 
 TEST(sarif_report, is_one_run_of_counterguard_with_its_version_and_rules) {

@@ -18,6 +18,7 @@
 #include "counterguard/build_info.hpp"
 #include "counterguard/capi/counterguard_c.h"
 #include "counterguard/checker/expectation_checker.hpp"
+#include "counterguard/checker/judged_run.hpp"
 #include "counterguard/checker/run_verdict.hpp"
 #include "counterguard/core/error.hpp"
 #include "counterguard/core/markdown_budget.hpp"
@@ -416,27 +417,26 @@ int counterguard_update_baselines(const char* results_json, const char* baseline
 
 int counterguard_write_reports(const char* results_json, const char* options_json) {
   return guarded([&] {
-    const run_results results = parse_results(results_json);
     const json options = parse_json(options_json, "options_json");
+    const judged_run run = judge_run(parse_results(results_json), options.value("strict", false));
     report_files files;
     files.json = options.value("json", std::string());
     files.junit = options.value("junit", std::string());
     files.markdown = options.value("markdown", std::string());
     files.markdown_limit = options.value("markdown_limit", files.markdown_limit);
     files.html = options.value("html", std::string());
-    write_report_files(results, files, options.value("strict", false));
+    write_report_files(run, files);
   });
 }
 
 int counterguard_render_console(const char* results_json, const char* options_json, char** text) {
   return guarded([&] {
     require_out(text, "text");
-    const run_results results = parse_results(results_json);
     const json options = parse_json(options_json, "options_json");
+    const judged_run run = judge_run(parse_results(results_json), options.value("strict", false));
     console_report_options console;
-    console.strict = options.value("strict", false);
     console.show_passing = options.value("show_passing", true);
-    *text = handed_over(render_console_report(results, console));
+    *text = handed_over(render_console_report(run, console));
   });
 }
 

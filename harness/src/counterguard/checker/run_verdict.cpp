@@ -52,6 +52,18 @@ void settle_case_status(case_result& result, bool strict) {
     result.status_reason += " (and " + std::to_string(failing - 1) + " more failing checks)";
 }
 
+case_status decided_status(const case_result& result, bool strict) {
+  if (result.status != case_status::passed)
+    return result.status;
+  if (result.verified && !*result.verified)
+    return case_status::failed;
+  for (const auto& check : result.checks) {
+    if (is_failing(check, strict))
+      return case_status::failed;
+  }
+  return case_status::passed;
+}
+
 std::optional<unmeasured_counters> counters_not_checked(const run_results& results) {
   unmeasured_counters unmeasured;
   for (const auto& result : results.cases)
@@ -70,14 +82,9 @@ std::string describe_unmeasured(const unmeasured_counters& unmeasured) {
 
 exit_code decide_exit_code(const run_results& results, bool strict) {
   for (const auto& result : results.cases) {
-    if (result.status == case_status::failed || result.status == case_status::error)
+    const case_status status = decided_status(result, strict);
+    if (status == case_status::failed || status == case_status::error)
       return exit_code::check_failed;
-    if (result.verified && !*result.verified)
-      return exit_code::check_failed;
-    for (const auto& check : result.checks) {
-      if (is_failing(check, strict))
-        return exit_code::check_failed;
-    }
   }
   return exit_code::success;
 }

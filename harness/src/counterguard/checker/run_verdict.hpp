@@ -23,6 +23,11 @@ namespace counterguard {
 // output (verified == false) or any failing check makes it failed (with a reason); otherwise passed.
 void settle_case_status(case_result& result, bool strict);
 
+// How a finished case stands, as every report shows it and the exit status counts it: its own status, unless
+// a wrong output (verified == false) or a failing check says it failed. Unlike settle_case_status it never
+// turns a failed case into a passed one (a case the runner failed, a timeout, has no failing check).
+[[nodiscard]] case_status decided_status(const case_result& result, bool strict);
+
 // A run that profiled nothing (`static`, or `run` without a GPU): how many counter checks its cases left
 // unchecked, and why. A green verdict from such a run says nothing about the counters.
 struct unmeasured_counters {

@@ -136,10 +136,10 @@ void check_report_destinations(const report_options& reports) {
   }
 }
 
-void write_reports(const run_results& results, const report_options& reports,
+void write_reports(const judged_run& run, const report_options& reports,
                    const std::vector<metric_history>& history) {
+  const run_results& results = run.results;
   console_report_options console;
-  console.strict = reports.strict;
   console.show_passing = !reports.quiet;
   // Standard output holds the report asked for there and nothing else, so it can be piped.
   const bool report_on_standard_output =
@@ -150,7 +150,7 @@ void write_reports(const run_results& results, const report_options& reports,
                   [](const auto& e) { return is_standard_output(e.second); }) ||
       std::any_of(reports.annotations.begin(), reports.annotations.end(),
                   [](const auto& e) { return is_standard_output(e.second); });
-  std::fputs(render_console_report(results, console).c_str(), report_on_standard_output ? stderr : stdout);
+  std::fputs(render_console_report(run, console).c_str(), report_on_standard_output ? stderr : stdout);
   report_files files;
   files.json = reports.json;
   files.junit = reports.junit;
@@ -162,7 +162,7 @@ void write_reports(const run_results& results, const report_options& reports,
   files.annotation_limit = reports.annotation_limit;
   files.source_root = reports.source_root;
   files.source_link = reports.source_link;
-  write_report_files(results, files, reports.strict, history);
+  write_report_files(run, files, history);
   for (const auto& [name, path] : reports.exports) {
     const dashboard_format format = *parse_dashboard_format(name);
     write_report_text(path, render_dashboard_export(format, results));
@@ -225,8 +225,9 @@ int judge_and_report(run_results& results, const report_options& reports,
     if (!reports.html.empty())
       history = history_store(reports.history).all_series(results.metadata.gpu_key, html_history_runs);
   }
-  write_reports(results, reports, history);
-  return static_cast<int>(decide_exit_code(results, reports.strict));
+  const judged_run judged = judge_run(results, reports.strict);
+  write_reports(judged, reports, history);
+  return static_cast<int>(judged.status);
 }
 
 }  // namespace counterguard

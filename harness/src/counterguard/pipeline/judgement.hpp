@@ -10,6 +10,7 @@
 
 #include "counterguard/baselines/baseline_file.hpp"
 #include "counterguard/baselines/noise_model.hpp"
+#include "counterguard/checker/judged_run.hpp"
 #include "counterguard/core/markdown_budget.hpp"
 #include "counterguard/history/metric_history.hpp"
 #include "counterguard/model/case_instance.hpp"
@@ -79,7 +80,7 @@ int judge_and_report(run_results& results, const report_options& reports,
 // requested JSON, JUnit, Markdown, HTML, CSV, dashboard and annotation files (the findings computed once);
 // the HTML report plots `history` (the recorded series of the run's GPU key, when a history database is
 // given).
-void write_reports(const run_results& results, const report_options& reports,
+void write_reports(const judged_run& run, const report_options& reports,
                    const std::vector<metric_history>& history = {});
 
 // Records `results` into the history database at `database` (created when missing) and says so on stderr.

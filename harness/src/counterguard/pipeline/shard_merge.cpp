@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <utility>
 
 #include "counterguard/checker/run_verdict.hpp"
 #include "counterguard/results/results_merge.hpp"
@@ -31,10 +32,11 @@ int merge_results_files(const merge_options& options) {
                    .c_str(),
                stderr);
   }
-  write_reports(merged, options.reports);
+  const judged_run judged = judge_run(std::move(merged), options.reports.strict);
+  write_reports(judged, options.reports);
   if (!options.reports.history.empty())
-    record_into_history(options.reports.history, merged, "counterguard merge");
-  return static_cast<int>(decide_exit_code(merged, options.reports.strict));
+    record_into_history(options.reports.history, judged.results, "counterguard merge");
+  return static_cast<int>(judged.status);
 }
 
 }  // namespace counterguard

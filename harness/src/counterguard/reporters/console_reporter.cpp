@@ -16,9 +16,9 @@ namespace {
 
 using row = std::vector<std::string>;
 
-std::string verdict_text(const check_outcome& check, bool strict) {
+std::string verdict_text(const check_outcome& check, const judged_run& run) {
   std::string text = check.verdict == check_verdict::new_metric ? "new" : to_string(check.verdict);
-  if (is_failing(check, strict))
+  if (run.fails(check))
     std::transform(text.begin(), text.end(), text.begin(), ::toupper);
   return text;
 }
@@ -60,7 +60,8 @@ void add_measured_rows(const case_result& result, std::vector<row>& rows) {
 
 }  // namespace
 
-std::string render_console_report(const run_results& results, const console_report_options& options) {
+std::string render_console_report(const judged_run& run, const console_report_options& options) {
+  const run_results& results = run.results;
   std::vector<row> rows;
   rows.push_back({"CASE", "METRIC", "EXPECTED", "MEASURED", "DELTA", "VERDICT"});
   for (const auto& result : results.cases) {
@@ -89,7 +90,7 @@ std::string render_console_report(const run_results& results, const console_repo
       }
       rows.push_back({result.instance, metric, round_numbers_in(check.expected),
                       check.measured ? format_display_value(*check.measured) : "-", delta,
-                      verdict_text(check, options.strict)});
+                      verdict_text(check, run)});
     }
     add_measured_rows(result, rows);
   }
@@ -99,7 +100,7 @@ std::string render_console_report(const run_results& results, const console_repo
     if (result.blame)
       text += render_blame_lines(result.instance, *result.blame);
   }
-  text += summary_line(summarize(results, options.strict)) + "\n";
+  text += summary_line(summarize(run)) + "\n";
   return text;
 }
 

@@ -3,12 +3,11 @@
 
 #include <string>
 
-#include "counterguard/results/run_results.hpp"
+#include "counterguard/checker/judged_run.hpp"
 
 namespace counterguard {
 
 struct console_report_options {
-  bool strict = false;
   bool show_passing = true;  // false: only rows that are not `pass` (CI logs of large suites)
 };
 
@@ -19,7 +18,7 @@ struct console_report_options {
 // that are not integers to about six significant digits, format_display_value), one row per skipped,
 // errored or wrongly computing case, and a last line with the counts (summary_line, every check counted).
 // Failing verdicts are upper case.
-[[nodiscard]] std::string render_console_report(const run_results& results,
+[[nodiscard]] std::string render_console_report(const judged_run& run,
                                                 const console_report_options& options = {});
 
 }  // namespace counterguard

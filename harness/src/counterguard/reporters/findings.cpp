@@ -2,30 +2,18 @@
 #include "counterguard/reporters/findings.hpp"
 
 #include <fmt/format.h>
-#include <openssl/evp.h>
 
 #include <algorithm>
-#include <array>
 #include <set>
 
 #include "counterguard/checker/run_verdict.hpp"
 #include "counterguard/core/error.hpp"
 #include "counterguard/core/value_format.hpp"
+#include "counterguard/history/sha256.hpp"
 #include "counterguard/reporters/shown_checks.hpp"
 
 namespace counterguard {
 namespace {
-
-std::string sha256_hex(const std::string& text) {
-  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
-  unsigned int size = 0;
-  if (EVP_Digest(text.data(), text.size(), digest.data(), &size, EVP_sha256(), nullptr) != 1)
-    throw error(exit_code::internal_error, "OpenSSL could not compute a SHA-256 digest");
-  std::string hex;
-  for (unsigned int i = 0; i < size; ++i)
-    hex += fmt::format("{:02x}", digest[i]);
-  return hex;
-}
 
 // The line number of a blame place ("transpose.cu:34" -> 34); 0 without one.
 int line_of_place(const std::string& place) {
@@ -110,8 +98,8 @@ void add_fingerprint(finding& f) {
 
 }  // namespace
 
-std::vector<finding> collect_findings(const run_results& results, bool strict,
-                                      const repository_paths& paths) {
+std::vector<finding> collect_findings(const judged_run& run, const repository_paths& paths) {
+  const run_results& results = run.results;
   std::vector<finding> at_source;
   std::vector<finding> at_yaml;
   for (const auto& result : results.cases) {
@@ -119,7 +107,7 @@ std::vector<finding> collect_findings(const run_results& results, bool strict,
       continue;
     bool any_check = false;
     for (const check_outcome* check : shown_checks(result)) {
-      if (!is_failing(*check, strict))
+      if (!run.fails(*check))
         continue;
       any_check = true;
       for (const blamed_source_line* line : blamed_lines_for(result, check->metric)) {

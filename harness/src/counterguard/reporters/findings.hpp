@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "counterguard/checker/judged_run.hpp"
 #include "counterguard/reporters/repository_paths.hpp"
-#include "counterguard/results/run_results.hpp"
 
 namespace counterguard {
 
@@ -44,14 +44,13 @@ struct finding {
   std::string fingerprint;
 };
 
-// The findings of `results`: for each failing check (as `strict` judges it; the case's shown checks) one
+// The findings of `results`: for each failing check (as the run was judged; the case's shown checks) one
 // finding at each source line its case's blame names for it (run --blame: the regressed metric's lines),
 // then one at the YAML line of its expectation (for a baseline check, the case's expectation of the same
 // metric, else the case's definition); a case that failed without a failing check (a wrong output, an
 // error) one at its definition. Source-line findings come first, in the results' order. A blamed line whose
 // file is not in the repository gives none; a suite-line finding whose file is not keeps no place.
-[[nodiscard]] std::vector<finding> collect_findings(const run_results& results, bool strict,
-                                                    const repository_paths& paths);
+[[nodiscard]] std::vector<finding> collect_findings(const judged_run& run, const repository_paths& paths);
 
 // "counterguard: shared_store_bank_conflicts regressed in transpose/smem_unpadded?n=2048": the headline
 // every format gives a finding.

@@ -124,8 +124,8 @@ const char* verdict_label(check_verdict verdict) {
 }
 
 // "bad": fails the case; "ok": passes; "note": reported without failing (new metric, lenient improvement).
-const char* row_class(const check_outcome& check, bool strict) {
-  if (is_failing(check, strict))
+const char* row_class(const check_outcome& check, const judged_run& run) {
+  if (run.fails(check))
     return "bad";
   return check.verdict == check_verdict::pass ? "ok" : "note";
 }
@@ -138,7 +138,8 @@ struct attention_item {
   std::string detail;
 };
 
-std::vector<attention_item> attention_items(const run_results& results, bool strict) {
+std::vector<attention_item> attention_items(const judged_run& run) {
+  const run_results& results = run.results;
   std::vector<attention_item> items;
   for (std::size_t i = 0; i < results.cases.size(); ++i) {
     const case_result& result = results.cases[i];
@@ -148,8 +149,7 @@ std::vector<attention_item> attention_items(const run_results& results, bool str
       items.push_back({1, i, nullptr, "wrong output", result.verification_message});
     for (const auto& check : result.checks) {
       if (check.verdict != check_verdict::new_metric && check.verdict != check_verdict::pass)
-        items.push_back(
-            {attention_rank(check, strict), i, &check, verdict_label(check.verdict), check.message});
+        items.push_back({run.rank(check), i, &check, verdict_label(check.verdict), check.message});
     }
   }
   std::stable_sort(items.begin(), items.end(),
@@ -209,8 +209,9 @@ std::string render_header(const run_results& results, const run_summary& summary
   return html;
 }
 
-std::string render_attention(const run_results& results, const run_summary& summary, bool strict) {
-  const std::vector<attention_item> items = attention_items(results, strict);
+std::string render_attention(const judged_run& run, const run_summary& summary) {
+  const run_results& results = run.results;
+  const std::vector<attention_item> items = attention_items(run);
   std::string html =
       "<section id=\"attention\">\n<h2>Needs attention (" + std::to_string(items.size()) + ")</h2>\n";
   if (items.empty()) {
@@ -221,7 +222,7 @@ std::string render_attention(const run_results& results, const run_summary& summ
         "<th>measured</th><th>baseline</th><th>delta</th><th>where</th><th>details</th></tr>\n";
     for (const auto& item : items) {
       const case_result& result = results.cases[item.case_index];
-      const bool failing = item.check == nullptr || is_failing(*item.check, strict);
+      const bool failing = item.check == nullptr || run.fails(*item.check);
       html += "<tr class=\"" + std::string(failing ? "bad" : "note") + "\" data-rank=\"" +
               std::to_string(item.rank) + "\"><td class=\"v\">" + esc(item.label) + "</td><td><a href=\"#" +
               case_anchor(item.case_index) + "\"><code>" + esc(result.instance) + "</code></a></td>";
@@ -249,25 +250,26 @@ std::string render_attention(const run_results& results, const run_summary& summ
 }
 
 // Where a row stands: 0 fails the case, 1 changed without failing (improvement, new, missing), 2 passes.
-int standing_rank(const check_outcome& check, bool strict) {
-  if (is_failing(check, strict))
+int standing_rank(const check_outcome& check, const judged_run& run) {
+  if (run.fails(check))
     return 0;
   return check.verdict == check_verdict::pass ? 2 : 1;
 }
 
 // Where a case stands: 0 failed or error, 1 something changed, 2 passed, 3 skipped.
-int standing_rank(const case_result& result, const std::vector<const check_outcome*>& checks, bool strict) {
-  switch (outcome_of(result, strict)) {
-    case case_outcome::failed:
-    case case_outcome::error:
+int standing_rank(case_status status, const std::vector<const check_outcome*>& checks,
+                  const judged_run& run) {
+  switch (status) {
+    case case_status::failed:
+    case case_status::error:
       return 0;
-    case case_outcome::skipped:
+    case case_status::skipped:
       return 3;
-    case case_outcome::passed:
+    case case_status::passed:
       break;
   }
   for (const auto* check : checks) {
-    if (standing_rank(*check, strict) < 2)
+    if (standing_rank(*check, run) < 2)
       return 1;
   }
   return 2;
@@ -285,7 +287,8 @@ std::string standing_row(const char* row, const std::string& metric, const std::
 // (shown_checks), each with its measured value placed on a bar of the accepted values. Cases that fail come
 // first, then those where something changed, then those that pass, then the skipped ones; within a case,
 // failing checks first.
-std::string render_standing(const run_results& results, bool strict) {
+std::string render_standing(const judged_run& run) {
+  const run_results& results = run.results;
   struct ranked_case {
     int rank = 0;
     std::size_t index = 0;
@@ -295,11 +298,11 @@ std::string render_standing(const run_results& results, bool strict) {
   std::size_t rows = 0;
   for (std::size_t i = 0; i < results.cases.size(); ++i) {
     std::vector<const check_outcome*> checks = shown_checks(results.cases[i]);
-    std::stable_sort(checks.begin(), checks.end(), [strict](const check_outcome* a, const check_outcome* b) {
-      return standing_rank(*a, strict) < standing_rank(*b, strict);
+    std::stable_sort(checks.begin(), checks.end(), [&run](const check_outcome* a, const check_outcome* b) {
+      return standing_rank(*a, run) < standing_rank(*b, run);
     });
     rows += checks.size();
-    cases.push_back({standing_rank(results.cases[i], checks, strict), i, std::move(checks)});
+    cases.push_back({standing_rank(run.statuses[i], checks, run), i, std::move(checks)});
   }
   std::stable_sort(cases.begin(), cases.end(),
                    [](const ranked_case& a, const ranked_case& b) { return a.rank < b.rank; });
@@ -327,7 +330,7 @@ std::string render_standing(const run_results& results, bool strict) {
       std::string metric = esc(check->metric);
       if (!check->kernel.empty())
         metric += " <span class=\"muted\">[" + esc(check->kernel) + "]</span>";
-      lines.push_back(standing_row(row_class(*check, strict), metric, esc(round_numbers_in(check->expected)),
+      lines.push_back(standing_row(row_class(*check, run), metric, esc(round_numbers_in(check->expected)),
                                    render_check_bar_svg(*check),
                                    check->measured ? esc(format_display_value(*check->measured)) : "-",
                                    verdict_label(check->verdict)));
@@ -367,17 +370,15 @@ std::string render_blame(const case_blame& blame) {
   }
   return html + "</table>\n";
 }
-std::string render_case(const case_result& result, std::size_t index, bool strict,
+std::string render_case(const judged_run& run, std::size_t index,
                         const std::vector<std::pair<std::size_t, std::string>>& plots) {
-  const case_outcome outcome = outcome_of(result, strict);
-  const char* status = outcome == case_outcome::passed    ? "passed"
-                       : outcome == case_outcome::failed  ? "failed"
-                       : outcome == case_outcome::skipped ? "skipped"
-                                                          : "error";
-  const bool failing = outcome == case_outcome::failed || outcome == case_outcome::error;
+  const case_result& result = run.results.cases[index];
+  const case_status outcome = run.statuses[index];
+  const char* status = to_string(outcome);
+  const bool failing = outcome == case_status::failed || outcome == case_status::error;
   std::size_t failing_checks = 0;
   for (const auto& check : result.checks)
-    failing_checks += is_failing(check, strict) ? 1 : 0;
+    failing_checks += run.fails(check) ? 1 : 0;
   std::string html =
       "<details class=\"case" + std::string(failing ? " failing" : "") + "\" id=\"" + case_anchor(index) +
       "\"" + (failing ? " open" : "") + "><summary><span class=\"badge " + status + "\">" + status +
@@ -411,7 +412,8 @@ std::string render_case(const case_result& result, std::size_t index, bool stric
 // instance -> (plot number, metric label) of the trend plots about it.
 using plot_index = std::map<std::string, std::vector<std::pair<std::size_t, std::string>>>;
 
-std::string render_suites(const run_results& results, bool strict, const plot_index& plots) {
+std::string render_suites(const judged_run& run, const plot_index& plots) {
+  const run_results& results = run.results;
   std::vector<std::string> order;  // suites in the order the results first name them
   std::map<std::string, std::vector<std::size_t>> cases;
   for (std::size_t i = 0; i < results.cases.size(); ++i) {
@@ -424,17 +426,17 @@ std::string render_suites(const run_results& results, bool strict, const plot_in
   for (const auto& suite : order) {
     std::size_t passed = 0, failed = 0, skipped = 0, errors = 0;
     for (const std::size_t i : cases[suite]) {
-      switch (outcome_of(results.cases[i], strict)) {
-        case case_outcome::passed:
+      switch (run.statuses[i]) {
+        case case_status::passed:
           ++passed;
           break;
-        case case_outcome::failed:
+        case case_status::failed:
           ++failed;
           break;
-        case case_outcome::skipped:
+        case case_status::skipped:
           ++skipped;
           break;
-        case case_outcome::error:
+        case case_status::error:
           ++errors;
           break;
       }
@@ -448,7 +450,7 @@ std::string render_suites(const run_results& results, bool strict, const plot_in
     static const std::vector<std::pair<std::size_t, std::string>> no_plots;
     for (const std::size_t i : cases[suite]) {
       const auto found = plots.find(results.cases[i].instance);
-      html += render_case(results.cases[i], i, strict, found == plots.end() ? no_plots : found->second);
+      html += render_case(run, i, found == plots.end() ? no_plots : found->second);
     }
     html += "</details>\n";
   }
@@ -521,12 +523,13 @@ std::vector<std::size_t> plotted_series(const run_results& results,
 
 // The plotted series in display order: failing in this run or at their latest point first, then those
 // that failed before, then the rest (each group in the order given).
-std::vector<ranked_series> trend_order(const run_results& results, const std::vector<metric_history>& history,
-                                       const std::vector<std::size_t>& plotted, bool strict) {
+std::vector<ranked_series> trend_order(const judged_run& run, const std::vector<metric_history>& history,
+                                       const std::vector<std::size_t>& plotted) {
+  const run_results& results = run.results;
   std::set<std::tuple<std::string, std::string, std::string>> failing_now;
   for (const auto& result : results.cases) {
     for (const auto& check : result.checks) {
-      if (is_failing(check, strict))
+      if (run.fails(check))
         failing_now.emplace(result.instance, history_kernel_key(check), check.metric);
     }
   }
@@ -599,12 +602,12 @@ std::string render_trends(const std::vector<metric_history>& history, const std:
 
 }  // namespace
 
-std::string render_html_report(const run_results& results, const std::vector<metric_history>& history,
-                               bool strict) {
-  const run_summary summary = summarize(results, strict);
+std::string render_html_report(const judged_run& run, const std::vector<metric_history>& history) {
+  const run_results& results = run.results;
+  const run_summary summary = summarize(run);
   std::size_t unchanged_count = 0;
   const std::vector<std::size_t> plotted = plotted_series(results, history, unchanged_count);
-  const std::vector<ranked_series> order = trend_order(results, history, plotted, strict);
+  const std::vector<ranked_series> order = trend_order(run, history, plotted);
   plot_index plots;
   for (const auto& series : order)
     plots[history[series.index].instance].emplace_back(series.index, series_label(history[series.index]));
@@ -617,17 +620,17 @@ std::string render_html_report(const run_results& results, const std::vector<met
           "</style>\n</head>\n<body>\n";
   html += render_header(results, summary);
   html += "<main>\n";
-  html += render_standing(results, strict);
-  html += render_attention(results, summary, strict);
-  html += render_suites(results, strict, plots);
+  html += render_standing(run);
+  html += render_attention(run, summary);
+  html += render_suites(run, plots);
   html += render_trends(history, order, unchanged_count);
   html += "</main>\n<script>" + std::string(page_script) + "</script>\n</body>\n</html>\n";
   return html;
 }
 
-void write_html_report(const std::string& path, const run_results& results,
-                       const std::vector<metric_history>& history, bool strict) {
-  write_file_atomically(path, render_html_report(results, history, strict));
+void write_html_report(const std::string& path, const judged_run& run,
+                       const std::vector<metric_history>& history) {
+  write_file_atomically(path, render_html_report(run, history));
 }
 
 }  // namespace counterguard

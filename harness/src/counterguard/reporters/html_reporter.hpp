@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "counterguard/checker/judged_run.hpp"
 #include "counterguard/history/metric_history.hpp"
-#include "counterguard/results/run_results.hpp"
 
 namespace counterguard {
 
@@ -26,11 +26,11 @@ namespace counterguard {
 // Numbers that are not integers are shown to about six significant digits (display_number.hpp). Every
 // text taken from the results or the history is escaped. `history` is what the history store knows of this
 // GPU key (the current run included when the store recorded it); it may be empty.
-[[nodiscard]] std::string render_html_report(const run_results& results,
-                                             const std::vector<metric_history>& history, bool strict);
+[[nodiscard]] std::string render_html_report(const judged_run& run,
+                                             const std::vector<metric_history>& history);
 
 // Writes render_html_report atomically to `path`.
-void write_html_report(const std::string& path, const run_results& results,
-                       const std::vector<metric_history>& history, bool strict);
+void write_html_report(const std::string& path, const judged_run& run,
+                       const std::vector<metric_history>& history);
 
 }  // namespace counterguard

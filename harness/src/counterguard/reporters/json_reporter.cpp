@@ -10,8 +10,8 @@ namespace counterguard {
 
 namespace {
 
-nlohmann::json summary_json(const run_results& results, bool strict) {
-  const run_summary s = summarize(results, strict);
+nlohmann::json summary_json(const judged_run& run) {
+  const run_summary s = summarize(run);
   nlohmann::json summary = {{"cases", s.cases},
                             {"passed", s.passed},
                             {"failed", s.failed},
@@ -27,7 +27,7 @@ nlohmann::json summary_json(const run_results& results, bool strict) {
                               {"new_metric", s.check_new},
                               {"missing", s.check_missing},
                               {"failing", s.failing_checks}}},
-                            {"strict", strict},
+                            {"strict", run.strict},
                             {"seconds", std::isfinite(s.seconds) ? s.seconds : 0.0},
                             {"exit_code", static_cast<int>(s.status)}};
   if (s.unmeasured) {
@@ -55,13 +55,14 @@ void append_indented(std::string& out, const std::string& text, std::size_t dept
 
 }  // namespace
 
-nlohmann::json make_json_report(const run_results& results, bool strict) {
-  nlohmann::json report = results;
-  report["summary"] = summary_json(results, strict);
+nlohmann::json make_json_report(const judged_run& run) {
+  nlohmann::json report = run.results;
+  report["summary"] = summary_json(run);
   return report;
 }
 
-std::string render_json_report(const run_results& results, bool strict) {
+std::string render_json_report(const judged_run& run) {
+  const run_results& results = run.results;
   // The text make_json_report(...).dump(2) gives, built one case at a time: the document of a large run
   // (nlohmann's tree is about ten times the size of its text) never exists as a whole.
   run_results shell;
@@ -80,13 +81,13 @@ std::string render_json_report(const run_results& results, bool strict) {
   out += results.cases.empty() ? "],\n  \"metadata\": " : "\n  ],\n  \"metadata\": ";
   append_indented(out, dumped(head["metadata"]), 2);
   out += ",\n  \"schema_version\": " + dumped(head["schema_version"]) + ",\n  \"summary\": ";
-  append_indented(out, dumped(summary_json(results, strict)), 2);
+  append_indented(out, dumped(summary_json(run)), 2);
   out += "\n}\n";
   return out;
 }
 
-void write_json_report(const std::string& path, const run_results& results, bool strict) {
-  write_file_atomically(path, render_json_report(results, strict));
+void write_json_report(const std::string& path, const judged_run& run) {
+  write_file_atomically(path, render_json_report(run));
 }
 
 }  // namespace counterguard

@@ -30,7 +30,7 @@ std::string failure_message(const check_outcome& check) {
 }
 
 struct suite_counts {
-  std::vector<const case_result*> cases;
+  std::vector<std::size_t> cases;  // positions in the results
   std::size_t failures = 0;
   std::size_t errors = 0;
   std::size_t skipped = 0;
@@ -58,10 +58,10 @@ const source_location* check_source(const case_result& result, const check_outco
 
 // Where a CI system should point for this case: the first failing check's YAML expectation, else the
 // case's own definition; nothing when the results do not say (files written before they carried it).
-const source_location* case_source(const case_result& result, bool strict) {
-  if (outcome_of(result, strict) == case_outcome::failed) {
+const source_location* case_source(const case_result& result, case_status status, const judged_run& run) {
+  if (status == case_status::failed) {
     for (const auto& check : result.checks) {
-      if (!is_failing(check, strict))
+      if (!run.fails(check))
         continue;
       if (const source_location* where = check_source(result, check))
         return where;
@@ -118,22 +118,24 @@ suite_context make_suite_context(const run_metadata& metadata,
   return context;
 }
 
-void render_case(std::string& xml, const case_result& result, bool strict) {
+void render_case(std::string& xml, const judged_run& run, std::size_t position) {
+  const case_result& result = run.results.cases[position];
+  const case_status status = run.statuses[position];
   xml += "    <testcase classname=\"" + xml_escape(result.suite) + "\" name=\"" +
          xml_escape(result.instance) + "\" time=\"" + seconds_text(result.seconds) + "\"" +
-         source_attributes(case_source(result, strict));
+         source_attributes(case_source(result, status, run));
   std::string body;
-  switch (outcome_of(result, strict)) {
-    case case_outcome::error:
+  switch (status) {
+    case case_status::error:
       body += "      <error message=\"" + xml_escape(result.status_reason) + "\" type=\"error\"/>\n";
       break;
-    case case_outcome::skipped:
+    case case_status::skipped:
       body += "      <skipped message=\"" + xml_escape(result.status_reason) + "\"/>\n";
       break;
-    case case_outcome::failed: {
+    case case_status::failed: {
       std::vector<const check_outcome*> failing;
       for (const auto& check : result.checks) {
-        if (is_failing(check, strict))
+        if (run.fails(check))
           failing.push_back(&check);
       }
       std::string message;
@@ -171,7 +173,7 @@ void render_case(std::string& xml, const case_result& result, bool strict) {
               xml_escape(details) + "</failure>\n";
       break;
     }
-    case case_outcome::passed:
+    case case_status::passed:
       break;
   }
   if (!result.checks.empty() || result.unverified || result.counter_checks_not_run != 0) {
@@ -195,27 +197,29 @@ void render_case(std::string& xml, const case_result& result, bool strict) {
 
 }  // namespace
 
-std::string render_junit_report(const run_results& results, bool strict) {
+std::string render_junit_report(const judged_run& run) {
+  const run_results& results = run.results;
   std::map<std::string, suite_counts> suites;  // by name: a stable order
-  for (const auto& result : results.cases) {
+  for (std::size_t i = 0; i < results.cases.size(); ++i) {
+    const case_result& result = results.cases[i];
     suite_counts& suite = suites[result.suite];
-    suite.cases.push_back(&result);
+    suite.cases.push_back(i);
     suite.seconds += std::isfinite(result.seconds) ? result.seconds : 0.0;
-    switch (outcome_of(result, strict)) {
-      case case_outcome::failed:
+    switch (run.statuses[i]) {
+      case case_status::failed:
         ++suite.failures;
         break;
-      case case_outcome::error:
+      case case_status::error:
         ++suite.errors;
         break;
-      case case_outcome::skipped:
+      case case_status::skipped:
         ++suite.skipped;
         break;
-      case case_outcome::passed:
+      case case_status::passed:
         break;
     }
   }
-  const run_summary total = summarize(results, strict);
+  const run_summary total = summarize(run);
   std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   xml += "<testsuites name=\"counterguard\" " +
          counts_attributes(total.cases, total.failed, total.errors, total.skipped,
@@ -226,16 +230,16 @@ std::string render_junit_report(const run_results& results, bool strict) {
     xml += "  <testsuite name=\"" + xml_escape(name) + "\" " +
            counts_attributes(suite.cases.size(), suite.failures, suite.errors, suite.skipped, suite.seconds) +
            context.attributes + ">\n" + context.properties;
-    for (const auto* result : suite.cases)
-      render_case(xml, *result, strict);
+    for (const std::size_t position : suite.cases)
+      render_case(xml, run, position);
     xml += "  </testsuite>\n";
   }
   xml += "</testsuites>\n";
   return xml;
 }
 
-void write_junit_report(const std::string& path, const run_results& results, bool strict) {
-  write_file_atomically(path, render_junit_report(results, strict));
+void write_junit_report(const std::string& path, const judged_run& run) {
+  write_file_atomically(path, render_junit_report(run));
 }
 
 }  // namespace counterguard

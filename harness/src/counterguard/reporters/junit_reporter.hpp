@@ -4,8 +4,8 @@
 #include <string>
 #include <string_view>
 
+#include "counterguard/checker/judged_run.hpp"
 #include "counterguard/reporters/markup_escape.hpp"
-#include "counterguard/results/run_results.hpp"
 
 namespace counterguard {
 
@@ -24,9 +24,9 @@ namespace counterguard {
 // (omitted when the results do not carry it). Each <testsuite> carries
 // timestamp (the run's started_at, UTC, without the zone letter), hostname ("unknown" when not recorded)
 // and <properties> gpu_key, gpu_name, driver_version, cuda_runtime_version, cupti_version, git_commit.
-[[nodiscard]] std::string render_junit_report(const run_results& results, bool strict);
+[[nodiscard]] std::string render_junit_report(const judged_run& run);
 
 // Writes render_junit_report atomically to `path`.
-void write_junit_report(const std::string& path, const run_results& results, bool strict);
+void write_junit_report(const std::string& path, const judged_run& run);
 
 }  // namespace counterguard

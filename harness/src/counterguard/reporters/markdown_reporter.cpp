@@ -105,12 +105,13 @@ std::string assemble_within_budget(const std::string& heading, const std::string
 
 }  // namespace
 
-std::string render_markdown_report(const run_results& results, bool strict, const markdown_budget& budget,
+std::string render_markdown_report(const judged_run& run, const markdown_budget& budget,
                                    const source_links& links) {
+  const run_results& results = run.results;
   std::optional<repository_paths> paths;
   if (!links.url_base.empty())
     paths.emplace(find_source_root(links.source_root));
-  const run_summary summary = summarize(results, strict);
+  const run_summary summary = summarize(run);
   std::vector<item> items;
   std::vector<const case_result*> skipped;
   for (const auto& result : results.cases) {
@@ -133,8 +134,8 @@ std::string render_markdown_report(const run_results& results, bool strict, cons
       std::string metric = check.metric;
       if (!check.kernel.empty())
         metric += " [" + check.kernel + "]";
-      items.push_back({attention_rank(check, strict), verdict_label(check), result.instance, metric,
-                       check.expected, check.measured ? format_value(*check.measured) : "-", check.message});
+      items.push_back({run.rank(check), verdict_label(check), result.instance, metric, check.expected,
+                       check.measured ? format_value(*check.measured) : "-", check.message});
     }
     if (result.blame) {
       // Right under the case's failing checks: the source lines its regressed counters come from.
@@ -200,9 +201,8 @@ std::string render_markdown_report(const run_results& results, bool strict, cons
                                 summary.unmeasured ? "Every static check passed." : "Every check passed.");
 }
 
-void write_markdown_report(const std::string& path, const run_results& results, bool strict,
-                           const markdown_budget& budget) {
-  write_file_atomically(path, render_markdown_report(results, strict, budget));
+void write_markdown_report(const std::string& path, const judged_run& run, const markdown_budget& budget) {
+  write_file_atomically(path, render_markdown_report(run, budget));
 }
 
 }  // namespace counterguard

@@ -6,11 +6,11 @@
 #include <utility>
 #include <vector>
 
+#include "counterguard/checker/judged_run.hpp"
 #include "counterguard/core/markdown_budget.hpp"
 #include "counterguard/history/metric_history.hpp"
 #include "counterguard/reporters/github_annotations.hpp"
 #include "counterguard/reporters/repository_paths.hpp"
-#include "counterguard/results/run_results.hpp"
 
 namespace counterguard {
 
@@ -34,7 +34,7 @@ struct report_files {
 // ABI alike (the findings computed once). What does not fit in the Markdown summary or the annotations is in
 // the fullest report written to a file (HTML, else JSON, else JUnit), which they name; the HTML report plots
 // `history` (the recorded series of the run's GPU key).
-void write_report_files(const run_results& results, const report_files& files, bool strict,
+void write_report_files(const judged_run& run, const report_files& files,
                         const std::vector<metric_history>& history = {});
 
 }  // namespace counterguard

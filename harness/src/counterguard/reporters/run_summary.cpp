@@ -1,42 +1,25 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "counterguard/reporters/run_summary.hpp"
 
-#include "counterguard/checker/run_verdict.hpp"
-
 namespace counterguard {
 
-case_outcome outcome_of(const case_result& result, bool strict) {
-  if (result.status == case_status::error)
-    return case_outcome::error;
-  if (result.status == case_status::skipped)
-    return case_outcome::skipped;
-  if (result.status == case_status::failed)
-    return case_outcome::failed;
-  if (result.verified && !*result.verified)
-    return case_outcome::failed;
-  for (const auto& check : result.checks) {
-    if (is_failing(check, strict))
-      return case_outcome::failed;
-  }
-  return case_outcome::passed;
-}
-
-run_summary summarize(const run_results& results, bool strict) {
+run_summary summarize(const judged_run& run) {
   run_summary s;
-  for (const auto& result : results.cases) {
+  for (std::size_t i = 0; i < run.results.cases.size(); ++i) {
+    const case_result& result = run.results.cases[i];
     ++s.cases;
     s.seconds += result.seconds;
-    switch (outcome_of(result, strict)) {
-      case case_outcome::passed:
+    switch (run.statuses[i]) {
+      case case_status::passed:
         ++s.passed;
         break;
-      case case_outcome::failed:
+      case case_status::failed:
         ++s.failed;
         break;
-      case case_outcome::skipped:
+      case case_status::skipped:
         ++s.skipped;
         break;
-      case case_outcome::error:
+      case case_status::error:
         ++s.errors;
         break;
     }
@@ -46,7 +29,7 @@ run_summary summarize(const run_results& results, bool strict) {
       ++s.unverified;
     for (const auto& check : result.checks) {
       ++s.checks;
-      if (is_failing(check, strict))
+      if (run.fails(check))
         ++s.failing_checks;
       switch (check.verdict) {
         case check_verdict::pass:
@@ -70,8 +53,8 @@ run_summary summarize(const run_results& results, bool strict) {
       }
     }
   }
-  s.status = decide_exit_code(results, strict);
-  s.unmeasured = counters_not_checked(results);
+  s.status = run.status;
+  s.unmeasured = run.unmeasured;
   return s;
 }
 

@@ -5,13 +5,13 @@
 #include <optional>
 #include <string>
 
-#include "counterguard/checker/run_verdict.hpp"
+#include "counterguard/checker/judged_run.hpp"
 #include "counterguard/core/exit_code.hpp"
 #include "counterguard/results/run_results.hpp"
 
 namespace counterguard {
 
-// Counts every reporter prints, computed once.
+// Counts every reporter prints, counted from the checker's decisions (judged_run).
 struct run_summary {
   std::size_t cases = 0;
   std::size_t passed = 0;
@@ -27,17 +27,13 @@ struct run_summary {
   std::size_t check_improvement = 0;
   std::size_t check_new = 0;
   std::size_t check_missing = 0;
-  std::size_t failing_checks = 0;  // is_failing(check, strict)
+  std::size_t failing_checks = 0;  // judged_run::fails
   double seconds = 0.0;
   exit_code status = exit_code::success;
   std::optional<unmeasured_counters> unmeasured;  // the run profiled nothing (checker/run_verdict.hpp)
 };
 
-// How a reporter judges one case: its own status, unless its checks or verification say it failed.
-enum class case_outcome { passed, failed, skipped, error };
-[[nodiscard]] case_outcome outcome_of(const case_result& result, bool strict);
-
-[[nodiscard]] run_summary summarize(const run_results& results, bool strict);
+[[nodiscard]] run_summary summarize(const judged_run& run);
 
 // "12 cases: 10 passed, 1 failed, 1 skipped, 0 errors; checks: 40 pass, 1 fail, 1 regression,
 //  0 improvement, 2 new, 0 missing"; a run that profiled nothing adds

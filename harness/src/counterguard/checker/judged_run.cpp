@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "counterguard/checker/judged_run.hpp"
+
+#include <utility>
+
+namespace counterguard {
+
+judged_run judge_run(run_results results, bool strict) {
+  judged_run judged;
+  judged.strict = strict;
+  judged.statuses.reserve(results.cases.size());
+  for (const auto& result : results.cases)
+    judged.statuses.push_back(decided_status(result, strict));
+  judged.status = decide_exit_code(results, strict);
+  judged.unmeasured = counters_not_checked(results);
+  judged.results = std::move(results);
+  return judged;
+}
+
+}  // namespace counterguard
