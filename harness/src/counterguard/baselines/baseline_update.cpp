@@ -87,12 +87,10 @@ baseline_update_result update_baseline(const std::optional<baseline_file>& exist
   // that is exact elsewhere (contended shared atomics), so the class belongs to the instance.
   std::map<std::pair<std::string, std::string>, metric_class> reported_class;
   std::map<std::string, std::string> rejected;  // instance -> why
-  std::set<std::string> seen;
   for (const auto& run : repetitions) {
     for (const auto& result : run.cases) {
       if (result.suite != suite)
         continue;
-      seen.insert(result.instance);
       const std::string why = unusable_reason(result);
       if (!why.empty()) {
         rejected.emplace(result.instance, why);
@@ -209,7 +207,6 @@ baseline_update_result update_baseline(const std::optional<baseline_file>& exist
     }
     update.file.cases[instance] = std::move(after);
   }
-  (void)seen;
   return update;
 }
 

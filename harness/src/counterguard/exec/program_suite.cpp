@@ -12,6 +12,7 @@
 #include <optional>
 #include <set>
 
+#include "counterguard/core/double_quoted.hpp"
 #include "counterguard/exec/process_labels.hpp"
 #include "counterguard/model/launch_selector.hpp"
 
@@ -38,16 +39,6 @@ struct slot {
   std::map<std::string, std::vector<std::optional<std::int64_t>>> counts;  // process label -> per run
   std::map<std::string, process_identity> processes;                       // label -> who (run 0's)
 };
-
-std::string yaml_quoted(const std::string& text) {
-  std::string out = "\"";
-  for (const char c : text) {
-    if (c == '"' || c == '\\')
-      out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
 
 // Letters, digits, '_', '.' and '-' (a case name's characters); other runs of characters become one '_'.
 std::string case_name_part(const std::string& text) {
@@ -127,12 +118,12 @@ std::optional<written_selector> context_selector(const nvtx_context& context) {
       if (reads_as_pattern(range) || range == "**")
         return std::nullopt;
       selector.path.push_back(name_pattern::exact(range));
-      list += (list.empty() ? "" : ", ") + yaml_quoted(range);
+      list += (list.empty() ? "" : ", ") + double_quoted(range);
       written.nvtx_name += (written.nvtx_name.empty() ? "" : ".") + case_name_part(range);
     }
     written.nvtx_text = stack->domain.empty()
                             ? "[" + list + "]"
-                            : "{range: [" + list + "], domain: " + yaml_quoted(stack->domain) + "}";
+                            : "{range: [" + list + "], domain: " + double_quoted(stack->domain) + "}";
   } else if (!context.start_end.empty()) {
     const auto& range = context.start_end.front();
     if (reads_as_pattern(range.name))
@@ -140,8 +131,8 @@ std::optional<written_selector> context_selector(const nvtx_context& context) {
     selector.domain = range.domain;
     selector.start_end = true;
     selector.path.push_back(name_pattern::exact(range.name));
-    written.nvtx_text = "{range: [" + yaml_quoted(range.name) + "], kind: start_end" +
-                        (range.domain.empty() ? std::string() : ", domain: " + yaml_quoted(range.domain)) +
+    written.nvtx_text = "{range: [" + double_quoted(range.name) + "], kind: start_end" +
+                        (range.domain.empty() ? std::string() : ", domain: " + double_quoted(range.domain)) +
                         "}";
     written.nvtx_name = case_name_part(range.name);
   } else {
@@ -213,7 +204,7 @@ struct case_writer {
            const std::string& skip) {
     yaml += "\n  # " + comment + "\n  - name: " + unique(name) + "\n    select: " + select + "\n";
     if (!skip.empty()) {
-      yaml += "    skip: " + yaml_quoted(skip) + "\n";
+      yaml += "    skip: " + double_quoted(skip) + "\n";
       ++skipped;
     } else {
       ++cases;
@@ -222,7 +213,7 @@ struct case_writer {
 };
 
 std::string select_text(const written_selector& selector, const std::string& process, std::int64_t launch) {
-  std::string text = "{kernel: " + yaml_quoted(selector.kernel_text);
+  std::string text = "{kernel: " + double_quoted(selector.kernel_text);
   if (!selector.nvtx_text.empty())
     text += ", nvtx: " + selector.nvtx_text;
   if (!process.empty())
@@ -386,7 +377,7 @@ program_suite write_program_suite(const std::vector<std::vector<process_record>>
         write_cases(writer, result.notes, s, "{rank: " + std::to_string(*identity.rank) + "}",
                     "rank" + std::to_string(*identity.rank), counts);
       } else if (executables[executable] == 1 && !reads_as_pattern(executable)) {
-        write_cases(writer, result.notes, s, "{executable: " + yaml_quoted(executable) + "}",
+        write_cases(writer, result.notes, s, "{executable: " + double_quoted(executable) + "}",
                     case_name_part(executable), counts);
       } else {
         const std::string why =

@@ -6,18 +6,10 @@
 #include <algorithm>
 #include <set>
 
+#include "counterguard/core/double_quoted.hpp"
+
 namespace counterguard {
 namespace {
-
-std::string quoted(const std::string& text) {
-  std::string out = "\"";
-  for (const char c : text) {
-    if (c == '"' || c == '\\')
-      out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
 
 std::string element_text(const name_pattern& element) {
   return (element.is_regex() ? "regex:" : "") + element.text();
@@ -191,7 +183,8 @@ std::optional<std::string> diagnose_kernel(const name_pattern& pattern,
           "the kernel pattern {} matches '{}' only without its template arguments, and names are matched "
           "with "
           "them ('{}') but for the bare name; write `kernel: {}` (or {})",
-          pattern.describe(), qualified, names.function, quoted(names.base), quoted(pattern.text() + "<*>"));
+          pattern.describe(), qualified, names.function, double_quoted(names.base),
+          double_quoted(pattern.text() + "<*>"));
     }
   }
   return std::nullopt;
@@ -208,16 +201,17 @@ std::string nvtx_selector_yaml(const nvtx_selector& selector) {
   }
   std::string list;
   for (const auto& element : elements)
-    list += (list.empty() ? "" : ", ") + quoted(element);
-  const std::string domain = selector.domain.empty() ? "" : ", domain: " + quoted(selector.domain);
+    list += (list.empty() ? "" : ", ") + double_quoted(element);
+  const std::string domain = selector.domain.empty() ? "" : ", domain: " + double_quoted(selector.domain);
   if (selector.start_end)
-    return "{range: " + quoted(elements.empty() ? "" : elements.front()) + domain + ", kind: start_end}";
+    return "{range: " + double_quoted(elements.empty() ? "" : elements.front()) + domain +
+           ", kind: start_end}";
   if (slash)
     return domain.empty() ? "[" + list + "]" : "{range: [" + list + "]" + domain + "}";
   std::string path;
   for (const auto& element : elements)
     path += (path.empty() ? "" : "/") + element;
-  return quoted((selector.domain.empty() ? "" : selector.domain + "@") + path);
+  return double_quoted((selector.domain.empty() ? "" : selector.domain + "@") + path);
 }
 
 std::optional<std::string> diagnose_near_miss(const launch_selector& selector,
