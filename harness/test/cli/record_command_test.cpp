@@ -39,13 +39,32 @@ TEST(record_command, needs_a_gpu_to_run_the_program_on) {
   EXPECT_FALSE(std::filesystem::exists(dir.path() / "s.yaml"));
 }
 
-TEST(baseline_update_of_a_program, refuses_per_line_profiles_which_exec_does_not_record) {
+TEST(baseline_update_of_a_program, records_per_line_profiles_on_a_gpu) {
+  if (std::filesystem::exists("/proc/driver/nvidia/gpus"))
+    GTEST_SKIP() << "this machine has a GPU";
   scratch_directory dir;
   const auto file = dir.write("s.yaml", program_suite_text);
   const command_result r =
       run_counterguard("baseline update " + file.string() + " --with-lines -- /bin/true");
+  EXPECT_EQ(r.status, 3) << r.output;  // accepted; it needs the GPU to run the program on
+}
+
+TEST(baseline_update_of_a_program, refuses_per_line_profiles_of_a_recording) {
+  scratch_directory dir;
+  const auto file = dir.write("s.yaml", program_suite_text);
+  const command_result r =
+      run_counterguard("baseline update " + file.string() +
+                       " --with-lines --from-recording harness/test/fixtures/h200_exec_demo");
   EXPECT_EQ(r.status, 2) << r.output;
-  EXPECT_NE(r.output.find("exec records no per-source-line counters"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("a recording has none"), std::string::npos) << r.output;
+}
+
+TEST(exec_blame_options, the_number_of_lines_needs_blame) {
+  scratch_directory dir;
+  const auto file = dir.write("s.yaml", program_suite_text);
+  const command_result r = run_counterguard("exec " + file.string() + " --blame-top 3 -- /bin/true");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("--blame"), std::string::npos) << r.output;
 }
 
 TEST(baseline_update_of_a_program, refuses_recordings_and_a_program_together) {

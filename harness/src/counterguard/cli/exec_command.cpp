@@ -102,6 +102,7 @@ command_action add_exec_command(CLI::App& app, const command_context& /*context*
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
   add_report_options(*command, options->reports, true);
+  add_exec_blame_options(*command, *options);
   command->footer(
       "The program and its arguments come last, after '--': counterguard exec F.yaml -- ./app -x");
   return when_chosen(command, [options, cases] {

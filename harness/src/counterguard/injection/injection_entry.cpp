@@ -19,6 +19,7 @@
 #include <cwchar>
 #include <fstream>
 #include <iterator>
+#include <memory>
 #include <vector>
 
 #include "counterguard/exec/exec_instructions.hpp"
@@ -337,7 +338,13 @@ void start() {
       warn(options.problem);
     trace(std::string("setup ") + setup_reuse_name(options.reuse));
     g_nvtx = new nvtx_registry();
-    auto* session = new injection_session(std::move(instructions), own_identity(), std::move(options));
+    std::unique_ptr<sass_launch_collector> blame;
+    if (const char* request = std::getenv(exec_blame_variable); request != nullptr && *request != '\0') {
+      trace("a blame pass: per-instruction counters instead of the range profiler");
+      blame = std::make_unique<sass_launch_collector>(load_exec_blame_request(request), instructions.cases);
+    }
+    auto* session =
+        new injection_session(std::move(instructions), own_identity(), std::move(options), std::move(blame));
     trace("recording into " + session->folder().string());
     if (!subscribe())
       return;

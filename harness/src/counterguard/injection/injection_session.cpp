@@ -49,11 +49,12 @@ double milliseconds_between(std::chrono::steady_clock::time_point from,
 }  // namespace
 
 injection_session::injection_session(exec_instructions instructions, process_identity identity,
-                                     injection_options options)
+                                     injection_options options, std::unique_ptr<sass_launch_collector> blame)
     : m_folder(process_folder(instructions.output_directory, identity)),
       m_counters((std::filesystem::path(instructions.output_directory) / "counters.lock").string()),
       m_selection(instructions.cases, identity),
-      m_options(std::move(options)) {
+      m_options(std::move(options)),
+      m_blame(std::move(blame)) {
   m_record.process = std::move(identity);
   for (std::size_t i = 0; i < instructions.cases.size(); ++i) {
     case_progress progress;
@@ -167,8 +168,12 @@ void injection_session::launch_entered(pending_launch& pending, CUcontext contex
     return;
   }
   try {
-    context_profiler* profiler = profiler_for(context);
-    if (!pending.decision.raw_metrics.empty()) {
+    if (m_blame) {
+      if (m_blame->available()) {
+        m_blame->begin(context);
+        pending.profiling = true;
+      }
+    } else if (context_profiler* profiler = profiler_for(context); !pending.decision.raw_metrics.empty()) {
       // The process's one configuration, or the cases' own counters when one of them keeps its own.
       profiler->begin(pending.decision.configuration(m_selection.process_raw_metrics()));
       pending.profiling = true;
@@ -215,7 +220,9 @@ void injection_session::launch_exited(pending_launch& pending,
   {
     const std::lock_guard<std::mutex> lock(m_state);
     const auto profiler = m_profilers.find(pending.context);
-    if (m_disabled || profiler == m_profilers.end()) {
+    if (m_blame) {
+      finish_blamed_launch(pending);
+    } else if (m_disabled || profiler == m_profilers.end()) {
       // The profiler could not be set up; the reason is recorded already.
     } else {
       recorded_launch record;
@@ -288,6 +295,22 @@ void injection_session::launch_exited(pending_launch& pending,
   }
   m_gate.unlock();
   pending = pending_launch{};
+}
+
+void injection_session::finish_blamed_launch(pending_launch& pending) {
+  if (!pending.profiling)
+    return;  // not collected: the process's one collection went to an earlier launch, or failed
+  pending.profiling = false;
+  const std::string case_name = pending.decision.cases.empty()
+                                    ? std::string()
+                                    : m_selection.cases().at(pending.decision.cases.front()).name;
+  try {
+    m_blame->end(m_folder, m_next_archive++, case_name);
+  } catch (const std::exception& e) {
+    m_blame->abandon();
+    fail_cases(pending.decision, launch_name(pending) + ": no per-instruction counters: " + e.what());
+  }
+  save_record();
 }
 
 void injection_session::hand_over_counters() {
@@ -403,6 +426,8 @@ void injection_session::module_loaded(CUcontext context, std::uint32_t module_id
         (read.note.empty() ? "" : "; " + read.note));
   const std::lock_guard<std::mutex> lock(m_state);
   m_modules.loaded(module_id, read.kernels, read.note);
+  if (m_blame)
+    m_blame->module_loaded(image, size, architecture, read.kernels);
   for (auto& kernel : read.kernels) {
     std::string mangled = kernel.mangled;
     m_module_kernels.insert_or_assign(std::move(mangled), std::move(kernel));

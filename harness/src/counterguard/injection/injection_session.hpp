@@ -23,6 +23,7 @@
 #include "counters_lock.hpp"
 #include "injection_options.hpp"
 #include "launch_inspection.hpp"
+#include "sass_launch_collector.hpp"
 
 namespace counterguard::injection {
 
@@ -48,7 +49,9 @@ struct pending_launch {
 // kernels and each profiled launch into the recording directory as they happen.
 class injection_session {
  public:
-  injection_session(exec_instructions instructions, process_identity identity, injection_options options);
+  // With `blame` (a blame pass), selected launches are collected by it instead of the range profiler.
+  injection_session(exec_instructions instructions, process_identity identity, injection_options options,
+                    std::unique_ptr<sass_launch_collector> blame = nullptr);
 
   [[nodiscard]] const process_identity& identity() const { return m_record.process; }
   [[nodiscard]] const std::filesystem::path& folder() const { return m_folder; }
@@ -98,6 +101,9 @@ class injection_session {
   // (validation/exec_checks.sh overhead); a program killed by a signal loses at most the last interval's
   // launch counts, never a recorded launch (each launch's counter data is written as it ends).
   void save_record_soon();
+  // A blame pass's launch after it returned (m_state held): its counters and cubin written, or its cases
+  // failed saying why.
+  void finish_blamed_launch(pending_launch& pending);
   static constexpr std::chrono::milliseconds record_interval{20};
 
   std::mutex m_state;
@@ -113,6 +119,7 @@ class injection_session {
   loaded_modules m_modules;
   std::map<CUcontext, std::unique_ptr<context_profiler>> m_profilers;
   injection_options m_options;
+  std::unique_ptr<sass_launch_collector> m_blame;  // a blame pass: no range profiler
   std::atomic<bool> m_disabled{false};  // an environment problem stops all profiling in this process
   bool m_any_case = false;              // a case applies to this process: launches may be profiled
   int m_next_archive = 0;

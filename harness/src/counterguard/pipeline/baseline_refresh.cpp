@@ -23,6 +23,7 @@
 #include "counterguard/core/interruption.hpp"
 #include "counterguard/history/history_source.hpp"
 #include "counterguard/history/recorded_baseline_values.hpp"
+#include "counterguard/pipeline/exec_blame.hpp"
 #include "counterguard/pipeline/exec_run.hpp"
 #include "counterguard/pipeline/judgement.hpp"
 #include "counterguard/pipeline/recording_evaluation.hpp"
@@ -45,8 +46,9 @@ namespace {
 // The runs a refresh merges, one per repetition, with what tells them apart in the history.
 struct refresh_repetitions {
   std::vector<run_results> runs;
-  std::vector<std::string> labels;  // "repetition 1/5", "recording DIR"
-  std::set<std::string> suites;     // the suites whose baseline files the refresh updates
+  std::vector<std::string> labels;                  // "repetition 1/5", "recording DIR"
+  std::set<std::string> suites;                     // the suites whose baseline files the refresh updates
+  std::vector<exec_case_request> program_requests;  // a program's: what its injection was asked for
 };
 
 std::vector<std::string> repetition_labels(std::size_t count) {
@@ -131,8 +133,8 @@ refresh_repetitions recorded_repetitions(const baseline_update_options& options)
   return repetitions;
 }
 
-// The program run N times under `exec`'s injection; nullopt (a message said why) when a repetition failed.
-std::optional<refresh_repetitions> program_repetitions(const baseline_update_options& options) {
+// How `exec` runs the program of `baseline update SUITE... -- PROGRAM`.
+exec_options program_exec_options(const baseline_update_options& options) {
   exec_options exec;
   exec.selection = options.selection;
   exec.selection.allow_program_cases = true;
@@ -144,6 +146,12 @@ std::optional<refresh_repetitions> program_repetitions(const baseline_update_opt
   exec.wait_for_gpu_seconds = options.wait_for_gpu_seconds;
   exec.allow_program_failure = options.allow_program_failure;
   exec.command_line = options.command_line;
+  return exec;
+}
+
+// The program run N times under `exec`'s injection; nullopt (a message said why) when a repetition failed.
+std::optional<refresh_repetitions> program_repetitions(const baseline_update_options& options) {
+  const exec_options exec = program_exec_options(options);
   refresh_repetitions repetitions;
   repetitions.labels = repetition_labels(static_cast<std::size_t>(options.repeat));
   for (std::size_t r = 0; r < repetitions.labels.size(); ++r) {
@@ -168,6 +176,7 @@ std::optional<refresh_repetitions> program_repetitions(const baseline_update_opt
     }
     measured.results.metadata.mode = "baseline";
     repetitions.runs.push_back(std::move(measured.results));
+    repetitions.program_requests = std::move(measured.requests);
   }
   repetitions.suites = suites_of(repetitions.runs);
   return repetitions;
@@ -181,13 +190,10 @@ int update_baselines(const baseline_update_options& options) {
                       "both recordings and a program are given: a refresh merges one or the other",
                       "drop the program after '--', or --from-recording");
   }
-  if (options.with_lines && (!options.from_recordings.empty() || !options.program.empty())) {
-    throw input_error({}, "--with-lines",
-                      options.program.empty()
-                          ? "per-line profiles are measured on a GPU, a recording has none"
-                          : "exec records no per-source-line counters of a program",
-                      "record per-line baselines of registered cases with `baseline update --with-lines` "
-                      "(without --from-recording or a program)");
+  if (options.with_lines && !options.from_recordings.empty()) {
+    throw input_error({}, "--with-lines", "per-line profiles are measured on a GPU, a recording has none",
+                      "record per-line baselines with `baseline update --with-lines` (without "
+                      "--from-recording), of registered cases or of a program after '--'");
   }
   std::optional<device_lookup> devices;
   refresh_repetitions repetitions;
@@ -236,18 +242,27 @@ int update_baselines(const baseline_update_options& options) {
     results.push_back(suite.update);
   }
   if (options.with_lines) {
-    // After the baselines: the per-line profiles come from a process of their own (SASS metrics).
-    sass_recording_options recording;
-    recording.executable = self_executable();
-    recording.suite_paths = options.selection.paths;
-    recording.chip = options.selection.chip;
-    const std::vector<int>& chosen = devices->get().devices;
-    recording.device = chosen.empty() ? 0 : chosen.front();
-    recording.timeout_seconds = options.case_timeout_seconds * 4;
+    // After the baselines: the per-line profiles come from processes of their own (SASS metrics).
     line_attribution attribution;
     attribution.external_dirs = options.blame_external;
-    const line_baseline_refresh lines =
-        refresh_line_baselines(repetitions.runs.front(), options.baseline_dir, recording, attribution);
+    line_baseline_refresh lines;
+    if (!options.program.empty()) {
+      // The program runs again per case, its selected launch's per-instruction counters collected.
+      const program_sass_profiles profiles =
+          record_program_sass_profiles(program_exec_options(options), repetitions.program_requests,
+                                       line_baseline_instances(repetitions.runs.front()));
+      lines = refresh_line_baselines(repetitions.runs.front(), options.baseline_dir, profiles.recorded,
+                                     attribution);
+    } else {
+      sass_recording_options recording;
+      recording.executable = self_executable();
+      recording.suite_paths = options.selection.paths;
+      recording.chip = options.selection.chip;
+      const std::vector<int>& chosen = devices->get().devices;
+      recording.device = chosen.empty() ? 0 : chosen.front();
+      recording.timeout_seconds = options.case_timeout_seconds * 4;
+      lines = refresh_line_baselines(repetitions.runs.front(), options.baseline_dir, recording, attribution);
+    }
     for (const auto& why : lines.not_recorded)
       std::fputs(fmt::format("counterguard: no per-line profile: {}\n", why).c_str(), stderr);
     for (const auto& path : lines.written)

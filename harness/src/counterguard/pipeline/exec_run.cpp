@@ -16,6 +16,7 @@
 
 #include "counterguard/core/error.hpp"
 #include "counterguard/core/interruption.hpp"
+#include "counterguard/exec/blamed_launches.hpp"
 #include "counterguard/exec/exec_cases.hpp"
 #include "counterguard/exec/exec_instructions.hpp"
 #include "counterguard/exec/exec_phase_trace.hpp"
@@ -23,6 +24,7 @@
 #include "counterguard/exec/exec_results.hpp"
 #include "counterguard/exec/injection_library.hpp"
 #include "counterguard/exec/recording_directory.hpp"
+#include "counterguard/pipeline/exec_blame.hpp"
 #include "counterguard/pipeline/run_identity.hpp"
 #include "counterguard/profiler/driver_gpu_uuids.hpp"
 #include "counterguard/profiler/gpu_lock.hpp"
@@ -109,7 +111,8 @@ std::vector<std::string> program_gpu_uuids(std::future<int>& device_count) {
 program_outcome run_with_injection(const std::vector<std::string>& argv, double timeout_seconds,
                                    double wait_for_gpu_seconds, const std::vector<std::string>& uuids,
                                    const recording_directory& recording,
-                                   const std::vector<exec_case_request>& requests, exec_phase_trace& steps) {
+                                   const std::vector<exec_case_request>& requests, exec_phase_trace& steps,
+                                   const std::string& blame_request_path = {}) {
   const std::string injection = find_injection_library(self_executable());
   const std::string instructions_path = (recording.path() / exec_instructions_file).string();
   save_exec_instructions(instructions_path, exec_instructions{recording.path().string(), requests});
@@ -127,6 +130,8 @@ program_outcome run_with_injection(const std::vector<std::string>& argv, double 
                         {"NVTX_INJECTION64_PATH",
                          nvtx_injection != nullptr && *nvtx_injection != '\0' ? nvtx_injection : injection},
                         {exec_instructions_variable, instructions_path}};
+  if (!blame_request_path.empty())
+    launch.environment.emplace_back(exec_blame_variable, blame_request_path);
   const program_outcome program = run_program(launch);
   steps.phase("program");
   // The lock the program's processes took the GPU's counters in turn with (injection/counters_lock.hpp).
@@ -231,13 +236,27 @@ exec_measurement measure_program(const exec_options& options) {
   steps.phase("results");
   if (steps.enabled())
     std::fprintf(stderr, "counterguard exec trace: %s\n", steps.summary().c_str());
-  return exec_measurement{std::move(results), program, processes};
+  return exec_measurement{std::move(results), program, processes, requests};
+}
+
+program_outcome run_program_blame_pass(const exec_options& options,
+                                       const std::vector<exec_case_request>& requests,
+                                       const recording_directory& recording,
+                                       const std::string& blame_request_path) {
+  std::future<int> device_count = count_devices_meanwhile();
+  exec_phase_trace steps = exec_phase_trace::from_environment();
+  return run_with_injection(options.program, options.timeout_seconds, options.wait_for_gpu_seconds,
+                            program_gpu_uuids(device_count), recording, requests, steps, blame_request_path);
 }
 
 int run_exec(const exec_options& options) {
   exec_measurement measured = measure_program(options);
   print_selection_failures(measured.results);
-  return judge_and_report(measured.results, options.reports);
+  if (!options.blame)
+    return judge_and_report(measured.results, options.reports);
+  return judge_and_report(measured.results, options.reports, [&](run_results& judged) {
+    blame_failed_exec_cases(judged, options, measured.requests);
+  });
 }
 
 int evaluate_exec_recording_directory(const evaluate_options& options) {

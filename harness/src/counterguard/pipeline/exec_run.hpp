@@ -7,6 +7,7 @@
 
 #include "counterguard/exec/exec_recording.hpp"
 #include "counterguard/exec/program_outcome.hpp"
+#include "counterguard/exec/recording_directory.hpp"
 #include "counterguard/pipeline/case_selection.hpp"
 #include "counterguard/pipeline/judgement.hpp"
 #include "counterguard/pipeline/recording_evaluation.hpp"
@@ -32,6 +33,9 @@ struct exec_options {
   double wait_for_gpu_seconds = 600.0;
   bool allow_program_failure = false;
   std::string command_line;
+  bool blame = false;                       // --blame: failed cases blamed to source lines (exec_blame.hpp)
+  std::size_t blame_top = 5;                // source lines per blamed case
+  std::vector<std::string> blame_external;  // --blame-external: third-party include directories
 };
 
 // Returns the exit status.
@@ -43,8 +47,16 @@ struct exec_measurement {
   run_results results;  // the program's own case ("exec/program") first
   program_outcome program;
   std::vector<recorded_process> processes;  // what each process recorded (kernels launched, case progress)
+  std::vector<exec_case_request> requests;  // what the injection was asked for, case by case
 };
 [[nodiscard]] exec_measurement measure_program(const exec_options& options);
+
+// The program `options` runs, once more under the injection, as a blame pass (the request file
+// `blame_request_path`, exec/blamed_launches.hpp) for `requests`, recording into `recording`.
+[[nodiscard]] program_outcome run_program_blame_pass(const exec_options& options,
+                                                     const std::vector<exec_case_request>& requests,
+                                                     const recording_directory& recording,
+                                                     const std::string& blame_request_path);
 
 // The program run once with the injection library and no case: every process's record of the kernels it
 // launched, with counts and NVTX contexts (what `counterguard record` writes a suite from).

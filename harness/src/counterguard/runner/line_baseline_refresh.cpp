@@ -23,17 +23,29 @@ std::vector<std::string> exact_metrics(const case_result& result) {
 
 }  // namespace
 
-line_baseline_refresh refresh_line_baselines(const run_results& measured, const std::string& baseline_dir,
-                                             const sass_recording_options& recording,
-                                             const line_attribution& attribution) {
-  line_baseline_refresh refresh;
+std::vector<std::string> line_baseline_instances(const run_results& measured) {
   std::vector<std::string> instances;
   for (const auto& result : measured.cases) {
     if (result.status != case_status::skipped && result.status != case_status::error &&
-        !exact_metrics(result).empty())
+        result.suite != "exec" && !exact_metrics(result).empty())
       instances.push_back(result.instance);
   }
-  const recorded_sass_profiles recorded = record_sass_profiles(instances, recording);
+  return instances;
+}
+
+line_baseline_refresh refresh_line_baselines(const run_results& measured, const std::string& baseline_dir,
+                                             const sass_recording_options& recording,
+                                             const line_attribution& attribution) {
+  return refresh_line_baselines(measured, baseline_dir,
+                                record_sass_profiles(line_baseline_instances(measured), recording),
+                                attribution);
+}
+
+line_baseline_refresh refresh_line_baselines(const run_results& measured, const std::string& baseline_dir,
+                                             const recorded_sass_profiles& recorded,
+                                             const line_attribution& attribution) {
+  line_baseline_refresh refresh;
+  const std::vector<std::string> instances = line_baseline_instances(measured);
 
   std::map<std::string, line_baseline_file> files;  // by path
   for (const auto& result : measured.cases) {

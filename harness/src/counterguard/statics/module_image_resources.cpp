@@ -87,4 +87,23 @@ module_image_kernels read_module_image_resources(const std::uint8_t* data, std::
   return out;
 }
 
+std::optional<std::vector<std::uint8_t>> module_image_cubin(const std::uint8_t* data, std::size_t size,
+                                                            int device_architecture,
+                                                            const std::string& label) {
+  if (data == nullptr || size == 0)
+    return std::nullopt;
+  const binary_view bytes(data, size, binary_origin{label, "", 0});
+  if (elf_file::looks_like_elf(bytes))
+    return std::vector<std::uint8_t>(data, data + size);
+  if (!starts_with_fatbin_magic(bytes))
+    return std::nullopt;
+  const std::vector<fatbin_entry> entries = read_fatbin_containers(bytes);
+  const fatbin_entry* chosen = cubin_for(entries, device_architecture);
+  if (chosen == nullptr)
+    return std::nullopt;
+  std::vector<std::uint8_t> storage;
+  const binary_view payload = chosen->payload(storage);
+  return std::vector<std::uint8_t>(payload.data(), payload.data() + payload.size());
+}
+
 }  // namespace counterguard

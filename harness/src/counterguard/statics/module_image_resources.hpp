@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,5 +31,13 @@ struct module_image_kernels {
 [[nodiscard]] module_image_kernels read_module_image_resources(const std::uint8_t* data, std::size_t size,
                                                                int device_architecture,
                                                                const std::string& label);
+
+// The cubin the driver runs from a module image: the image itself when it is one, else the fat binary's
+// cubin for `device_architecture` (chosen as above, decompressed). None for PTX or an image without such a
+// cubin. What source-line blame of a JIT-compiled kernel joins its per-instruction counters to.
+[[nodiscard]] std::optional<std::vector<std::uint8_t>> module_image_cubin(const std::uint8_t* data,
+                                                                          std::size_t size,
+                                                                          int device_architecture,
+                                                                          const std::string& label);
 
 }  // namespace counterguard

@@ -8,6 +8,7 @@
 
 #include "counterguard/pipeline/case_selection.hpp"
 #include "counterguard/pipeline/device_choice.hpp"
+#include "counterguard/pipeline/exec_run.hpp"
 #include "counterguard/pipeline/judgement.hpp"
 
 namespace CLI {
@@ -45,6 +46,9 @@ void add_shard_options(CLI::App& command, std::vector<std::string>& cost_from, s
 
 // --wait-for-gpu SECONDS.
 void add_gpu_wait_option(CLI::App& command, double& seconds, const std::string& help);
+
+// `exec`'s --blame, --blame-top and --blame-external (exec_blame_options.cpp).
+void add_exec_blame_options(CLI::App& command, exec_options& options);
 
 // The help of a --json option: the same words in every command.
 [[nodiscard]] std::string json_option_help(const std::string& what);
