@@ -8,6 +8,7 @@
 #include "counterguard/core/atomic_file.hpp"
 #include "counterguard/core/error.hpp"
 #include "counterguard/core/json_reader.hpp"
+#include "counterguard/exec/detail/versioned_json_file.hpp"
 
 namespace counterguard {
 
@@ -26,22 +27,12 @@ void save_exec_instructions(const std::string& path, const exec_instructions& in
 }
 
 exec_instructions load_exec_instructions(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw input_error({path}, "", "cannot read the exec instructions file",
-                      "it is written by `counterguard exec`; run the program through it");
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  const json_reader reader(path);
-  const nlohmann::json document = reader.parse(text.str());
-  reader.require_object(document, "");
-  const std::int64_t version = reader.integer(document, "", "schema_version", 0, 1000000);
-  if (version != exec_instructions::schema_version) {
-    reader.fail("schema_version", "is " + std::to_string(version),
-                "this counterguard reads version " + std::to_string(exec_instructions::schema_version) +
-                    " (the injection library and the counterguard that wrote the file differ)");
-  }
+  const auto file = detail::read_versioned_json_file(
+      path, {"the exec instructions file", "it is written by `counterguard exec`; run the program through it",
+             exec_instructions::schema_version,
+             " (the injection library and the counterguard that wrote the file differ)"});
+  const json_reader& reader = file.reader;
+  const nlohmann::json& document = file.document;
   exec_instructions instructions;
   instructions.output_directory = reader.string(document, "", "output_directory");
   const nlohmann::json& cases = reader.array(document, "", "cases");

@@ -10,6 +10,7 @@
 
 #include "counterguard/core/atomic_file.hpp"
 #include "counterguard/core/json_reader.hpp"
+#include "counterguard/exec/detail/versioned_json_file.hpp"
 #include "counterguard/statics/kernel_resources_json.hpp"
 
 namespace counterguard {
@@ -117,21 +118,12 @@ void save_process_record(const std::string& path, const process_record& record) 
 }
 
 process_record load_process_record(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw input_error({path}, "", "cannot read the process record",
-                      "a recording of `counterguard exec` has one per process that ran with the injection");
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  const json_reader reader(path);
-  const json document = reader.parse(text.str());
-  reader.require_object(document, "");
-  const std::int64_t version = reader.integer(document, "", "schema_version", 0, 1000000);
-  if (version != process_record::schema_version) {
-    reader.fail("schema_version", "is " + std::to_string(version),
-                "this counterguard reads version " + std::to_string(process_record::schema_version));
-  }
+  const auto file = detail::read_versioned_json_file(
+      path, {"the process record",
+             "a recording of `counterguard exec` has one per process that ran with the injection",
+             process_record::schema_version, ""});
+  const json_reader& reader = file.reader;
+  const json& document = file.document;
   process_record record;
   record.process = process_identity_from_json(reader.member(document, "", "process"), path, "process");
   const json& device = reader.member(document, "", "device");
