@@ -13,7 +13,6 @@ the jobs is a wrapper that logs its arguments, then runs this interpreter.
 """
 
 import argparse
-import json
 import os
 import re
 import shutil
@@ -40,7 +39,10 @@ EXACT_VALUE = re.compile(r"(global_load_requests: \{value: )(\d+)(, class: exact
 def plant_regression(workspace):
     path = os.path.join(workspace, SUITE_FILE)
     text = templates.read_text(path)
-    half = lambda match: f"{match[1]}{int(match[2]) // 2}{match[3]}{int(match[2]) // 2}{match[4]}{int(match[2]) // 2}"
+    def half(match):
+        value = int(match[2]) // 2
+        return f"{match[1]}{value}{match[3]}{value}{match[4]}{value}"
+
     planted, count = EXACT_VALUE.subn(half, text, count=1)
     assert count == 1, f"no exact global_load_requests in {path}"
     with open(path, "w", encoding="utf-8") as f:
