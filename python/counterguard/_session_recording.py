@@ -24,8 +24,6 @@ KIND = "counterguard pytest session"
 SCHEMA_VERSION = 1
 # Test outcomes on the GPU: the test's own code passed, failed (an assertion, an exception), or skipped itself.
 OUTCOMES = ("passed", "failed", "skipped")
-# What a session's metadata says of the run rather than of the GPU.
-_RUN_KEYS = ("command_line", "git_commit", "started_at", "hostname", "mode")
 
 
 class RecordedFailure(Exception):
@@ -73,8 +71,8 @@ class RecordingWriter:
             self.blocks += 1
             _profiling.save_measurement(measurement, self.directory / folder, f"{nodeid}#{ordinal}",
                                         {"nodeid": nodeid, "ordinal": ordinal})
-            if self.metadata is None:  # the GPU's; the judging session states its own commit and command
-                self.metadata = {key: value for key, value in measurement.metadata.items() if key not in _RUN_KEYS}
+            if self.metadata is None:  # the GPU's (a judging session states its own commit and command line)
+                self.metadata = dict(measurement.metadata)
             entries.append({"ordinal": ordinal, "label": label, "metrics": list(metrics),
                             "parameters": _json_values(given or {}), "archive": folder})
         self.tests[nodeid] = {"outcome": outcome, "message": message, "blocks": entries}
