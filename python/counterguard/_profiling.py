@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Profiling kernels inside this process: `with profile(metrics) as m:` and the Measurement it gives."""
 
+import ctypes
 import math
 import weakref
 
@@ -243,3 +244,16 @@ def measure_recording(archive_dir, metrics, *, case=0, metadata=None):
         "counterguard_measure_recording", str(archive_dir).encode("utf-8"), int(case),
         _library.encode(_metric_names(metrics)), _library.encode(metadata)))
     return Measurement._from_handle(handle)
+
+
+def save_measurement(measurement, archive_dir, name, metadata=None):
+    """Saves what a profiled (or recorded) block measured as a counter-data archive of one case named `name`,
+    which measure_recording measures again exactly (counterguard_measurement_save)."""
+    handle = measurement._handle
+    if handle is None:
+        raise InputError("counterguard: this measurement holds no counter data to save")
+    save = _library.library().counterguard_measurement_save
+    save.restype = ctypes.c_int
+    save.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p]
+    _library.raise_for(save(handle.pointer, str(archive_dir).encode("utf-8"), name.encode("utf-8"),
+                            _library.encode(metadata)))

@@ -49,6 +49,9 @@ class profile_result {
  private:
   // The record behind a result, for counterguard's own code (counterguard/in_process/process_profiler.hpp).
   friend const case_result& result_record(const profile_result& result);
+  // What was observed (counter data, launches), for saving the block
+  // (counterguard/in_process/recorded_block.hpp).
+  friend const profiled_work* observed_work(const profile_result& result);
 
   std::shared_ptr<const case_result> m_result;
   std::shared_ptr<const profiled_work> m_work;

@@ -100,6 +100,14 @@ COUNTERGUARD_C_API void counterguard_measurement_free(counterguard_measurement* 
 COUNTERGUARD_C_API int counterguard_measure_recording(const char* archive_dir, int case_index,
                                                       const char* metrics_json, const char* metadata_json,
                                                       counterguard_measurement** measurement);
+/* Saves what a block measured (its counter data, launches and the compiler resources of the kernels it
+ * launched) as a counter-data archive of one case named `name` in archive_dir (created if needed; files there
+ * are replaced), which counterguard_measure_recording measures again on any machine exactly as the block was
+ * measured. metadata_json (NULL: none) is kept in the archive's manifest. A measurement that holds no counter
+ * data is COUNTERGUARD_ERROR_INPUT. */
+COUNTERGUARD_C_API int counterguard_measurement_save(const counterguard_measurement* measurement,
+                                                     const char* archive_dir, const char* name,
+                                                     const char* metadata_json);
 /* The profiled device as results metadata: gpu_name, chip, sm_count, versions and gpu_key. */
 COUNTERGUARD_C_API int counterguard_device_metadata(char** metadata_json);
 

@@ -23,6 +23,7 @@
 #include "counterguard/core/error.hpp"
 #include "counterguard/core/markdown_budget.hpp"
 #include "counterguard/in_process/process_profiler.hpp"
+#include "counterguard/in_process/recorded_block.hpp"
 #include "counterguard/measurement/metric_plan.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"
 #include "counterguard/metrics/metric_definition.hpp"
@@ -278,6 +279,18 @@ int counterguard_measurement_json(const counterguard_measurement* measurement, c
 
 void counterguard_measurement_free(counterguard_measurement* measurement) {
   delete measurement;
+}
+
+int counterguard_measurement_save(const counterguard_measurement* measurement, const char* archive_dir,
+                                  const char* name, const char* metadata_json) {
+  return guarded([&] {
+    if (measurement == nullptr)
+      throw input_error({}, "measurement", "is NULL", "pass what counterguard_profile_end gave");
+    if (archive_dir == nullptr || *archive_dir == '\0')
+      throw input_error({}, "archive_dir", "is empty", "give the directory to save the block in");
+    save_profiled_block(measurement->result, archive_dir, name == nullptr ? "" : name,
+                        measurement->device.device.chip, parse_json(metadata_json, "metadata_json"));
+  });
 }
 
 int counterguard_device_metadata(char** metadata_json) {

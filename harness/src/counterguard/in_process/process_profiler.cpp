@@ -11,6 +11,7 @@
 #include "counterguard/build_info.hpp"
 #include "counterguard/evaluator/counter_data_archive.hpp"
 #include "counterguard/exec/exec_instructions.hpp"
+#include "counterguard/in_process/recorded_block.hpp"
 #include "counterguard/measurement/measure_case.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"
 #include "counterguard/profiler/device_profiler.hpp"
@@ -93,9 +94,10 @@ void drop_launch_metrics(metric_plan& plan) {
 // observation kept for for_kernel.
 profile_result measure_work(metric_plan plan, std::vector<profiled_launch> launches, counter_data_image image,
                             std::vector<std::string> raw_metrics, int passes, double seconds,
-                            std::vector<kernel_resources> loaded_kernels = {}) {
+                            bool launch_attributes_known, std::vector<kernel_resources> loaded_kernels = {}) {
   auto work = std::make_shared<profiled_work>();
   work->plan = std::move(plan);
+  work->launch_attributes_known = launch_attributes_known;
   if (loaded_kernels.empty()) {
     // The program's kernels; a non-owning pointer to the process-wide list.
     work->resources = std::shared_ptr<const std::vector<kernel_resources>>(std::shared_ptr<void>{},
@@ -188,7 +190,8 @@ profile_result end_profile() {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - block.started).count();
   return measure_work(std::move(plan), std::move(capture.launches), std::move(capture.image),
-                      std::move(raw_metrics), capture.passes, seconds, std::move(capture.loaded_kernels));
+                      std::move(raw_metrics), capture.passes, seconds, capture.launch_attributes_known,
+                      std::move(capture.loaded_kernels));
 }
 
 profile_result profile_work(const std::vector<std::string>& metrics, const std::function<void()>& work,
@@ -222,9 +225,15 @@ profile_result measure_recorded_block(const std::string& archive_directory, std:
                       "give an index below " + std::to_string(archive.cases.size()));
   }
   archived_case& recorded = archive.cases[case_index];
+  // A block saved by save_profiled_block says how it was measured; `run` archives leave the defaults.
+  const recorded_block_facts facts = read_recorded_block_facts(archive_directory, archive);
+  metric_plan measured = plan;
+  if (!facts.launch_attributes_known)
+    drop_launch_metrics(measured);
   // The counters the image holds are what is evaluated; metrics needing others stay unmeasured.
-  return measure_work(plan, std::move(recorded.launches), std::move(recorded.image),
-                      std::move(recorded.raw_metrics), recorded.passes, 0.0);
+  return measure_work(std::move(measured), std::move(recorded.launches), std::move(recorded.image),
+                      std::move(recorded.raw_metrics), recorded.passes, facts.seconds,
+                      facts.launch_attributes_known, facts.resources);
 }
 
 run_metadata profiled_device_metadata() {

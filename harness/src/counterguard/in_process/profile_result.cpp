@@ -64,6 +64,10 @@ const case_result& result_record(const profile_result& result) {
   return result.m_result != nullptr ? *result.m_result : nothing_measured;
 }
 
+const profiled_work* observed_work(const profile_result& result) {
+  return result.m_work.get();
+}
+
 bool profile_result::has(const std::string& metric) const {
   const auto& totals = result_record(*this).totals;
   const auto found = totals.find(metric);
@@ -102,6 +106,7 @@ profile_result profile_result::for_kernel(const std::string& kernel) const {
   auto subset = std::make_shared<profiled_work>();
   subset->plan = m_work->plan;
   subset->resources = m_work->resources;
+  subset->launch_attributes_known = m_work->launch_attributes_known;
   const std::vector<evaluated_range>& ranges = m_work->ranges();
   std::vector<evaluated_range> kept_ranges;
   for (std::size_t i = 0; i < m_work->launches.size(); ++i) {

@@ -23,6 +23,8 @@ struct profiled_work {
   counter_data_image image;  // evaluated on first use (most results are never narrowed)
   std::vector<std::string> raw_metrics;
   std::shared_ptr<const std::vector<kernel_resources>> resources;
+  // False when the launches' attributes (registers, occupancy) could not be read: launch metrics unmeasured.
+  bool launch_attributes_known = true;
 
   // The image's ranges, evaluated once, in launch order.
   [[nodiscard]] const std::vector<evaluated_range>& ranges() const {
