@@ -143,6 +143,7 @@ std::optional<refresh_repetitions> program_repetitions(const baseline_update_opt
   exec.timeout_seconds = options.program_timeout_seconds;
   exec.wait_for_gpu_seconds = options.wait_for_gpu_seconds;
   exec.allow_program_failure = options.allow_program_failure;
+  exec.replay = options.replay;
   exec.command_line = options.command_line;
   refresh_repetitions repetitions;
   repetitions.labels = repetition_labels(static_cast<std::size_t>(options.repeat));
