@@ -17,8 +17,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path builtin_recording =
-    fs::path(COUNTERGUARD_SOURCE_DIR) / "harness/test/fixtures/h200_builtin";
+const fs::path builtin_recording = fs::path(COUNTERGUARD_SOURCE_DIR) / "harness/test/fixtures/h200_builtin";
 const std::string atomics_case = "atomics/per_thread?block=128";  // fixture 0000: one launch, 3 counters
 
 case_instance merged_case_instance() {
