@@ -28,7 +28,8 @@ TEST(replay_cost, multi_pass_launches_in_a_program_holding_much_memory_say_what_
       *note,
       "3 profiled launches took up to 2 passes each, 405 ms a launch (median): between passes CUPTI saves "
       "and restores the device memory the program holds (64.0 GiB), so the cost grows with it. A launch "
-      "measured in one pass needs no restore: measure fewer metrics per run (one case at a time with "
+      "measured in one pass needs no restore: --replay-mode application runs the program once per pass "
+      "group, or measure fewer metrics per run (one case at a time with "
       "--filter, or fewer --metric), or hold less device memory while the selected launches run");
 }
 

@@ -67,6 +67,7 @@ command_action add_update_command(CLI::App& baseline, const command_context& con
       ->check(CLI::NonNegativeNumber);
   command->add_flag("--allow-program-failure", options->allow_program_failure,
                     "with a program: record what a repetition measured even when the program fails");
+  add_replay_mode_option(*command, options->replay);
   command->footer(
       "A program's kernels, as `exec` measures them: the program and its arguments come last, after '--': "
       "counterguard baseline update kernels.yaml --repeat 5 -- ./app -x");

@@ -101,6 +101,7 @@ command_action add_exec_command(CLI::App& app, const command_context& /*context*
                    "seconds to wait while another counterguard holds a GPU")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
+  add_replay_mode_option(*command, options->replay);
   add_report_options(*command, options->reports, true);
   add_exec_blame_options(*command, *options);
   command->footer(

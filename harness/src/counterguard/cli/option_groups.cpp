@@ -2,6 +2,7 @@
 #include "detail/option_groups.hpp"
 
 #include <CLI/CLI.hpp>
+#include <map>
 
 namespace counterguard::detail {
 
@@ -22,6 +23,19 @@ void add_filter_option(CLI::App& command, std::string& filter) {
   command.add_option("--filter", filter,
                      "only case instances whose name matches: a glob (* any run of characters) or regex:EXPR "
                      "(an ECMAScript regular expression found anywhere in the name)");
+}
+
+void add_replay_mode_option(CLI::App& command, replay_mode& mode) {
+  const std::map<std::string, replay_mode> modes{{"auto", replay_mode::automatic},
+                                                 {"kernel", replay_mode::kernel},
+                                                 {"application", replay_mode::application}};
+  command
+      .add_option("--replay-mode", mode,
+                  "how counters needing several passes are collected: kernel (one run; each launch replayed, "
+                  "device memory restored between passes), application (one run of the program per pass "
+                  "group, one pass a launch), auto (chosen from the memory held and the run's length)")
+      ->transform(CLI::CheckedTransformer(modes))
+      ->default_str("auto");
 }
 
 void add_selection_options(CLI::App& command, selection_options& selection) {

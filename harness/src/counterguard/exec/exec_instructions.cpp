@@ -22,7 +22,9 @@ void save_exec_instructions(const std::string& path, const exec_instructions& in
   }
   const nlohmann::json document{{"schema_version", exec_instructions::schema_version},
                                 {"output_directory", instructions.output_directory},
-                                {"cases", std::move(cases)}};
+                                {"cases", std::move(cases)},
+                                {"first_pass_group", instructions.first_pass_group},
+                                {"pass_group_count", instructions.pass_group_count}};
   write_file_atomically(path, document.dump(2) + "\n");
 }
 
@@ -48,6 +50,12 @@ exec_instructions load_exec_instructions(const std::string& path) {
       request.own_configuration = reader.boolean(cases[i], field, "own_configuration");
     instructions.cases.push_back(std::move(request));
   }
+  if (reader.optional_member(document, "", "first_pass_group") != nullptr)
+    instructions.first_pass_group =
+        static_cast<int>(reader.integer(document, "", "first_pass_group", 0, 1000000));
+  if (reader.optional_member(document, "", "pass_group_count") != nullptr)
+    instructions.pass_group_count =
+        static_cast<int>(reader.integer(document, "", "pass_group_count", 0, 1000000));
   return instructions;
 }
 

@@ -27,6 +27,11 @@ struct exec_instructions {
   static constexpr int schema_version = 1;
   std::string output_directory;  // processes record into <output_directory>/processes/<pid>-<start>/
   std::vector<exec_case_request> cases;
+  // Which of each profiled launch's one-pass groups (exec/pass_groups.hpp) this run collects: groups
+  // first_pass_group .. first_pass_group + pass_group_count - 1; count 0 with first 0 is the whole
+  // configuration, unplanned (kernel replay in one run).
+  int first_pass_group = 0;
+  int pass_group_count = 0;
 };
 
 // Writes the instructions file atomically.

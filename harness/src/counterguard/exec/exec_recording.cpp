@@ -59,11 +59,12 @@ recorded_launch load_recorded_launch(const fs::path& folder) {
   counter_data_archive archive = load_counter_data_archive(folder);
   const std::string manifest = (folder / "manifest.json").string();
   const json_reader reader(manifest);
-  if (archive.cases.size() != 1)
-    reader.fail("cases", "holds " + std::to_string(archive.cases.size()) + " entries",
-                "one per launch archive");
+  if (archive.cases.empty())
+    reader.fail("cases", "is empty", "one entry per launch archive, and one per further pass group");
   recorded_launch launch;
   launch.data = std::move(archive.cases.front());
+  launch.further_groups.assign(std::make_move_iterator(archive.cases.begin() + 1),
+                               std::make_move_iterator(archive.cases.end()));
   if (reader.optional_member(archive.metadata, "metadata", "cases") != nullptr)
     launch.cases = reader.strings(archive.metadata, "metadata", "cases");
   else
@@ -77,6 +78,35 @@ recorded_launch load_recorded_launch(const fs::path& folder) {
   if (reader.optional_member(archive.metadata, "metadata", "device_bytes_in_use") != nullptr) {
     launch.device_bytes_in_use = static_cast<std::uint64_t>(
         reader.integer(archive.metadata, "metadata", "device_bytes_in_use", 0, INT64_MAX));
+  }
+  if (const json* milliseconds = reader.optional_member(archive.metadata, "metadata", "setup_milliseconds"))
+    launch.setup_milliseconds = reader.number_or_nan(*milliseconds, "metadata.setup_milliseconds");
+  if (reader.optional_member(archive.metadata, "metadata", "pass_groups") != nullptr)
+    launch.pass_groups =
+        static_cast<int>(reader.integer(archive.metadata, "metadata", "pass_groups", 0, 1000000));
+  if (reader.optional_member(archive.metadata, "metadata", "nvtx") != nullptr)
+    launch.nvtx = reader.string(archive.metadata, "metadata", "nvtx");
+  if (reader.optional_member(archive.metadata, "metadata", "ordinals") != nullptr) {
+    const json& ordinals = reader.array(archive.metadata, "metadata", "ordinals");
+    for (std::size_t i = 0; i < ordinals.size(); ++i) {
+      if (!ordinals[i].is_number_unsigned())
+        reader.fail(index_at("metadata.ordinals", i), "is " + describe_json(ordinals[i]), "a whole number");
+      launch.ordinals.push_back(ordinals[i].get<std::int64_t>());
+    }
+  }
+  if (reader.optional_member(archive.metadata, "metadata", "runs") != nullptr) {
+    const json& list = reader.array(archive.metadata, "metadata", "runs");
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const std::string field = index_at("metadata.runs", i);
+      reader.require_object(list[i], field);
+      recorded_launch::run_time run;
+      run.passes = static_cast<int>(reader.integer(list[i], field, "passes", 0, 1000000));
+      run.setup_milliseconds = reader.number_or_nan(reader.member(list[i], field, "setup_milliseconds"),
+                                                    field + ".setup_milliseconds");
+      run.launch_milliseconds = reader.number_or_nan(reader.member(list[i], field, "launch_milliseconds"),
+                                                     field + ".launch_milliseconds");
+      launch.runs.push_back(run);
+    }
   }
   return launch;
 }
@@ -214,8 +244,21 @@ void save_recorded_launch(const fs::path& folder, int index, const std::string& 
                           {"seconds", launch.seconds},
                           {"attributes_known", launch.attributes_known},
                           {"launch_milliseconds", launch.launch_milliseconds},
-                          {"device_bytes_in_use", launch.device_bytes_in_use}};
+                          {"device_bytes_in_use", launch.device_bytes_in_use},
+                          {"setup_milliseconds", launch.setup_milliseconds},
+                          {"pass_groups", launch.pass_groups},
+                          {"nvtx", launch.nvtx},
+                          {"ordinals", launch.ordinals}};
+  if (!launch.runs.empty()) {
+    json runs = json::array();
+    for (const auto& run : launch.runs)
+      runs.push_back({{"passes", run.passes},
+                      {"setup_milliseconds", run.setup_milliseconds},
+                      {"launch_milliseconds", run.launch_milliseconds}});
+    archive.metadata["runs"] = std::move(runs);
+  }
   archive.cases.push_back(launch.data);
+  archive.cases.insert(archive.cases.end(), launch.further_groups.begin(), launch.further_groups.end());
   std::array<char, 16> name{};
   std::snprintf(name.data(), name.size(), "%04d", index);
   save_counter_data_archive(folder / name.data(), archive, file_durability::scratch);
@@ -498,6 +541,10 @@ exec_evaluation evaluate_exec_recording(const std::vector<recorded_process>& pro
           part.image = launch->data.image;
           part.raw_metrics = launch->data.raw_metrics;
           part.passes = launch->data.passes;
+          for (const auto& group : launch->further_groups) {
+            part.further.push_back({group.image, group.raw_metrics});
+            part.passes += group.passes;  // one pass a run, in application replay
+          }
           parts.push_back(std::move(part));
           seconds += launch->seconds;
         }

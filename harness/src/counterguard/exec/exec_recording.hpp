@@ -39,6 +39,25 @@ struct recorded_launch {
   // with what the program holds), and the device memory in use when it began; 0 in older recordings.
   double launch_milliseconds = 0.0;
   std::uint64_t device_bytes_in_use = 0;
+  // From its entry callback to the start of the launch: the counters lock and the profiler's set-up.
+  double setup_milliseconds = 0.0;
+  // The one-pass groups its whole configuration splits into (exec/pass_groups.hpp); 0 where not planned
+  // (kernel replay collects the whole configuration at once).
+  int pass_groups = 0;
+  // What it is matched by across the runs of application replay: its NVTX context (described) and its match
+  // ordinal in each of its cases; empty in older recordings.
+  std::string nvtx;
+  std::vector<std::int64_t> ordinals;
+  // The counters other runs of the program collected for this launch (application replay), each with its own
+  // image; stored as further cases of the launch's archive.
+  std::vector<archived_case> further_groups;
+  // Each run's profiling of the launch, the first run's first (merged recordings); empty for one run.
+  struct run_time {
+    int passes = 0;
+    double setup_milliseconds = 0.0;
+    double launch_milliseconds = 0.0;
+  };
+  std::vector<run_time> runs;
 };
 
 struct recorded_process {

@@ -38,7 +38,8 @@ std::optional<std::string> describe_replay_cost(const std::vector<recorded_proce
       "saves and "
       "restores the device memory the program holds ({:.1f} GiB), so the cost grows with it. A launch "
       "measured in "
-      "one pass needs no restore: measure fewer metrics per run (one case at a time with --filter, or fewer "
+      "one pass needs no restore: --replay-mode application runs the program once per pass group, or measure "
+      "fewer metrics per run (one case at a time with --filter, or fewer "
       "--metric), or hold less device memory while the selected launches run",
       milliseconds.size(), milliseconds.size() == 1 ? "" : "es", most_passes, median,
       static_cast<double>(most_bytes) / static_cast<double>(1ULL << 30));

@@ -54,7 +54,8 @@ injection_session::injection_session(exec_instructions instructions, process_ide
       m_counters((std::filesystem::path(instructions.output_directory) / "counters.lock").string()),
       m_selection(instructions.cases, identity),
       m_options(std::move(options)),
-      m_blame(std::move(blame)) {
+      m_blame(std::move(blame)),
+      m_pass_groups(instructions.first_pass_group, instructions.pass_group_count) {
   m_record.process = std::move(identity);
   for (std::size_t i = 0; i < instructions.cases.size(); ++i) {
     case_progress progress;
@@ -139,6 +140,8 @@ void injection_session::launch_entered(pending_launch& pending, CUcontext contex
     if (new_kernel)
       attach_module_resources();
     pending.decision = m_selection.decide(names, nvtx);
+    if (pending.decision.profiled())
+      pending.nvtx = nvtx.describe();
     pending.function = names.function;
     pending.mangled = names.mangled;
     if (new_kernel)
@@ -174,9 +177,14 @@ void injection_session::launch_entered(pending_launch& pending, CUcontext contex
         pending.profiling = true;
       }
     } else if (context_profiler* profiler = profiler_for(context); !pending.decision.raw_metrics.empty()) {
-      // The process's one configuration, or the cases' own counters when one of them keeps its own.
-      profiler->begin(pending.decision.configuration(m_selection.process_raw_metrics()));
-      pending.profiling = true;
+      // The process's one configuration, or the cases' own counters when one of them keeps its own; of it,
+      // the pass groups this run collects.
+      pending.counters = &m_pass_groups.choose(
+          pending.decision.configuration(m_selection.process_raw_metrics()), profiler->device().chip);
+      if (!pending.counters->counters.empty()) {
+        profiler->begin(pending.counters->counters);
+        pending.profiling = true;
+      }
     }
   } catch (const environment_error& e) {
     m_disabled = true;
@@ -254,7 +262,7 @@ void injection_session::launch_exited(pending_launch& pending,
           record.data.image = std::move(capture.image);
           record.data.passes = capture.passes;
           record.data.dropped_ranges = capture.dropped_ranges;
-          record.data.raw_metrics = pending.decision.configuration(m_selection.process_raw_metrics());
+          record.data.raw_metrics = pending.counters->counters;
         } else {
           record.data.image.chip = profiler->second->device().chip;
         }
@@ -263,6 +271,10 @@ void injection_session::launch_exited(pending_launch& pending,
             std::chrono::duration<double>(std::chrono::steady_clock::now() - pending.started).count();
         record.launch_milliseconds = milliseconds_between(pending.begun, exited);
         record.device_bytes_in_use = pending.device_bytes_in_use;
+        record.setup_milliseconds = milliseconds_between(pending.started, pending.begun);
+        record.pass_groups = pending.counters != nullptr ? pending.counters->groups : 0;
+        record.nvtx = pending.nvtx;
+        record.ordinals = pending.decision.ordinals;
         save_recorded_launch(m_folder, m_next_archive++, profiler->second->device().chip, record);
         if (tracing()) {
           const auto saved = std::chrono::steady_clock::now();

@@ -24,6 +24,7 @@
 #include "injection_options.hpp"
 #include "launch_inspection.hpp"
 #include "sass_launch_collector.hpp"
+#include "pass_group_choice.hpp"
 
 namespace counterguard::injection {
 
@@ -41,6 +42,7 @@ struct pending_launch {
   std::chrono::steady_clock::time_point started;
   std::chrono::steady_clock::time_point begun;  // the range profiler started (or the launch let through)
   std::uint64_t device_bytes_in_use = 0;        // when it began: kernel replay restores it between passes
+  const pass_group_choice::choice* counters = nullptr;  // what this run collects for it
 };
 
 // What the injection library does in one process: counts every kernel launch, profiles the ones the
@@ -120,6 +122,7 @@ class injection_session {
   std::map<CUcontext, std::unique_ptr<context_profiler>> m_profilers;
   injection_options m_options;
   std::unique_ptr<sass_launch_collector> m_blame;  // a blame pass: no range profiler
+  pass_group_choice m_pass_groups;
   std::atomic<bool> m_disabled{false};  // an environment problem stops all profiling in this process
   bool m_any_case = false;              // a case applies to this process: launches may be profiled
   int m_next_archive = 0;

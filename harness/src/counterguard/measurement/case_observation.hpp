@@ -24,6 +24,13 @@ struct case_observation {
   std::string verification_message;
   bool unverified = false;  // the variant registers no verification (array_kernel without verify)
   int passes = 0;
+  // Counters of the same launches collected into other images: `exec`'s application replay collects each
+  // launch's pass groups in runs of their own. Evaluated with `image`, range by range.
+  struct further_counters {
+    counter_data_image image;
+    std::vector<std::string> raw_metrics;
+  };
+  std::vector<further_counters> further;
 };
 
 // The part of an observation that is not counter data or launches, as a counter-data archive keeps it in its

@@ -38,6 +38,18 @@ void measure_case_parts(case_result& result, const metric_plan& plan,
       evaluated = evaluate_counter_data(part.image, part.raw_metrics);
       any_counters = true;
     }
+    for (const auto& further : part.further) {
+      if (further.raw_metrics.empty() || further.image.bytes.empty())
+        continue;
+      const std::vector<evaluated_range> more = evaluate_counter_data(further.image, further.raw_metrics);
+      evaluated.resize(std::max(evaluated.size(), more.size()));
+      for (std::size_t r = 0; r < more.size(); ++r) {
+        if (evaluated[r].name.empty())
+          evaluated[r].name = more[r].name;
+        evaluated[r].values.insert(more[r].values.begin(), more[r].values.end());
+      }
+      any_counters = true;
+    }
     // One range per launch, in order; a launch the image has no range for (none collected) is unmeasured.
     evaluated.resize(part.launches.size());
     launches.insert(launches.end(), part.launches.begin(), part.launches.end());

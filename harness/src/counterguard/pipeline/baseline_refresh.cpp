@@ -145,6 +145,7 @@ exec_options program_exec_options(const baseline_update_options& options) {
   exec.timeout_seconds = options.program_timeout_seconds;
   exec.wait_for_gpu_seconds = options.wait_for_gpu_seconds;
   exec.allow_program_failure = options.allow_program_failure;
+  exec.replay = options.replay;
   exec.command_line = options.command_line;
   return exec;
 }

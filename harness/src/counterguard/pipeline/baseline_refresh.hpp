@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "counterguard/core/markdown_budget.hpp"
+#include "counterguard/exec/replay_mode.hpp"
 #include "counterguard/pipeline/case_selection.hpp"
 #include "counterguard/pipeline/device_choice.hpp"
 
@@ -39,6 +40,7 @@ struct baseline_update_options {
   std::vector<std::string> binaries;  // --binary: more files to read static metrics from
   double program_timeout_seconds = 600.0;
   bool allow_program_failure = false;
+  replay_mode replay = replay_mode::automatic;  // --replay-mode, as exec's
 };
 
 // Returns the exit status.

@@ -22,9 +22,12 @@
 #include "counterguard/exec/exec_phase_trace.hpp"
 #include "counterguard/exec/exec_recording.hpp"
 #include "counterguard/exec/exec_results.hpp"
+#include "counterguard/exec/extra_pass_reasons.hpp"
 #include "counterguard/exec/injection_library.hpp"
 #include "counterguard/exec/recording_directory.hpp"
 #include "counterguard/pipeline/exec_blame.hpp"
+#include "counterguard/exec/replay_time_breakdown.hpp"
+#include "counterguard/pipeline/exec_replay.hpp"
 #include "counterguard/pipeline/run_identity.hpp"
 #include "counterguard/profiler/driver_gpu_uuids.hpp"
 #include "counterguard/profiler/gpu_lock.hpp"
@@ -110,12 +113,15 @@ std::vector<std::string> program_gpu_uuids(std::future<int>& device_count) {
 // The program run once with the injection library, told `requests`, recording into `recording`.
 program_outcome run_with_injection(const std::vector<std::string>& argv, double timeout_seconds,
                                    double wait_for_gpu_seconds, const std::vector<std::string>& uuids,
-                                   const recording_directory& recording,
-                                   const std::vector<exec_case_request>& requests, exec_phase_trace& steps,
+                                   const fs::path& recording, const std::vector<exec_case_request>& requests,
+                                   exec_phase_trace& steps, int first_pass_group = 0, int pass_group_count = 0,
                                    const std::string& blame_request_path = {}) {
   const std::string injection = find_injection_library(self_executable());
-  const std::string instructions_path = (recording.path() / exec_instructions_file).string();
-  save_exec_instructions(instructions_path, exec_instructions{recording.path().string(), requests});
+  const std::string instructions_path = (recording / exec_instructions_file).string();
+  exec_instructions instructions{recording.string(), requests};
+  instructions.first_pass_group = first_pass_group;
+  instructions.pass_group_count = pass_group_count;
+  save_exec_instructions(instructions_path, instructions);
 
   steps.phase("instructions");
   const auto locks = lock_gpus(uuids, wait_for_gpu_seconds);
@@ -137,7 +143,7 @@ program_outcome run_with_injection(const std::vector<std::string>& argv, double 
   // The lock the program's processes took the GPU's counters in turn with (injection/counters_lock.hpp).
   for (const char* lock : {"counters.lock", "counters.lock.waiting"}) {
     std::error_code ignored;
-    fs::remove(recording.path() / lock, ignored);
+    fs::remove(recording / lock, ignored);
   }
   interruption_guard::throw_if_interrupted();
   return program;
@@ -164,7 +170,7 @@ program_launches record_program_launches(const std::vector<std::string>& program
   const recording_directory recording({});
   program_launches launches;
   launches.program =
-      run_with_injection(program, timeout_seconds, wait_for_gpu_seconds, uuids, recording, {}, steps);
+      run_with_injection(program, timeout_seconds, wait_for_gpu_seconds, uuids, recording.path(), {}, steps);
   launches.processes = load_recorded_processes(recording.path());
   return launches;
 }
@@ -195,11 +201,22 @@ exec_measurement measure_program(const exec_options& options) {
   const std::vector<std::string> uuids = program_gpu_uuids(device_count);
   steps.phase("device count");
   const recording_directory recording(options.save_counter_data);
-  const program_outcome program =
-      run_with_injection(options.program, options.timeout_seconds, options.wait_for_gpu_seconds, uuids,
-                         recording, requests, steps);
-  const std::vector<recorded_process> processes = load_recorded_processes(recording.path());
+  const auto say = [&options](const std::string& line) {
+    if (!options.reports.quiet)
+      std::fprintf(stderr, "counterguard: %s\n", line.c_str());
+  };
+  replayed_program replayed = run_with_replay(
+      options.replay, recording,
+      [&](const fs::path& directory, int first_group, int group_count) {
+        return run_with_injection(options.program, options.timeout_seconds, options.wait_for_gpu_seconds,
+                                  uuids, directory, requests, steps, first_group, group_count);
+      },
+      say);
+  const program_outcome& program = replayed.program;
+  const std::vector<recorded_process>& processes = replayed.processes;
   steps.phase("recording loaded");
+  for (const auto& line : describe_extra_passes(processes, instances, options.extra_metrics))
+    say(line);
   exec_evaluation evaluation;
   std::optional<device_description> device;
   for (const auto& process : processes) {
@@ -219,6 +236,9 @@ exec_measurement measure_program(const exec_options& options) {
   run_metadata metadata = host_metadata("exec", options.command_line);
   if (evaluation.device)
     adopt_device(metadata, *evaluation.device);
+  metadata.replay = replayed.replay;
+  if (!options.reports.quiet && !replayed.replay.launches.empty())
+    std::fputs(describe_replay_record(replayed.replay).c_str(), stderr);
   run_results results =
       exec_run_results(evaluation, program, options.allow_program_failure, std::move(metadata), checked);
   if (recording.kept()) {
@@ -246,7 +266,8 @@ program_outcome run_program_blame_pass(const exec_options& options,
   std::future<int> device_count = count_devices_meanwhile();
   exec_phase_trace steps = exec_phase_trace::from_environment();
   return run_with_injection(options.program, options.timeout_seconds, options.wait_for_gpu_seconds,
-                            program_gpu_uuids(device_count), recording, requests, steps, blame_request_path);
+                            program_gpu_uuids(device_count), recording.path(), requests, steps, 0, 0,
+                            blame_request_path);
 }
 
 int run_exec(const exec_options& options) {

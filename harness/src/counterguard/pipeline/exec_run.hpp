@@ -8,6 +8,7 @@
 #include "counterguard/exec/exec_recording.hpp"
 #include "counterguard/exec/program_outcome.hpp"
 #include "counterguard/exec/recording_directory.hpp"
+#include "counterguard/exec/replay_mode.hpp"
 #include "counterguard/pipeline/case_selection.hpp"
 #include "counterguard/pipeline/judgement.hpp"
 #include "counterguard/pipeline/recording_evaluation.hpp"
@@ -32,6 +33,7 @@ struct exec_options {
   double timeout_seconds = 600.0;
   double wait_for_gpu_seconds = 600.0;
   bool allow_program_failure = false;
+  replay_mode replay = replay_mode::automatic;  // --replay-mode
   std::string command_line;
   bool blame = false;                       // --blame: failed cases blamed to source lines (exec_blame.hpp)
   std::size_t blame_top = 5;                // source lines per blamed case

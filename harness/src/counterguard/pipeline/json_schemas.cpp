@@ -306,6 +306,37 @@ json results_definitions() {
                      {"instances", count},
                      {"plan", {{"type", "string"}, {"pattern", "^[0-9a-f]{16}$"}}},
                      {"positions", {{"type", "array"}, {"items", count}}}}}};
+  defs["replay"] = {
+      {"type", "object"},
+      {"additionalProperties", false},
+      {"description",
+       "exec: how counters needing several passes were collected, and where each profiled "
+       "launch's time went (docs/exec.md)"},
+      {"required", json::array({"requested", "mode", "decision", "run_seconds", "launches"})},
+      {"properties",
+       {{"requested", {{"enum", json::array({"auto", "kernel", "application"})}}},
+        {"mode", {{"enum", json::array({"kernel", "application"})}}},
+        {"decision", text},
+        {"run_seconds", {{"type", "array"}, {"items", number_or_null}}},
+        {"launches",
+         {{"type", "array"},
+          {"items",
+           {{"type", "object"},
+            {"additionalProperties", false},
+            {"required", json::array({"instance", "kernel", "passes", "runs", "setup_milliseconds",
+                                      "replay_milliseconds", "restore_milliseconds", "device_bytes_in_use"})},
+            {"properties",
+             {{"instance", text},
+              {"kernel", text},
+              {"passes", count},
+              {"runs", count},
+              {"setup_milliseconds", number_or_null},
+              {"replay_milliseconds", number_or_null},
+              {"restore_milliseconds",
+               described(number_or_null,
+                         "estimated: the time beyond the passes' one-pass cost; null when "
+                         "that cost was not measured")},
+              {"device_bytes_in_use", count}}}}}}}}}};
   defs["metadata"] = {
       {"type", "object"},
       {"additionalProperties", false},
@@ -332,7 +363,8 @@ json results_definitions() {
         {"hostname", text},
         {"counters_not_run",
          described(text, "why no counter was measured (\"no GPU\"); absent when profiled")},
-        {"shard", reference("shard")}}}};
+        {"shard", reference("shard")},
+        {"replay", reference("replay")}}}};
   const json checks_summary = {{"type", "object"},
                                {"additionalProperties", false},
                                {"properties",

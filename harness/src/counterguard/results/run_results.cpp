@@ -124,6 +124,8 @@ run_metadata metadata_from_json(const json_reader& in, const json& value) {
     m.counters_not_run = in.string(value, path, "counters_not_run");
   if (const json* shard = in.optional_member(value, path, "shard"); shard != nullptr && !shard->is_null())
     m.shard = read_shard_record(in, *shard, field_at(path, "shard"));
+  if (const json* replay = in.optional_member(value, path, "replay"); replay != nullptr && !replay->is_null())
+    m.replay = read_replay_record(in, *replay, field_at(path, "replay"));
   return m;
 }
 
@@ -329,6 +331,8 @@ void to_json(nlohmann::json& out, const run_results& results) {
     out["metadata"]["counters_not_run"] = results.metadata.counters_not_run;
   if (results.metadata.shard)
     out["metadata"]["shard"] = shard_record_to_json(*results.metadata.shard);
+  if (results.metadata.replay)
+    out["metadata"]["replay"] = replay_record_to_json(*results.metadata.replay);
 }
 
 run_results read_run_results(const nlohmann::json& document, const std::string& file) {

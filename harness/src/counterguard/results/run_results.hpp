@@ -11,6 +11,7 @@
 #include "counterguard/core/source_location.hpp"
 #include "counterguard/metrics/metric_class.hpp"
 #include "counterguard/results/case_blame.hpp"
+#include "counterguard/results/replay_record.hpp"
 #include "counterguard/results/shard_record.hpp"
 
 namespace counterguard {
@@ -105,6 +106,8 @@ struct run_metadata {
   std::optional<shard_record> shard;
   // Why no counter was measured ("no GPU", "`static` profiles nothing"); empty where the cases were profiled.
   std::string counters_not_run;
+  // `exec`: how counters needing several passes were collected and where each profiled launch's time went.
+  std::optional<replay_record> replay;
 };
 
 struct run_results {

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "counterguard/exec/replay_mode.hpp"
 #include "counterguard/pipeline/case_selection.hpp"
 #include "counterguard/pipeline/device_choice.hpp"
 #include "counterguard/pipeline/exec_run.hpp"
@@ -27,6 +28,10 @@ void add_cases_alias(CLI::App& command, std::vector<std::string>& paths);
 void add_selection_options(CLI::App& command, selection_options& selection);
 // --filter PATTERN alone (a glob, or regex:EXPR).
 void add_filter_option(CLI::App& command, std::string& filter);
+
+// --replay-mode auto|kernel|application, for the commands that profile a program's launches (exec,
+// baseline update -- PROGRAM).
+void add_replay_mode_option(CLI::App& command, replay_mode& mode);
 
 // --json, --junit, --markdown, --markdown-limit, --html, --csv, --export, --quiet and, with baselines,
 // --baseline-dir, --no-baselines, --false-alarm-rate, --strict, --history.

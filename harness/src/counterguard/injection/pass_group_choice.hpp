@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace counterguard::injection {
+
+// The counters this run collects for a launch, from the instructions' pass-group range: the whole
+// configuration in kernel replay, or some of its one-pass groups (exec/pass_groups.hpp) in a run of
+// application replay. Each configuration is planned once. Not thread-safe: the caller serialises.
+class pass_group_choice {
+ public:
+  pass_group_choice(int first_group, int group_count) : m_first(first_group), m_count(group_count) {}
+
+  struct choice {
+    std::vector<std::string> counters;  // empty: nothing of this configuration is left for this run
+    int groups = 0;                     // the configuration's one-pass groups; 0 when not planned
+  };
+  // Throws what plan_pass_groups throws (a name the chip does not have).
+  [[nodiscard]] const choice& choose(const std::vector<std::string>& configuration, const std::string& chip);
+
+ private:
+  int m_first = 0;
+  int m_count = 0;
+  std::map<std::pair<std::string, std::vector<std::string>>, choice> m_chosen;
+};
+
+}  // namespace counterguard::injection
