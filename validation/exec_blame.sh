@@ -6,7 +6,8 @@
 # kernel whose load reads every second element (validation/exec_blame/triton_strided.py, STRIDE=2). For each:
 # per-line baselines of the unplanted program, the planted one gated against them with --blame (JSON and
 # Markdown reports), and ncu's source page of the planted kernel (--page source --csv, SASS with its source
-# lines). Needs a staged counterguard (STAGE, default .device: tools/stage_for_gpu.sh). Results under $OUT,
+# lines). Needs a staged counterguard (STAGE, default .device: tools/stage_for_gpu.sh) and the programs
+# validation/exec_programs/build.sh built (PROGRAMS, a folder). Results under $OUT,
 # packed into $OUT/exec_blame.tar.gz.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
@@ -34,12 +35,12 @@ record() {
   return 0
 }
 
-# The mathlib test binary, unplanted and planted, with line tables (as ncu's source page needs them too).
-for plant in OFF ON; do
-  cmake -S "$HERE/exec_programs/mathlib" -B "$BUILD/mathlib_$plant" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_CUDA_FLAGS=-lineinfo -DMATHLIB_SMALL_TILE=$plant >"$OUT/build_mathlib_$plant.log" 2>&1 &&
-    cmake --build "$BUILD/mathlib_$plant" >>"$OUT/build_mathlib_$plant.log" 2>&1
-done
+# The mathlib test binary, unplanted and planted, with line tables (as ncu's source page needs them too): built
+# by validation/exec_programs/build.sh into PROGRAMS (the GPU host has no GoogleTest to build it with).
+PROGRAMS=$(cd "${PROGRAMS:?PROGRAMS: the folder validation/exec_programs/build.sh wrote}" && pwd)
+mkdir -p "$BUILD/mathlib_OFF" "$BUILD/mathlib_ON"
+cp "$PROGRAMS/mathlib_tests" "$BUILD/mathlib_OFF/mathlib_tests"
+cp "$PROGRAMS/mathlib_tests_small_tile" "$BUILD/mathlib_ON/mathlib_tests"
 SUITE=$HERE/exec_programs/recorded/mathlib.yaml
 record mathlib_lines "$CG" baseline update "$SUITE" --repeat 1 --with-lines --baseline-dir "$OUT/baselines" \
   -- "$BUILD/mathlib_OFF/mathlib_tests"
