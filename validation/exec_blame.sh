@@ -56,7 +56,7 @@ record triton_lines "$CG" baseline update "$TSUITE" --repeat 1 --with-lines --ba
   -- python3 "$HERE/exec_blame/triton_strided.py"
 record triton_blame env STRIDE=2 "$CG" exec "$TSUITE" --blame --baseline-dir "$OUT/baselines" \
   --json "$OUT/triton_blame.json" --markdown "$OUT/triton_blame.md" -- python3 "$HERE/exec_blame/triton_strided.py"
-record triton_ncu_csv env STRIDE=2 ncu --section SourceCounters --page source --print-source sass,python --csv \
+record triton_ncu_csv env STRIDE=2 ncu --section SourceCounters --page source --print-source sass,cuda --csv \
   --kernel-name regex:strided_add --launch-count 1 python3 "$HERE/exec_blame/triton_strided.py"
 cp "$OUT/triton_ncu_csv.log" "$OUT/triton_ncu_source.csv"
 # The injection's own account of one blame pass (CRC matching, what CUPTI reported), for the record.

@@ -28,11 +28,11 @@ project="$root/ci/test/pytest_project"
 
 cd "$project" || exit 2
 note "commit: $COUNTERGUARD_GIT_COMMIT; $("$python" --version 2>&1); $(nvidia-smi -L 2>&1 | head -1)"
-"$python" -m pytest -p no:cacheprovider --counterguard-save-counter-data "$recording" \
-  --counterguard-json "$work/gpu.json" >"$work/record.log" 2>&1
+"$python" -m pytest -p no:cacheprovider --counterguard-save-counter-data="$recording" \
+  --counterguard-json="$work/gpu.json" >"$work/record.log" 2>&1
 note "recording session: exit status $? ($(tail -1 "$work/record.log"))"
-"$python" -m pytest -p no:cacheprovider --counterguard-from-recording "$recording" \
-  --counterguard-json "$work/recorded.json" >"$work/judge.log" 2>&1
+"$python" -m pytest -p no:cacheprovider --counterguard-from-recording="$recording" \
+  --counterguard-json="$work/recorded.json" >"$work/judge.log" 2>&1
 note "judged from the recording: exit status $? ($(tail -1 "$work/judge.log"))"
 "$python" - "$work/gpu.json" "$work/recorded.json" <<'PY' | tee -a "$summary"
 import json, sys

@@ -31,7 +31,7 @@ RECORDING = os.path.join(SOURCE, "harness", "test", "fixtures", "h200_pytest_ses
 SUITE_DIR = "python"  # where the user project keeps its pytest suite
 BASELINES = "python/baselines"
 SUITE_FILE = f"{BASELINES}/{templates.KEY}/tests.test_copy.yaml"
-JUDGE = f"{SUITE_DIR} --counterguard-from-recording {RECORDING}"
+JUDGE = f"{SUITE_DIR} --counterguard-from-recording={RECORDING}"
 # An exact value of the recording, planted at half its size in the baselines: the measurement is twice it.
 EXACT_VALUE = re.compile(r"(global_load_requests: \{value: )(\d+)(, class: exact, min: )\2(, max: )\2")
 
@@ -119,7 +119,7 @@ class github_pytest_test(templates.github_gate_base):
         self.assertEqual(self.night()["proposal"], "opened")
         refresh = self.project.pytest_calls()[0]
         self.assertIn("--counterguard-update-baselines", refresh)
-        self.assertIn(f"--counterguard-from-recording {RECORDING}", refresh)
+        self.assertIn(f"--counterguard-from-recording={RECORDING}", refresh)
         tree = templates.git("ls-tree", "-r", "--name-only", "counterguard/baseline-refresh",
                              cwd=self.project.origin).split("\n")
         self.assertIn(SUITE_FILE, tree)
@@ -155,7 +155,7 @@ class github_pytest_on_gpu_test(templates.github_gate_base):
         _, _, outputs = self.run_gate(self.project.checkout(), measure="pytest", program=SUITE_DIR,
                                       **{"baseline-dir": BASELINES})
         (call,) = self.project.pytest_calls()
-        self.assertIn("--counterguard-save-counter-data counterguard-out/counterdata", call)
+        self.assertIn("--counterguard-save-counter-data=counterguard-out/counterdata", call)
         self.assertIn("--junitxml counterguard-out/junit.xml", call)
         # No GPU here: the plugin skips every counter test saying why, and the gate passes.
         self.assertEqual(outputs["status"], "0")

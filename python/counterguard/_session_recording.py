@@ -91,7 +91,7 @@ class RecordingWriter:
             return f"counterguard: recorded no block into {self.directory}: nothing was profiled on a GPU"
         return (f"counterguard: recorded {self.blocks} block(s) of {len(self.tests)} test(s) into {self.directory} "
                 f"({self.metadata.get('gpu_name') or self.metadata.get('chip')}); judge them anywhere with "
-                f"--counterguard-from-recording {self.directory}")
+                f"--counterguard-from-recording={self.directory}")
 
 
 class SessionRecording:

@@ -29,6 +29,7 @@ import pytest
 from . import _profiling, results
 from ._pytest_fixture import Counters, skip
 from ._pytest_identity import instance_name, marker_mistake, marker_settings, profiles
+from ._pytest_rootdir import check_rootdir
 from ._pytest_session import Session, failure_message
 from ._session_recording import RecordedFailure, failure_text
 from .errors import CounterguardError, ProfilingUnavailable
@@ -72,6 +73,7 @@ def pytest_configure(config):
         "markers",
         "counterguard(expect=None, metrics=None, max_launches=256): counter expectations of this test's profiled "
         "blocks, in the forms of a suite's expect: block (docs/python.md)")
+    check_rootdir(config)
     config.stash[_SESSION] = Session(config)
 
 

@@ -181,3 +181,19 @@ def test_judging_without_a_recording_or_while_recording_is_refused(pytester):
     both = pytester.runpytest(*PLUGIN, "--counterguard-from-recording", "a", "--counterguard-save-counter-data", "b")
     assert both.ret == pytest.ExitCode.USAGE_ERROR
     both.stderr.fnmatch_lines(["*give one of them*"])
+
+
+def test_a_recording_outside_the_project_given_as_a_separate_word_is_refused_saying_to_write_it_with_equals(
+        recorded_session, monkeypatch, tmp_path_factory):
+    pytester, _ = record(recorded_session, monkeypatch)
+    pytester.makeini("[pytest]\n")
+    outside = tmp_path_factory.mktemp("elsewhere") / "recording"
+    shutil.move(str(pytester.path / "recording"), str(outside))
+    separate = pytester.runpytest(*PLUGIN, "--counterguard-from-recording", str(outside))
+    assert separate.ret == pytest.ExitCode.USAGE_ERROR
+    separate.stderr.fnmatch_lines([f"*pytest took '{outside}' for a test path when it chose its rootdir*"
+                                   f"write --counterguard-from-recording={outside} (with '=')"])
+    joined = pytester.runpytest(*PLUGIN, f"--counterguard-from-recording={outside}", "--counterguard-json",
+                                "cpu.json")
+    joined.assert_outcomes(passed=3, skipped=1)
+    assert cases(pytester, "cpu.json") == cases(pytester, "gpu.json")
