@@ -62,3 +62,9 @@ cp "$OUT/triton_ncu_csv.log" "$OUT/triton_ncu_source.csv"
 # The injection's own account of one blame pass (CRC matching, what CUPTI reported), for the record.
 record triton_trace env STRIDE=2 COUNTERGUARD_INJECTION_TRACE=1 "$CG" exec "$TSUITE" --blame --no-baselines \
   -- python3 "$HERE/exec_blame/triton_strided.py"
+# Each blamed line against ncu's source page of the same launch (the first of each planted kernel).
+record mathlib_vs_ncu python3 "$HERE/exec_blame_vs_ncu.py" "$OUT/mathlib_blame.json" "$OUT/mathlib_ncu_source.csv" \
+  --report "$OUT/mathlib_vs_ncu.md"
+record triton_vs_ncu python3 "$HERE/exec_blame_vs_ncu.py" "$OUT/triton_blame.json" "$OUT/triton_ncu_source.csv" \
+  --report "$OUT/triton_vs_ncu.md"
+cat "$OUT/mathlib_vs_ncu.md" "$OUT/triton_vs_ncu.md" >"$FINAL_OUT/exec_blame_vs_ncu.md" 2>/dev/null
