@@ -24,10 +24,10 @@
 #include "counterguard/core/markdown_budget.hpp"
 #include "counterguard/in_process/process_profiler.hpp"
 #include "counterguard/in_process/recorded_block.hpp"
-#include "counterguard/measurement/metric_plan.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"
 #include "counterguard/metrics/metric_definition.hpp"
 #include "counterguard/model/suite_loader.hpp"
+#include "counterguard/planning/metric_plan.hpp"
 #include "counterguard/reporters/console_reporter.hpp"
 #include "counterguard/reporters/report_files.hpp"
 

@@ -11,7 +11,7 @@
 #include "counterguard/core/atomic_file.hpp"
 #include "counterguard/core/error.hpp"
 #include "counterguard/core/json_reader.hpp"
-#include "counterguard/exec/detail/versioned_json_file.hpp"
+#include "detail/versioned_json_file.hpp"
 
 namespace counterguard {
 

@@ -7,9 +7,9 @@
 #include "counterguard/core/error.hpp"
 #include "counterguard/core/name_suggestions.hpp"
 #include "counterguard/cupti/metric_name_validator.hpp"
-#include "counterguard/measurement/metric_plan.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"
 #include "counterguard/model/suite_loader.hpp"
+#include "counterguard/planning/metric_plan.hpp"
 
 namespace counterguard {
 namespace {

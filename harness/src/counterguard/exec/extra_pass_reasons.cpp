@@ -8,8 +8,8 @@
 #include <set>
 
 #include "counterguard/cupti/instrumented_counter.hpp"
-#include "counterguard/measurement/metric_plan.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"
+#include "counterguard/planning/metric_plan.hpp"
 
 namespace counterguard {
 namespace {

@@ -10,8 +10,8 @@
 
 #include "counterguard/core/atomic_file.hpp"
 #include "counterguard/core/json_reader.hpp"
-#include "counterguard/exec/detail/versioned_json_file.hpp"
 #include "counterguard/statics/kernel_resources_json.hpp"
+#include "detail/versioned_json_file.hpp"
 
 namespace counterguard {
 namespace {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "counterguard/exec/detail/versioned_json_file.hpp"
+#include "detail/versioned_json_file.hpp"
 
 #include <fstream>
 #include <sstream>

@@ -23,8 +23,8 @@
 #include "counters_lock.hpp"
 #include "injection_options.hpp"
 #include "launch_inspection.hpp"
-#include "sass_launch_collector.hpp"
 #include "pass_group_choice.hpp"
+#include "sass_launch_collector.hpp"
 
 namespace counterguard::injection {
 

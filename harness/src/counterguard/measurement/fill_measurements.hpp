@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "counterguard/evaluator/counter_data_evaluator.hpp"
-#include "counterguard/measurement/metric_plan.hpp"
+#include "counterguard/planning/metric_plan.hpp"
 #include "counterguard/profiler/profiled_launch.hpp"
 #include "counterguard/results/run_results.hpp"
 #include "counterguard/statics/kernel_resources.hpp"

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "counterguard/measurement/case_observation.hpp"
-#include "counterguard/measurement/metric_plan.hpp"
+#include "counterguard/planning/metric_plan.hpp"
 #include "counterguard/results/run_results.hpp"
 #include "counterguard/statics/kernel_resources.hpp"
 

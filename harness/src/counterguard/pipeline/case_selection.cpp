@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The case instances a command works on: suites loaded, expanded and filtered, their metric names checked,
-// and the part of them one shard (--shard I/N) runs (runner/shard_plan.hpp).
+// and the part of them one shard (--shard I/N) runs (planning/shard_plan.hpp).
 #include "counterguard/pipeline/case_selection.hpp"
 
 #include <fmt/format.h>
@@ -14,9 +14,9 @@
 #include "counterguard/cupti/nvperf_host_library.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"
 #include "counterguard/model/suite_loader.hpp"
+#include "counterguard/planning/raw_metric_name_check.hpp"
+#include "counterguard/planning/shard_plan.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
-#include "counterguard/runner/raw_metric_name_check.hpp"
-#include "counterguard/runner/shard_plan.hpp"
 
 namespace counterguard {
 

@@ -7,9 +7,9 @@
 
 #include "counterguard/build_info.hpp"
 #include "counterguard/model/case_instance.hpp"
+#include "counterguard/planning/case_cost.hpp"
 #include "counterguard/results/run_results.hpp"
 #include "counterguard/results/shard_record.hpp"
-#include "counterguard/runner/case_cost.hpp"
 
 namespace counterguard {
 

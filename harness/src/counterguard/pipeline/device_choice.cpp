@@ -9,10 +9,10 @@
 #include "counterguard/core/error.hpp"
 #include "counterguard/core/timeline.hpp"
 #include "counterguard/pipeline/run_identity.hpp"
+#include "counterguard/planning/worker_configurations.hpp"
 #include "counterguard/profiler/gpu_lock.hpp"
 #include "counterguard/runner/device_selection.hpp"
 #include "counterguard/runner/multi_device_runner.hpp"
-#include "counterguard/runner/worker_configurations.hpp"
 
 namespace counterguard {
 

@@ -25,8 +25,8 @@
 #include "counterguard/exec/extra_pass_reasons.hpp"
 #include "counterguard/exec/injection_library.hpp"
 #include "counterguard/exec/recording_directory.hpp"
-#include "counterguard/pipeline/exec_blame.hpp"
 #include "counterguard/exec/replay_time_breakdown.hpp"
+#include "counterguard/pipeline/exec_blame.hpp"
 #include "counterguard/pipeline/exec_replay.hpp"
 #include "counterguard/pipeline/run_identity.hpp"
 #include "counterguard/profiler/driver_gpu_uuids.hpp"
@@ -114,8 +114,8 @@ std::vector<std::string> program_gpu_uuids(std::future<int>& device_count) {
 program_outcome run_with_injection(const std::vector<std::string>& argv, double timeout_seconds,
                                    double wait_for_gpu_seconds, const std::vector<std::string>& uuids,
                                    const fs::path& recording, const std::vector<exec_case_request>& requests,
-                                   exec_phase_trace& steps, int first_pass_group = 0, int pass_group_count = 0,
-                                   const std::string& blame_request_path = {}) {
+                                   exec_phase_trace& steps, int first_pass_group = 0,
+                                   int pass_group_count = 0, const std::string& blame_request_path = {}) {
   const std::string injection = find_injection_library(self_executable());
   const std::string instructions_path = (recording / exec_instructions_file).string();
   exec_instructions instructions{recording.string(), requests};

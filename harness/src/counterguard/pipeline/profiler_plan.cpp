@@ -6,10 +6,11 @@
 #include <string>
 
 #include "counterguard/cupti/metric_name_validator.hpp"
-#include "counterguard/measurement/hardware_counter_stage.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"
+#include "counterguard/planning/configuration_cases.hpp"
+#include "counterguard/planning/hardware_counter_stage.hpp"
+#include "counterguard/planning/worker_configurations.hpp"
 #include "counterguard/reporters/report_output.hpp"
-#include "counterguard/runner/worker_configurations.hpp"
 
 namespace counterguard {
 
@@ -21,13 +22,9 @@ int print_profiler_plan(const selection_options& selection, const std::string& j
       instances, {}, metric_catalog::builtin(),
       [&](const std::vector<std::string>& metrics) { return validator.pass_count(metrics); }, sharing);
 
-  std::vector<std::vector<std::string>> cases(planned.configurations().size());
-  std::vector<std::string> uncounted;
-  for (std::size_t i = 0; i < instances.size(); ++i) {
-    const int configuration = planned.configuration_of(i);
-    (configuration < 0 ? uncounted : cases[static_cast<std::size_t>(configuration)])
-        .push_back(instances[i].name);
-  }
+  const configuration_cases grouped = cases_by_configuration(instances, planned);
+  const std::vector<std::vector<std::string>>& cases = grouped.cases;
+  const std::vector<std::string>& uncounted = grouped.without_counters;
   if (!json.empty()) {
     nlohmann::json out = {{"chip", validator.chip()},
                           {"sharing", to_string(sharing)},

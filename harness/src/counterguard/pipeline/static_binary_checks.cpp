@@ -15,11 +15,11 @@
 #include "counterguard/exec/exec_recording.hpp"
 #include "counterguard/measurement/case_result_factory.hpp"
 #include "counterguard/measurement/fill_measurements.hpp"
-#include "counterguard/measurement/metric_plan.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"
 #include "counterguard/model/launch_context.hpp"
 #include "counterguard/pipeline/run_identity.hpp"
 #include "counterguard/pipeline/static_checks.hpp"
+#include "counterguard/planning/metric_plan.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
 
 namespace counterguard {

@@ -11,9 +11,9 @@
 #include "counterguard/core/name_suggestions.hpp"
 #include "counterguard/measurement/case_result_factory.hpp"
 #include "counterguard/measurement/fill_measurements.hpp"
-#include "counterguard/measurement/metric_plan.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"
 #include "counterguard/pipeline/run_identity.hpp"
+#include "counterguard/planning/metric_plan.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
 #include "counterguard/statics/program_resources.hpp"
 

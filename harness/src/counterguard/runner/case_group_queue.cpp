@@ -6,8 +6,8 @@
 #include <utility>
 
 #include "counterguard/core/error.hpp"
-#include "counterguard/runner/case_cost.hpp"
-#include "counterguard/runner/worker_configurations.hpp"
+#include "counterguard/planning/case_cost.hpp"
+#include "counterguard/planning/worker_configurations.hpp"
 
 namespace counterguard {
 

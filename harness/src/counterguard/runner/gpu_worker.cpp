@@ -26,14 +26,14 @@
 #include "counterguard/measurement/measure_case.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"
 #include "counterguard/model/suite_loader.hpp"
+#include "counterguard/planning/raw_metric_name_check.hpp"
+#include "counterguard/planning/worker_configurations.hpp"
 #include "counterguard/profiler/device_profiler.hpp"
 #include "counterguard/profiler/gpu_lock.hpp"
 #include "counterguard/registry/device_memory_reuse.hpp"
 #include "counterguard/registry/host_memory_reuse.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
 #include "counterguard/runner/capture_archive_writer.hpp"
-#include "counterguard/runner/raw_metric_name_check.hpp"
-#include "counterguard/runner/worker_configurations.hpp"
 #include "counterguard/statics/program_resources.hpp"
 
 namespace counterguard {
@@ -250,7 +250,7 @@ std::unique_ptr<worker_configurations> plan_configurations(
   }
   const auto planning = std::chrono::steady_clock::now();
   auto configurations = std::make_unique<worker_configurations>(
-      request, instances, catalog,
+      request.instances, request.extra_metrics, instances, catalog,
       [&validator](const std::vector<std::string>& metrics) { return validator.pass_count(metrics); },
       configuration_sharing_from_environment());
   print_configurations_timing(

@@ -11,8 +11,8 @@
 #include "counterguard/core/interruption.hpp"
 #include "counterguard/core/timeline.hpp"
 #include "counterguard/measurement/case_result_factory.hpp"
+#include "counterguard/planning/worker_configurations.hpp"
 #include "counterguard/runner/gpu_worker.hpp"
-#include "counterguard/runner/worker_configurations.hpp"
 #include "counterguard/runner/worker_protocol.hpp"
 #include "detail/worker_process.hpp"
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "counterguard/core/error.hpp"
-#include "counterguard/measurement/profiler_configuration_plan.hpp"
+#include "counterguard/planning/worker_plan.hpp"
 #include "counterguard/results/run_results.hpp"
 
 namespace counterguard {
@@ -41,19 +41,6 @@ struct worker_request {
   // checks the metric names and plans for the device's chip itself). Empty: no plan comes; the worker plans
   // once the device is known.
   std::string expected_chip;
-};
-
-// The profiler configurations the parent planned for a worker's cases (worker_configurations.hpp), for the
-// chip of worker_request::expected_chip: the line "plan <JSON>" on the worker's standard input.
-struct worker_plan {
-  std::string chip;
-  std::vector<profiler_configuration> configurations;
-  std::vector<int> configuration_of;  // per position in request.instances; -1: no counters to collect
-  // Why there is no plan: the cases ask for a counter the chip lacks (the input_error's message; the worker
-  // reports it as input_error_event when its device has that chip).
-  std::string problem;
-  // False when the parent could not plan at all (the worker plans for itself, and meets the same failure).
-  bool planned = true;
 };
 
 // {"event": "device"}: the worker set up the device; its description, as results metadata carry it.
@@ -94,8 +81,8 @@ using worker_event = std::variant<device_ready_event, gpu_busy_event, case_begin
 // Throws input_error naming `file` and the field for a malformed request.
 [[nodiscard]] worker_request read_worker_request(const nlohmann::json& document, const std::string& file);
 
-// The plan as the line the parent sends (without the newline), and back; a malformed line is an
-// internal_error, as for events.
+// The plan (worker_plan.hpp) as the line "plan <JSON>" the parent sends on the worker's standard input
+// (without the newline), and back; a malformed line is an internal_error, as for events.
 [[nodiscard]] std::string encode_worker_plan(const worker_plan& plan);
 [[nodiscard]] worker_plan decode_worker_plan(const std::string& line);
 

@@ -9,7 +9,7 @@
 #include "counterguard/cupti/counter_data_image.hpp"
 #include "counterguard/evaluator/counter_data_evaluator.hpp"
 #include "counterguard/in_process/profile_result.hpp"
-#include "counterguard/measurement/metric_plan.hpp"
+#include "counterguard/planning/metric_plan.hpp"
 #include "counterguard/profiler/profiled_launch.hpp"
 #include "counterguard/statics/kernel_resources.hpp"
 

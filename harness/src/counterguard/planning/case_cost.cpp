@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "counterguard/runner/case_cost.hpp"
+#include "counterguard/planning/case_cost.hpp"
 
 #include <algorithm>
 #include <cmath>

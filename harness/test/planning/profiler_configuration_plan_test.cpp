@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "counterguard/measurement/profiler_configuration_plan.hpp"
+#include "counterguard/planning/profiler_configuration_plan.hpp"
 
 #include <gtest/gtest.h>
 

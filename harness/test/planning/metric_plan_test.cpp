@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // What a block of named metrics measures: ncu's launch names are computed at the launch, never collected.
-#include "counterguard/measurement/metric_plan.hpp"
+#include "counterguard/planning/metric_plan.hpp"
 
 #include <gtest/gtest.h>
 

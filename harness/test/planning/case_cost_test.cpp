@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Cost estimates that order work longest first (--devices) and balance shards (--shard).
-#include "counterguard/runner/case_cost.hpp"
+#include "counterguard/planning/case_cost.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "counterguard/measurement/metric_plan.hpp"
+#include "counterguard/planning/metric_plan.hpp"
 
 #include <algorithm>
 #include <optional>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "counterguard/runner/worker_configurations.hpp"
+#include "counterguard/planning/worker_configurations.hpp"
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
@@ -12,10 +12,17 @@
 
 #include "counterguard/core/error.hpp"
 #include "counterguard/cupti/metric_name_validator.hpp"
-#include "counterguard/measurement/metric_plan.hpp"
+#include "counterguard/planning/metric_plan.hpp"
 
 namespace counterguard {
 namespace {
+
+// What a worker's request says about its cases: their names in order (streamed or not, every case it may be
+// handed) and the metrics measured for all of them.
+struct handed_cases {
+  std::vector<std::string> instances;
+  std::vector<std::string> extra_metrics;
+};
 
 case_instance instance(const std::string& name, const std::vector<std::string>& metrics) {
   case_instance made;
@@ -49,12 +56,11 @@ const metric_catalog& catalog() {
 }
 
 TEST(worker_configurations, every_case_the_request_may_hand_out_is_planned_with_the_chips_pass_counts) {
-  worker_request request;
+  handed_cases request;
   request.instances = {"registers", "bank", "skipped", "sectors", "not loaded"};
-  request.streamed = true;
   const metric_name_validator validator("GH100");
   const worker_configurations planned(
-      request, suite(), catalog(),
+      request.instances, request.extra_metrics, suite(), catalog(),
       [&](const std::vector<std::string>& metrics) { return validator.pass_count(metrics); });
   EXPECT_EQ(planned.configuration_of(0), -1);  // launch attributes only
   EXPECT_EQ(planned.configuration_of(2), -1);  // skipped
@@ -76,23 +82,24 @@ TEST(worker_configurations, every_case_the_request_may_hand_out_is_planned_with_
 }
 
 TEST(worker_configurations, extra_metrics_are_collected_for_every_case) {
-  worker_request request;
+  handed_cases request;
   request.instances = {"registers", "bank"};
   request.extra_metrics = {"global_store_sectors"};
   const metric_name_validator validator("GH100");
   const worker_configurations planned(
-      request, suite(), catalog(),
+      request.instances, request.extra_metrics, suite(), catalog(),
       [&](const std::vector<std::string>& metrics) { return validator.pass_count(metrics); });
   ASSERT_EQ(planned.configuration_of(0), 0);
   EXPECT_TRUE(holds(planned.raw_metrics(0), catalog().resolve("global_store_sectors").raw_inputs.front()));
 }
 
 TEST(worker_configurations, sets_that_would_take_too_many_passes_together_stay_apart) {
-  worker_request request;
+  handed_cases request;
   request.instances = {"bank", "sectors"};
   // One pass alone, twenty together: past the three passes a one-pass case may take.
   const worker_configurations planned(
-      request, suite(), catalog(), [](const std::vector<std::string>& metrics) {
+      request.instances, request.extra_metrics, suite(), catalog(),
+      [](const std::vector<std::string>& metrics) {
         const bool bank = std::any_of(metrics.begin(), metrics.end(), [](const std::string& m) {
           return m.find("shared") != std::string::npos;
         });
@@ -114,11 +121,11 @@ TEST(worker_configurations, sets_that_would_take_too_many_passes_together_stay_a
 }
 
 TEST(worker_configurations, per_case_profiles_every_case_with_exactly_its_own_metrics) {
-  worker_request request;
+  handed_cases request;
   request.instances = {"bank", "registers", "sectors", "bank"};
   const metric_name_validator validator("GH100");
   const worker_configurations planned(
-      request, suite(), catalog(),
+      request.instances, request.extra_metrics, suite(), catalog(),
       [&](const std::vector<std::string>& metrics) { return validator.pass_count(metrics); },
       configuration_sharing::per_case);
   ASSERT_EQ(planned.configurations().size(), 2U);
@@ -132,7 +139,7 @@ TEST(worker_configurations, per_case_profiles_every_case_with_exactly_its_own_me
 }
 
 TEST(worker_configurations, no_extra_passes_shares_only_where_no_case_needs_more) {
-  worker_request request;
+  handed_cases request;
   request.instances = {"bank", "sectors"};
   // Two passes together: shared lets one-pass cases take them, no_extra_passes does not.
   const pass_counter two_together = [](const std::vector<std::string>& metrics) {
@@ -144,15 +151,16 @@ TEST(worker_configurations, no_extra_passes_shares_only_where_no_case_needs_more
     });
     return shared && global ? 2 : 1;
   };
-  EXPECT_EQ(worker_configurations(request, suite(), catalog(), two_together, configuration_sharing::shared)
+  EXPECT_EQ(worker_configurations(request.instances, request.extra_metrics, suite(), catalog(), two_together,
+                                  configuration_sharing::shared)
                 .configurations()
                 .size(),
             1U);
-  EXPECT_EQ(
-      worker_configurations(request, suite(), catalog(), two_together, configuration_sharing::no_extra_passes)
-          .configurations()
-          .size(),
-      2U);
+  EXPECT_EQ(worker_configurations(request.instances, request.extra_metrics, suite(), catalog(), two_together,
+                                  configuration_sharing::no_extra_passes)
+                .configurations()
+                .size(),
+            2U);
 }
 
 TEST(worker_configurations, hardware_stages_shares_instrumented_counters_but_never_adds_a_hardware_stage) {
@@ -162,13 +170,13 @@ TEST(worker_configurations, hardware_stages_shares_instrumented_counters_but_nev
         instance("constant", {"constant_requests"})}) {
     instances.emplace(made.name, made);
   }
-  worker_request request;
+  handed_cases request;
   request.instances = {"bank", "local", "sectors", "constant", "local_store"};
   const metric_name_validator validator("GH100");
   const pass_counter passes = [&](const std::vector<std::string>& metrics) {
     return validator.pass_count(metrics);
   };
-  const worker_configurations planned(request, instances, catalog(), passes);
+  const worker_configurations planned(request.instances, request.extra_metrics, instances, catalog(), passes);
   // Instrumented counters only (bank, sectors) share; the L1TEX tag stage's local bytes (local, local_store)
   // share; the constant cache's requests stay apart from both.
   ASSERT_EQ(planned.configurations().size(), 3U);
@@ -180,8 +188,8 @@ TEST(worker_configurations, hardware_stages_shares_instrumented_counters_but_nev
   EXPECT_FALSE(holds(planned.raw_metrics(3), "l1tex__t_bytes_pipe_lsu_mem_local_op_ld.sum"));
   EXPECT_TRUE(holds(planned.raw_metrics(1), "l1tex__t_bytes_pipe_lsu_mem_local_op_st.sum"));
   // no_extra_passes lets a one-pass set take a stage it lacks when that costs no pass.
-  const worker_configurations by_passes(request, instances, catalog(), passes,
-                                        configuration_sharing::no_extra_passes);
+  const worker_configurations by_passes(request.instances, request.extra_metrics, instances, catalog(),
+                                        passes, configuration_sharing::no_extra_passes);
   EXPECT_EQ(by_passes.configuration_of(1), by_passes.configuration_of(3))
       << "the H200's local bytes and constant requests fit one pass: the case this sharing mode exists for";
 }
@@ -191,11 +199,12 @@ TEST(worker_configurations, a_case_with_a_noisy_metric_keeps_exactly_its_own_met
   case_instance noisy = instance("noisy", {"shared_store_bank_conflicts", "shared_atomic_instructions"});
   noisy.expectations[1].cls = metric_class::noisy;  // declared noisy in its suite, as atomics/block_staged
   instances.emplace(noisy.name, noisy);
-  worker_request request;
+  handed_cases request;
   request.instances = {"bank", "noisy", "sectors"};
   const pass_counter one_pass = [](const std::vector<std::string>&) { return 1; };
   for (const auto sharing : {configuration_sharing::shared, configuration_sharing::no_extra_passes}) {
-    const worker_configurations planned(request, instances, catalog(), one_pass, sharing);
+    const worker_configurations planned(request.instances, request.extra_metrics, instances, catalog(),
+                                        one_pass, sharing);
     ASSERT_EQ(planned.configurations().size(), 2U);
     EXPECT_EQ(planned.configuration_of(0), planned.configuration_of(2)) << "the exact cases share";
     EXPECT_NE(planned.configuration_of(1), planned.configuration_of(0));
@@ -270,9 +279,9 @@ TEST(worker_configurations, configurations_without_instrumented_counters_are_num
                     instance("bank", {"shared_store_bank_conflicts"})}) {
     instances.emplace(made.name, made);
   }
-  worker_request request;
+  handed_cases request;
   request.instances = {"sectors", "local", "bank", "local"};
-  const worker_configurations planned(request, instances, catalog(),
+  const worker_configurations planned(request.instances, request.extra_metrics, instances, catalog(),
                                       [](const std::vector<std::string>&) { return 1; });
   ASSERT_EQ(planned.configurations().size(), 2U);  // instrumented counters share; the local bytes apart
   EXPECT_EQ(planned.configuration_of(1), 0);

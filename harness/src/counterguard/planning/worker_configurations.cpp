@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "counterguard/runner/worker_configurations.hpp"
+#include "counterguard/planning/worker_configurations.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -9,9 +9,9 @@
 #include "counterguard/core/error.hpp"
 #include "counterguard/cupti/instrumented_counter.hpp"
 #include "counterguard/cupti/metric_name_validator.hpp"
-#include "counterguard/measurement/hardware_counter_stage.hpp"
-#include "counterguard/measurement/metric_plan.hpp"
-#include "counterguard/runner/raw_metric_name_check.hpp"
+#include "counterguard/planning/hardware_counter_stage.hpp"
+#include "counterguard/planning/metric_plan.hpp"
+#include "counterguard/planning/raw_metric_name_check.hpp"
 
 namespace counterguard {
 
@@ -74,21 +74,22 @@ profiler_configuration_plan plan_by_hardware_stages(const std::vector<std::vecto
 
 }  // namespace
 
-worker_configurations::worker_configurations(const worker_request& request,
+worker_configurations::worker_configurations(const std::vector<std::string>& names,
+                                             const std::vector<std::string>& extra_metrics,
                                              const std::map<std::string, case_instance>& instances,
                                              const metric_catalog& catalog, const pass_counter& passes,
                                              configuration_sharing sharing) {
   std::vector<std::vector<std::string>> metric_sets;
   std::vector<bool> alone;  // per set: a noisy case, profiled with exactly its own metrics
-  metric_sets.reserve(request.instances.size());
-  for (const auto& name : request.instances) {
+  metric_sets.reserve(names.size());
+  for (const auto& name : names) {
     const auto found = instances.find(name);
     if (found == instances.end() || found->second.skip_reason) {
       metric_sets.emplace_back();
       alone.push_back(false);
       continue;
     }
-    const metric_plan plan = plan_metrics(found->second, catalog, request.extra_metrics);
+    const metric_plan plan = plan_metrics(found->second, catalog, extra_metrics);
     metric_sets.push_back(plan.raw_cupti);
     alone.push_back(sharing != configuration_sharing::per_case && measures_noisy_metric(found->second, plan));
   }
@@ -220,14 +221,13 @@ worker_configurations plan_for_instances(const std::vector<case_instance>& insta
                                          const std::vector<std::string>& extra_metrics,
                                          const metric_catalog& catalog, const pass_counter& passes,
                                          configuration_sharing sharing) {
-  worker_request request;
-  request.extra_metrics = extra_metrics;
+  std::vector<std::string> names;
   std::map<std::string, case_instance> by_name;
   for (const auto& instance : instances) {
-    request.instances.push_back(instance.name);
+    names.push_back(instance.name);
     by_name.emplace(instance.name, instance);
   }
-  return worker_configurations(request, by_name, catalog, passes, sharing);
+  return worker_configurations(names, extra_metrics, by_name, catalog, passes, sharing);
 }
 
 std::vector<int> instance_configurations(const std::vector<case_instance>& instances,

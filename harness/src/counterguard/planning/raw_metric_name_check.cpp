@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "counterguard/runner/raw_metric_name_check.hpp"
+#include "counterguard/planning/raw_metric_name_check.hpp"
 
 #include "counterguard/core/error.hpp"
 #include "counterguard/core/input_errors.hpp"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // --shard I/N: every case instance in exactly one shard, balanced by cost, the same on every machine.
-#include "counterguard/runner/shard_plan.hpp"
+#include "counterguard/planning/shard_plan.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <set>
 
 #include "counterguard/core/error.hpp"
-#include "counterguard/runner/case_cost.hpp"
+#include "counterguard/planning/case_cost.hpp"
 
 namespace counterguard {
 namespace {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "counterguard/runner/shard_plan.hpp"
+#include "counterguard/planning/shard_plan.hpp"
 
 #include <algorithm>
 #include <cinttypes>

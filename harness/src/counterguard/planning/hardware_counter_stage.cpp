@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "counterguard/measurement/hardware_counter_stage.hpp"
+#include "counterguard/planning/hardware_counter_stage.hpp"
 
 #include <algorithm>
 

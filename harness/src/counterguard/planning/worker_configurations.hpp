@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "counterguard/measurement/profiler_configuration_plan.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"
 #include "counterguard/model/case_instance.hpp"
-#include "counterguard/runner/worker_protocol.hpp"
+#include "counterguard/planning/profiler_configuration_plan.hpp"
+#include "counterguard/planning/worker_plan.hpp"
 
 namespace counterguard {
 
@@ -33,22 +33,24 @@ enum class configuration_sharing { hardware_stages, shared, no_extra_passes, per
 // The name COUNTERGUARD_PROFILER_CONFIGURATIONS gives it.
 [[nodiscard]] const char* to_string(configuration_sharing sharing);
 
-// A worker's range-profiler configurations, planned before its first case from every case its request may
-// hand it (all of request.instances, streamed or not): each case is profiled with its configuration's raw
+// A worker's range-profiler configurations, planned before its first case from every case it may be handed
+// (all the names of its request, streamed or not): each case is profiled with its configuration's raw
 // metrics (a superset of its own), so the profiler switches configuration only between configurations
 // (profiler_configuration_plan.hpp).
 class worker_configurations {
  public:
-  // `instances`: the loaded suites' instances by name. A name the request lists but `instances` lacks, and a
-  // skipped instance, collect nothing. input_error when the catalog or `passes` refuses a metric.
-  worker_configurations(const worker_request& request, const std::map<std::string, case_instance>& instances,
-                        const metric_catalog& catalog, const pass_counter& passes,
+  // `names`: the cases in the order of the request (position i is names[i]); `extra_metrics`: measured for
+  // every case besides its own. `instances`: the loaded suites' instances by name. A name `instances` lacks,
+  // and a skipped instance, collect nothing. input_error when the catalog or `passes` refuses a metric.
+  worker_configurations(const std::vector<std::string>& names, const std::vector<std::string>& extra_metrics,
+                        const std::map<std::string, case_instance>& instances, const metric_catalog& catalog,
+                        const pass_counter& passes,
                         configuration_sharing sharing = configuration_sharing::hardware_stages);
-  // The configurations the parent planned (worker_plan, without a problem): position i of the request is
-  // position i of the plan.
+  // The configurations the parent planned (worker_plan, without a problem): position i of the worker's cases
+  // is position i of the plan.
   explicit worker_configurations(const worker_plan& plan);
 
-  // The configuration of the case at `position` in request.instances; -1 when it collects no counters.
+  // The configuration of the case at `position` in `names`; -1 when it collects no counters.
   [[nodiscard]] int configuration_of(std::size_t position) const;
   // The raw CUPTI metrics the case at `position` is profiled with (sorted; empty when none).
   [[nodiscard]] const std::vector<std::string>& raw_metrics(std::size_t position) const;
