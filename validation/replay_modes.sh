@@ -8,7 +8,7 @@
 # For each: wall time alone, under `counterguard exec --replay-mode auto|kernel|application` and under ncu
 # (--replay-mode kernel and application) with the same selection and counters; the exact counters of every
 # profiled launch compared across the exec modes and with ncu (replay_modes/compare.py).
-#   validation/replay_modes.sh COUNTERGUARD OUT [PROGRAMS...]     (default: jax torch bench)
+#   [RUN_LIMIT=S] validation/replay_modes.sh COUNTERGUARD OUT [PROGRAMS...]     (default: jax torch bench)
 # Writes OUT/replay_modes/ (summary.txt, each run's results JSON, stderr and ncu CSV) and OUT/replay_modes.tar.gz.
 set -uo pipefail
 cg=$(realpath "$1")
@@ -21,12 +21,16 @@ mkdir -p "$out"
 summary=$out/summary.txt
 pack() { (cd "$out/.." && tar czf replay_modes.tar.gz replay_modes); }
 say() { echo "$*" | tee -a "$summary"; }
+# RUN_LIMIT=S stops each run after S seconds (exit 124: "did not finish in S s"), so one slow mode cannot take a
+# GPU command's whole time.
+limit=(); [[ ${RUN_LIMIT:-0} -gt 0 ]] && limit=(timeout "$RUN_LIMIT")
 timed() {  # NAME COMMAND...: runs it, logs, prints "NAME: S s (exit RC)"
   local name=$1; shift
   local t0=$EPOCHREALTIME
-  "$@" >"$out/$name.stdout" 2>"$out/$name.stderr"
+  "${limit[@]}" "$@" >"$out/$name.stdout" 2>"$out/$name.stderr"
   local rc=$?
-  say "$(printf '%-28s %7.2f s (exit %d)' "$name" "$(awk "BEGIN { print $EPOCHREALTIME - $t0 }")" "$rc")"
+  local note=""; [[ $rc -eq 124 && ${#limit[@]} -gt 0 ]] && note=" did not finish in $RUN_LIMIT s"
+  say "$(printf '%-28s %7.2f s (exit %d)%s' "$name" "$(awk "BEGIN { print $EPOCHREALTIME - $t0 }")" "$rc" "$note")"
 }
 
 exact="l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"
