@@ -60,8 +60,9 @@ def ncu_lines(path):
     return file_name, lines
 
 
-def without_predicate(sass):
-    return sass.split(" ", 1)[1] if sass.startswith("@") else sass
+def same_instruction(a, b):
+    """ncu pads the predicate (`@!P0  LDG.E`): compared word by word."""
+    return a.split() == b.split()
 
 
 def main():
@@ -90,7 +91,7 @@ def main():
             differ += 1
             continue
         theirs = sum(values.get(column) or 0 for _, values in instructions)
-        listed = any(without_predicate(sass) == without_predicate(blamed["sass"]) for sass, _ in instructions)
+        listed = any(same_instruction(sass, blamed["sass"]) for sass, _ in instructions)
         same = theirs == blamed["after"] and listed
         compared += 1
         differ += 0 if same else 1
