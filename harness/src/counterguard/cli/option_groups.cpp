@@ -30,11 +30,12 @@ void add_replay_mode_option(CLI::App& command, replay_mode& mode) {
                                                  {"kernel", replay_mode::kernel},
                                                  {"application", replay_mode::application}};
   command
-      .add_option("--replay-mode", mode,
-                  "how counters needing several passes are collected: kernel (one run; each launch replayed, "
-                  "device memory restored between passes), application (one run of the program per pass "
-                  "group, one pass a launch), auto (a first run of one pass a launch, then the cheaper of the two "
-                  "by the memory held and the run's length)")
+      .add_option(
+          "--replay-mode", mode,
+          "how counters needing several passes are collected: kernel (one run; each launch replayed, "
+          "device memory restored between passes), application (one run of the program per pass "
+          "group, one pass a launch), auto (a first run of one pass a launch, then the cheaper of the two "
+          "by the memory held and the run's length)")
       ->transform(CLI::CheckedTransformer(modes))
       ->default_str("kernel");
 }
