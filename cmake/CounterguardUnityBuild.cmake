@@ -22,7 +22,6 @@ set(counterguard_own_sources
     harness/src/counterguard/model/instance_expansion.cpp
     harness/src/counterguard/profiler/device_profiler.cpp
     harness/src/counterguard/reporters/check_bar.cpp
-    harness/src/counterguard/reporters/html_reporter.cpp
     harness/src/counterguard/statics/fatbin_container.cpp
     harness/test/baselines/baseline_entry_refresh_test.cpp
     harness/test/blame/h200_blame_recording_test.cpp
