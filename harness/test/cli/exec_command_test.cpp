@@ -13,8 +13,9 @@
 #include <set>
 
 #include "cli_test_support.hpp"
+#include "counterguard/exec/exec_envelope.hpp"
 #include "counterguard/exec/exec_instructions.hpp"
-#include "counterguard/exec/exec_recording.hpp"
+#include "counterguard/exec/recorded_processes.hpp"
 #include "counterguard/measurement/recorded_run.hpp"
 #include "counterguard/statics/binary_resources.hpp"
 

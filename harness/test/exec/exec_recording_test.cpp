@@ -10,6 +10,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "counterguard/exec/exec_envelope.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"
 
 namespace counterguard {

@@ -12,7 +12,7 @@
 #include "counterguard/core/error.hpp"
 #include "counterguard/core/temporary_directory.hpp"
 #include "counterguard/evaluator/counter_data_archive.hpp"
-#include "counterguard/exec/exec_recording.hpp"
+#include "counterguard/exec/exec_envelope.hpp"
 #include "counterguard/in_process/process_profiler.hpp"
 #include "fixture_image.hpp"
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "counterguard/blame/sass_profile.hpp"
-#include "counterguard/exec/exec_recording.hpp"
+#include "counterguard/exec/recorded_processes.hpp"
 
 namespace counterguard {
 

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "counterguard/exec/exec_recording.hpp"
 #include "counterguard/exec/pass_groups.hpp"
+#include "counterguard/exec/recorded_processes.hpp"
 #include "counterguard/metrics/metric_definition.hpp"
 #include "counterguard/model/case_instance.hpp"
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "counterguard/core/error.hpp"
-#include "counterguard/exec/exec_recording.hpp"
+#include "counterguard/exec/exec_envelope.hpp"
 
 namespace counterguard {
 

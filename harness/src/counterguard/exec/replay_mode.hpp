@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "counterguard/exec/exec_recording.hpp"
+#include "counterguard/exec/recorded_processes.hpp"
 
 namespace counterguard {
 

@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "counterguard/exec/exec_recording.hpp"
+#include "counterguard/exec/recorded_processes.hpp"
 
 namespace counterguard {
 

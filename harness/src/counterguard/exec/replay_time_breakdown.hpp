@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "counterguard/exec/exec_recording.hpp"
+#include "counterguard/exec/recorded_processes.hpp"
 #include "counterguard/results/replay_record.hpp"
 
 namespace counterguard {

@@ -6,7 +6,7 @@
 #include <system_error>
 
 #include "counterguard/core/error.hpp"
-#include "counterguard/exec/exec_recording.hpp"
+#include "counterguard/exec/exec_envelope.hpp"
 #include "counterguard/in_process/process_profiler.hpp"
 #include "detail/profiled_work.hpp"
 

@@ -8,7 +8,7 @@
 #include <thread>
 
 #include "counterguard/core/error.hpp"
-#include "counterguard/exec/exec_recording.hpp"
+#include "counterguard/exec/recorded_processes.hpp"
 #include "counterguard/statics/module_image_resources.hpp"
 #include "driver_check.hpp"
 #include "injection_trace.hpp"

@@ -5,8 +5,8 @@
 #include <functional>
 #include <vector>
 
-#include "counterguard/exec/exec_recording.hpp"
 #include "counterguard/exec/program_outcome.hpp"
+#include "counterguard/exec/recorded_processes.hpp"
 #include "counterguard/exec/recording_directory.hpp"
 #include "counterguard/exec/replay_mode.hpp"
 #include "counterguard/results/replay_record.hpp"

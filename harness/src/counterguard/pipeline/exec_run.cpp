@@ -18,6 +18,7 @@
 #include "counterguard/core/interruption.hpp"
 #include "counterguard/exec/blamed_launches.hpp"
 #include "counterguard/exec/exec_cases.hpp"
+#include "counterguard/exec/exec_envelope.hpp"
 #include "counterguard/exec/exec_instructions.hpp"
 #include "counterguard/exec/exec_phase_trace.hpp"
 #include "counterguard/exec/exec_recording.hpp"

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "counterguard/exec/exec_instructions.hpp"
 #include "counterguard/exec/exec_recording.hpp"
 #include "counterguard/exec/program_outcome.hpp"
 #include "counterguard/exec/recording_directory.hpp"

@@ -7,6 +7,7 @@
 
 #include "counterguard/core/error.hpp"
 #include "counterguard/core/input_errors.hpp"
+#include "counterguard/exec/exec_envelope.hpp"
 #include "counterguard/exec/exec_recording.hpp"
 #include "counterguard/measurement/recorded_run.hpp"
 #include "counterguard/pipeline/exec_run.hpp"

@@ -12,7 +12,7 @@
 #include "counterguard/checker/expectation_checker.hpp"
 #include "counterguard/core/error.hpp"
 #include "counterguard/core/name_suggestions.hpp"
-#include "counterguard/exec/exec_recording.hpp"
+#include "counterguard/exec/empty_selection.hpp"
 #include "counterguard/measurement/case_result_factory.hpp"
 #include "counterguard/measurement/fill_measurements.hpp"
 #include "counterguard/metrics/metric_catalog.hpp"
