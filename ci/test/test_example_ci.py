@@ -24,12 +24,14 @@ import sys
 import tempfile
 import unittest
 
+import yaml
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import template_runner  # noqa: E402  (after the path is set)
 import workflow_runner  # noqa: E402
-from test_ci_templates import (ci_sandbox, git, junit_failures, read_json, read_json_lines, read_text,  # noqa: E402
+from ci_fixtures import (ci_sandbox, git, junit_failures, read_json, read_json_lines, read_text,  # noqa: E402
                                replace_once, sandbox_test)
 
 EXAMPLE = os.path.join(SOURCE, "examples", "reduction_stencil")
@@ -238,7 +240,7 @@ class gitlab_pipeline_test(example_test):
     def setUp(self):
         super().setUp()
         with open(os.path.join(EXAMPLE, ".gitlab-ci.yml"), encoding="utf-8") as f:
-            self.pipeline_file = template_runner.yaml.safe_load(f)
+            self.pipeline_file = yaml.safe_load(f)
 
     def include(self, template):
         """The include of counterguard's component templates/<template>: its file and the example's inputs."""

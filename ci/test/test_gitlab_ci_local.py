@@ -9,7 +9,7 @@ blame by the profile recorded on the H200 (`--blame-from`, blamed_regression.py)
 gitlab-ci-local runs the job as GitLab would: the component's spec:inputs interpolated, its rules, variables and
 script, its artifacts collected; with --shell-executor-no-image the job (which names no image) runs in a shell.
 The component is included as `local:` (a copy of templates/gate.yml in the project): gitlab-ci-local cannot fetch
-`include: component:` from a GitLab server here. What it cannot run stays in test_ci_templates.py's own runner
+`include: component:` from a GitLab server here. What it cannot run stays with the template tests' own runner
 (template_runner.py): the GitHub composite actions (no local runner for them without Docker), and the paths that
 talk to GitLab's API through glab (the note, the nightly's merge request), which need the stubbed server.
 

@@ -34,9 +34,9 @@ CASES = os.path.join(SOURCE, "cases")
 COUNTERGUARD = os.path.join(SOURCE, "build", "counterguard")
 CLUSTER = None  # the cluster's directory, while it runs
 sys.path.insert(0, os.path.dirname(HERE))
+import ci_fixtures  # noqa: E402  (ci/test: the user project)
 import template_runner  # noqa: E402  (ci/test: runs the GitHub nightly action's steps)
-import test_ci_templates  # noqa: E402
-from test_ci_templates import BASELINES, RUNNER, git, user_project  # noqa: E402
+from ci_fixtures import BASELINES, RUNNER, git, user_project  # noqa: E402
 SHARDS = 4
 
 
@@ -400,7 +400,7 @@ def main():
     parser.add_argument("--counterguard", default=COUNTERGUARD)
     arguments, rest = parser.parse_known_args()
     COUNTERGUARD = os.path.abspath(arguments.counterguard)
-    test_ci_templates.COUNTERGUARD = COUNTERGUARD  # the user project's runner wraps this one
+    ci_fixtures.COUNTERGUARD = COUNTERGUARD  # the user project's runner wraps this one
     if os.getuid() != 0:
         print("test_slurm_fleet: skipped: slurmd runs jobs as their user and must be root")
         return 77
