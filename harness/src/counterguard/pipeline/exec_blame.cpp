@@ -7,9 +7,9 @@
 
 #include <cstdio>
 
-#include "counterguard/core/error.hpp"
 #include "counterguard/core/interruption.hpp"
 #include "counterguard/exec/blamed_launches.hpp"
+#include "detail/blame_guard.hpp"
 
 namespace counterguard {
 
@@ -84,29 +84,18 @@ void blame_failed_exec_cases(run_results& results, const exec_options& options,
   }
   if (instances.empty())
     return;
-  std::size_t blamed = 0;
-  try {
-    if (!options.reports.quiet) {
-      std::fputs(fmt::format("counterguard: blame: running the program again for {} failed case{}\n",
-                             instances.size(), instances.size() == 1 ? "" : "s")
-                     .c_str(),
-                 stderr);
-    }
-    const program_sass_profiles profiles = record_program_sass_profiles(options, requests, instances);
-    blamed = blame_regressions(results, blame, profiles.recorded);
-  } catch (const interrupted_error&) {
-    throw;
-  } catch (const std::exception& e) {
-    // Blame explains a failure; it never costs the run its verdict or its reports.
-    std::fputs(fmt::format("counterguard: no source-line blame: {}\n", e.what()).c_str(), stderr);
-    return;
+  if (!options.reports.quiet) {
+    std::fputs(fmt::format("counterguard: blame: running the program again for {} failed case{}\n",
+                           instances.size(), instances.size() == 1 ? "" : "s")
+                   .c_str(),
+               stderr);
   }
-  if (blamed > 0 && !options.reports.quiet) {
-    std::fputs(
-        fmt::format("counterguard: blamed {} failed case{} to source lines\n", blamed, blamed == 1 ? "" : "s")
-            .c_str(),
-        stderr);
-  }
+  detail::blame_without_costing_the_verdict(
+      [&] {
+        const program_sass_profiles profiles = record_program_sass_profiles(options, requests, instances);
+        return blame_regressions(results, blame, profiles.recorded);
+      },
+      options.reports.quiet);
 }
 
 }  // namespace counterguard

@@ -16,6 +16,7 @@
 #include "counterguard/pipeline/static_checks.hpp"
 #include "counterguard/runner/isolated_runner.hpp"
 #include "counterguard/runner/regression_blame.hpp"
+#include "detail/blame_guard.hpp"
 
 namespace counterguard {
 namespace {
@@ -51,23 +52,8 @@ void blame_failed_cases(run_results& results, const run_options& options, const 
   recording.chip = options.selection.chip;
   recording.device = devices.empty() ? 0 : devices.front();
   recording.timeout_seconds = options.case_timeout_seconds * 4;
-  std::size_t blamed = 0;
-  try {
-    blamed = blame_regressions(results, blame, recording);
-  } catch (const interrupted_error&) {
-    throw;
-  } catch (const std::exception& e) {
-    // Blame explains a failure; it never costs the run its verdict or its reports.
-    std::fputs(fmt::format("counterguard: no source-line blame: {}\n", e.what()).c_str(), stderr);
-    return;
-  }
-  if (blamed > 0 && !options.reports.quiet) {
-    std::fputs(
-        fmt::format("counterguard: blamed {} failed case{} to source lines (--no-blame turns this off)\n",
-                    blamed, blamed == 1 ? "" : "s")
-            .c_str(),
-        stderr);
-  }
+  detail::blame_without_costing_the_verdict([&] { return blame_regressions(results, blame, recording); },
+                                            options.reports.quiet, " (--no-blame turns this off)");
 }
 
 }  // namespace
