@@ -10,6 +10,8 @@
 # profiled launch compared across the exec modes and with ncu (replay_modes/compare.py).
 #   [RUN_LIMIT=S] validation/replay_modes.sh COUNTERGUARD OUT [PROGRAMS...]     (default: jax torch bench)
 # Writes OUT/replay_modes/ (summary.txt, each run's results JSON, stderr and ncu CSV) and OUT/replay_modes.tar.gz.
+# NCU_RUN_LIMIT=S gives ncu's runs their own limit (default RUN_LIMIT), so ncu's time on a program exec finishes
+# quickly can be measured to the end.
 set -uo pipefail
 cg=$(realpath "$1")
 out=$(realpath "$2")/replay_modes
@@ -23,13 +25,15 @@ pack() { (cd "$out/.." && tar czf replay_modes.tar.gz replay_modes); }
 say() { echo "$*" | tee -a "$summary"; }
 # RUN_LIMIT=S stops each run after S seconds (exit 124: "did not finish in S s"), so one slow mode cannot take a
 # GPU command's whole time.
-limit=(); [[ ${RUN_LIMIT:-0} -gt 0 ]] && limit=(timeout "$RUN_LIMIT")
 timed() {  # NAME COMMAND...: runs it, logs, prints "NAME: S s (exit RC)"
   local name=$1; shift
   local t0=$EPOCHREALTIME
+  local run_limit=${RUN_LIMIT:-0}
+  [[ $name == *.ncu_* && ${NCU_RUN_LIMIT:-0} -gt 0 ]] && run_limit=$NCU_RUN_LIMIT
+  local limit=(); [[ $run_limit -gt 0 ]] && limit=(timeout "$run_limit")
   "${limit[@]}" "$@" >"$out/$name.stdout" 2>"$out/$name.stderr"
   local rc=$?
-  local note=""; [[ $rc -eq 124 && ${#limit[@]} -gt 0 ]] && note=" did not finish in $RUN_LIMIT s"
+  local note=""; [[ $rc -eq 124 && ${#limit[@]} -gt 0 ]] && note=" did not finish in $run_limit s"
   say "$(printf '%-28s %7.2f s (exit %d)%s' "$name" "$(awk "BEGIN { print $EPOCHREALTIME - $t0 }")" "$rc" "$note")"
 }
 

@@ -78,6 +78,15 @@ TEST(replay_run_merge, merged_runs_measure_exactly_what_one_run_with_every_count
   EXPECT_EQ(replayed.results.at(0).kernels.size(), 2U);
 }
 
+TEST(replay_run_merge, a_launch_the_first_run_collected_whole_keeps_its_own_counters) {
+  std::vector<recorded_process> first = run_keeping(0, 3);
+  first[0].launches[0].every_group_collected = true;  // automatic replay kernel-replayed it
+  const std::vector<recorded_process> merged = merge_replay_runs({first, run_keeping(1, 2, 2, 200)});
+  EXPECT_TRUE(merged.at(0).launches.at(0).further_groups.empty());
+  EXPECT_EQ(merged.at(0).launches.at(0).runs.size(), 2U);
+  EXPECT_EQ(merged.at(0).launches.at(1).further_groups.size(), 1U);
+}
+
 TEST(replay_run_merge, a_run_that_collected_only_some_counters_leaves_the_others_unmeasured) {
   const exec_evaluation partial =
       evaluate_exec_recording(run_keeping(0, 1), {merged_case_instance()}, {}, {});

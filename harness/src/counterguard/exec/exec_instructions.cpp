@@ -24,7 +24,8 @@ void save_exec_instructions(const std::string& path, const exec_instructions& in
                                 {"output_directory", instructions.output_directory},
                                 {"cases", std::move(cases)},
                                 {"first_pass_group", instructions.first_pass_group},
-                                {"pass_group_count", instructions.pass_group_count}};
+                                {"pass_group_count", instructions.pass_group_count},
+                                {"automatic_replay", instructions.automatic_replay}};
   write_file_atomically(path, document.dump(2) + "\n");
 }
 
@@ -56,6 +57,8 @@ exec_instructions load_exec_instructions(const std::string& path) {
   if (reader.optional_member(document, "", "pass_group_count") != nullptr)
     instructions.pass_group_count =
         static_cast<int>(reader.integer(document, "", "pass_group_count", 0, 1000000));
+  if (reader.optional_member(document, "", "automatic_replay") != nullptr)
+    instructions.automatic_replay = reader.boolean(document, "", "automatic_replay");
   return instructions;
 }
 

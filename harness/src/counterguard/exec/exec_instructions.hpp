@@ -32,6 +32,10 @@ struct exec_instructions {
   // configuration, unplanned (kernel replay in one run).
   int first_pass_group = 0;
   int pass_group_count = 0;
+  // Automatic replay's first run (whole configuration asked for): each process decides launch by launch
+  // whether CUPTI kernel-replays a multi-pass launch now or collects its first group only and leaves the rest
+  // to further runs of the program (exec/automatic_replay.hpp).
+  bool automatic_replay = false;
 };
 
 // Writes the instructions file atomically.

@@ -24,6 +24,19 @@ bool launch_selection::any_case_applies() const {
   return std::find(m_applies.begin(), m_applies.end(), true) != m_applies.end();
 }
 
+std::optional<std::int64_t> launch_selection::bounded_launches_to_come() const {
+  std::int64_t to_come = 0;
+  for (std::size_t i = 0; i < m_cases.size(); ++i) {
+    if (!m_applies[i])
+      continue;
+    const launch_selector& selector = m_cases[i].selector;
+    if (!selector.launch_count)
+      return std::nullopt;
+    to_come += std::max<std::int64_t>(0, selector.profiled_limit() - m_profiled[i]);
+  }
+  return to_come;
+}
+
 launch_selection::decision launch_selection::decide(const kernel_names& names, const nvtx_context& context) {
   decision result;
   auto cached = m_kernel_matches.find(names.mangled);

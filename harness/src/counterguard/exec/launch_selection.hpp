@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -38,6 +39,10 @@ class launch_selection {
   [[nodiscard]] std::int64_t profiled(std::size_t index) const { return m_profiled.at(index); }
   // Whether this process can profile anything (a case applies to it).
   [[nodiscard]] bool any_case_applies() const;
+  // At most how many launches are still to be profiled after those decided so far, when every case that
+  // applies to this process gives its `launch_count`; nothing when one profiles up to its `max_launches`
+  // only.
+  [[nodiscard]] std::optional<std::int64_t> bounded_launches_to_come() const;
   // The counters of every case that applies to this process, sorted, each once: the profiler configuration
   // of every launch but those of cases that keep their own (decision::configuration). With the range profiler
   // a switch re-enables it (measured on an H200: 160-177 ms a switch, against 4-5 ms for a launch with the

@@ -113,6 +113,7 @@ void save_process_record(const std::string& path, const process_record& record) 
                 {"environment",
                  record.environment ? json(environment_problem_name(*record.environment)) : json(nullptr)},
                 {"environment_message", record.environment_message},
+                {"replay_decision", record.replay_decision},
                 {"finished", record.finished}};
   write_scratch_file_atomically(path, document.dump(2) + "\n");
 }
@@ -195,6 +196,8 @@ process_record load_process_record(const std::string& path) {
       reader.fail("environment", "is not a known environment problem");
   }
   record.environment_message = reader.string(document, "", "environment_message");
+  if (reader.optional_member(document, "", "replay_decision") != nullptr)
+    record.replay_decision = reader.string(document, "", "replay_decision");
   record.finished = reader.boolean(document, "", "finished");
   return record;
 }

@@ -63,6 +63,8 @@ struct process_record {
   std::map<std::string, double> device_attributes;
   std::optional<environment_problem> environment;  // set when this process could not profile at all
   std::string environment_message;
+  // Automatic replay's decision in this process (exec/automatic_replay.hpp); empty when it made none.
+  std::string replay_decision;
   bool finished = false;  // the process reached exit() (false: it crashed or was killed)
 };
 

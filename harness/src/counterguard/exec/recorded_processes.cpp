@@ -89,6 +89,8 @@ recorded_launch load_recorded_launch(const fs::path& folder) {
   if (reader.optional_member(archive.metadata, "metadata", "pass_groups") != nullptr)
     launch.pass_groups =
         static_cast<int>(reader.integer(archive.metadata, "metadata", "pass_groups", 0, 1000000));
+  if (reader.optional_member(archive.metadata, "metadata", "every_group_collected") != nullptr)
+    launch.every_group_collected = reader.boolean(archive.metadata, "metadata", "every_group_collected");
   if (reader.optional_member(archive.metadata, "metadata", "nvtx") != nullptr)
     launch.nvtx = reader.string(archive.metadata, "metadata", "nvtx");
   if (reader.optional_member(archive.metadata, "metadata", "ordinals") != nullptr)
@@ -139,6 +141,7 @@ void save_recorded_launch(const fs::path& folder, int index, const std::string& 
                           {"device_bytes_in_use", launch.device_bytes_in_use},
                           {"setup_milliseconds", launch.setup_milliseconds},
                           {"pass_groups", launch.pass_groups},
+                          {"every_group_collected", launch.every_group_collected},
                           {"nvtx", launch.nvtx},
                           {"ordinals", launch.ordinals}};
   if (!launch.runs.empty()) {

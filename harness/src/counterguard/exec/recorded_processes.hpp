@@ -40,6 +40,9 @@ struct recorded_launch {
   // The one-pass groups its whole configuration splits into (exec/pass_groups.hpp); 0 where not planned
   // (kernel replay collects the whole configuration at once).
   int pass_groups = 0;
+  // Whether this run collected every counter of its configuration (kernel replay, or one group in all);
+  // false for a launch whose groups after the first are left to further runs of the program.
+  bool every_group_collected = false;
   // What it is matched by across the runs of application replay: its NVTX context (described) and its match
   // ordinal in each of its cases; empty in older recordings.
   std::string nvtx;

@@ -121,7 +121,9 @@ std::vector<recorded_process> merge_replay_runs(std::vector<std::vector<recorded
                  r);
         recorded_launch& launch = ours[l];
         const recorded_launch& other = theirs[l];
-        if (!other.data.raw_metrics.empty())
+        // A launch the first run collected whole (automatic replay kernel-replayed it) keeps its own
+        // counters.
+        if (!other.data.raw_metrics.empty() && !launch.every_group_collected)
           launch.further_groups.push_back(other.data);
         launch.runs.push_back(run_time_of(other));
         launch.seconds += other.seconds;

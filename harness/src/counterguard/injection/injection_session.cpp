@@ -55,7 +55,9 @@ injection_session::injection_session(exec_instructions instructions, process_ide
       m_selection(instructions.cases, identity),
       m_options(std::move(options)),
       m_blame(std::move(blame)),
-      m_pass_groups(instructions.first_pass_group, instructions.pass_group_count) {
+      m_pass_groups(instructions.first_pass_group, instructions.pass_group_count,
+                    instructions.automatic_replay),
+      m_automatic_replay(instructions.automatic_replay) {
   m_record.process = std::move(identity);
   for (std::size_t i = 0; i < instructions.cases.size(); ++i) {
     case_progress progress;
@@ -170,6 +172,10 @@ void injection_session::launch_entered(pending_launch& pending, CUcontext contex
     pending = pending_launch{};  // the launch runs unprofiled; its exit has nothing to do
     return;
   }
+  std::size_t free_bytes = 0;
+  std::size_t total_bytes = 0;
+  if (cuMemGetInfo(&free_bytes, &total_bytes) == CUDA_SUCCESS)
+    pending.device_bytes_in_use = total_bytes - free_bytes;
   try {
     if (m_blame) {
       if (m_blame->available()) {
@@ -181,8 +187,9 @@ void injection_session::launch_entered(pending_launch& pending, CUcontext contex
       // the pass groups this run collects.
       pending.counters = &m_pass_groups.choose(
           pending.decision.configuration(m_selection.process_raw_metrics()), profiler->device().chip);
-      if (!pending.counters->counters.empty()) {
-        profiler->begin(pending.counters->counters);
+      choose_collection(pending, free_bytes);
+      if (!pending.collected->empty()) {
+        profiler->begin(*pending.collected);
         pending.profiling = true;
       }
     }
@@ -195,11 +202,48 @@ void injection_session::launch_entered(pending_launch& pending, CUcontext contex
     fail_cases(pending.decision, launch_name(pending) + ": " + e.what());
     save_record();
   }
-  std::size_t free_bytes = 0;
-  std::size_t total_bytes = 0;
-  if (cuMemGetInfo(&free_bytes, &total_bytes) == CUDA_SUCCESS)
-    pending.device_bytes_in_use = total_bytes - free_bytes;
   pending.begun = std::chrono::steady_clock::now();
+}
+
+void injection_session::choose_collection(pending_launch& pending, std::uint64_t free_bytes) {
+  const pass_group_choice::choice& choice = *pending.counters;
+  pending.collected = &choice.counters;
+  pending.every_group = choice.whole();
+  if (!m_automatic_replay || choice.groups < 2)
+    return;
+  automatic_replay::launch_outlook outlook;
+  outlook.pass_groups = choice.groups;
+  outlook.kernel_replay_passes = choice.kernel_replay_passes;
+  outlook.bytes_in_use = pending.device_bytes_in_use;
+  outlook.bytes_free = free_bytes;
+  outlook.program_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - m_started).count() -
+      m_profiling_seconds;
+  if (const auto after_this = m_selection.bounded_launches_to_come())
+    outlook.launches_to_come = *after_this + 1;
+  pending.kernel_replayed = m_replay.kernel_replay(outlook);
+  if (!pending.kernel_replayed) {
+    pending.collected = &choice.first_group;
+    pending.every_group = false;
+  }
+  if (m_record.replay_decision != m_replay.decision()) {
+    m_record.replay_decision = m_replay.decision();
+    trace("automatic replay: " + m_record.replay_decision);
+  }
+}
+
+void injection_session::note_replay_cost(const pending_launch& pending, double launch_milliseconds,
+                                         int passes) {
+  if (!m_automatic_replay || pending.counters == nullptr)
+    return;
+  if (pending.kernel_replayed) {
+    std::size_t free_bytes = 0;
+    std::size_t total_bytes = 0;
+    if (cuMemGetInfo(&free_bytes, &total_bytes) == CUDA_SUCCESS)
+      m_replay.kernel_replayed(launch_milliseconds, passes, total_bytes - free_bytes);
+  } else if (passes == 1) {
+    m_replay.one_pass_launch_took(launch_milliseconds);
+  }
 }
 
 void injection_session::nested_launch(pending_launch& pending, const intercepted_launch& launch) {
@@ -262,7 +306,7 @@ void injection_session::launch_exited(pending_launch& pending,
           record.data.image = std::move(capture.image);
           record.data.passes = capture.passes;
           record.data.dropped_ranges = capture.dropped_ranges;
-          record.data.raw_metrics = pending.counters->counters;
+          record.data.raw_metrics = *pending.collected;
         } else {
           record.data.image.chip = profiler->second->device().chip;
         }
@@ -273,6 +317,8 @@ void injection_session::launch_exited(pending_launch& pending,
         record.device_bytes_in_use = pending.device_bytes_in_use;
         record.setup_milliseconds = milliseconds_between(pending.started, pending.begun);
         record.pass_groups = pending.counters != nullptr ? pending.counters->groups : 0;
+        record.every_group_collected = pending.every_group;
+        note_replay_cost(pending, record.launch_milliseconds, record.data.passes);
         record.nvtx = pending.nvtx;
         record.ordinals = pending.decision.ordinals;
         save_recorded_launch(m_folder, m_next_archive++, profiler->second->device().chip, record);
@@ -305,6 +351,8 @@ void injection_session::launch_exited(pending_launch& pending,
     if (m_counters.others_waiting())
       hand_over_counters();
   }
+  m_profiling_seconds +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - pending.started).count();
   m_gate.unlock();
   pending = pending_launch{};
 }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "context_profiler.hpp"
+#include "counterguard/exec/automatic_replay.hpp"
 #include "counterguard/exec/exec_instructions.hpp"
 #include "counterguard/exec/launch_selection.hpp"
 #include "counterguard/exec/process_record.hpp"
@@ -42,7 +43,10 @@ struct pending_launch {
   std::chrono::steady_clock::time_point started;
   std::chrono::steady_clock::time_point begun;  // the range profiler started (or the launch let through)
   std::uint64_t device_bytes_in_use = 0;        // when it began: kernel replay restores it between passes
-  const pass_group_choice::choice* counters = nullptr;  // what this run collects for it
+  const pass_group_choice::choice* counters = nullptr;  // its configuration's choice
+  const std::vector<std::string>* collected = nullptr;  // what this run collects for it, of that choice
+  bool every_group = false;                             // `collected` is its whole configuration
+  bool kernel_replayed = false;                         // automatic replay chose kernel replay for it
 };
 
 // What the injection library does in one process: counts every kernel launch, profiles the ones the
@@ -106,6 +110,11 @@ class injection_session {
   // A blame pass's launch after it returned (m_state held): its counters and cubin written, or its cases
   // failed saying why.
   void finish_blamed_launch(pending_launch& pending);
+  // What this run collects of the launch's configuration (m_state held): automatic replay decides here
+  // between kernel replay and leaving its later groups to further runs.
+  void choose_collection(pending_launch& pending, std::uint64_t free_bytes);
+  // Tells automatic replay what a profiled launch cost (m_state held).
+  void note_replay_cost(const pending_launch& pending, double launch_milliseconds, int passes);
   static constexpr std::chrono::milliseconds record_interval{20};
 
   std::mutex m_state;
@@ -123,6 +132,10 @@ class injection_session {
   injection_options m_options;
   std::unique_ptr<sass_launch_collector> m_blame;  // a blame pass: no range profiler
   pass_group_choice m_pass_groups;
+  bool m_automatic_replay = false;
+  automatic_replay m_replay;  // with m_automatic_replay: kernel replay or further runs, launch by launch
+  std::chrono::steady_clock::time_point m_started = std::chrono::steady_clock::now();
+  double m_profiling_seconds = 0.0;     // spent in profiled launches, from entry to exit
   std::atomic<bool> m_disabled{false};  // an environment problem stops all profiling in this process
   bool m_any_case = false;              // a case applies to this process: launches may be profiled
   int m_next_archive = 0;

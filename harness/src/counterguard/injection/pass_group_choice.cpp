@@ -11,7 +11,14 @@ const pass_group_choice::choice& pass_group_choice::choose(const std::vector<std
   if (const auto found = m_chosen.find(key); found != m_chosen.end())
     return found->second;
   choice chosen;
-  if (m_first == 0 && m_count == 0) {
+  if (m_automatic) {
+    const pass_groups plan = plan_pass_groups(configuration, chip);
+    chosen.counters = configuration;
+    chosen.groups = static_cast<int>(plan.groups.size());
+    chosen.kernel_replay_passes = plan.kernel_replay_passes;
+    if (chosen.groups > 1)
+      chosen.first_group = counters_of_groups(plan, 0, 1);
+  } else if (m_first == 0 && m_count == 0) {
     chosen.counters = configuration;  // kernel replay of everything: no planning needed
   } else {
     const pass_groups plan = plan_pass_groups(configuration, chip);

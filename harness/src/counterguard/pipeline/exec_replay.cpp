@@ -12,13 +12,30 @@
 namespace counterguard {
 namespace {
 
-int most_pass_groups(const std::vector<recorded_process>& processes) {
+// The most pass groups of a launch whose later groups are still to be collected (1: none is).
+int most_missing_groups(const std::vector<recorded_process>& processes) {
   int most = 1;
   for (const auto& process : processes) {
-    for (const auto& launch : process.launches)
-      most = std::max(most, launch.pass_groups);
+    for (const auto& launch : process.launches) {
+      if (!launch.every_group_collected)
+        most = std::max(most, launch.pass_groups);
+    }
   }
   return most;
+}
+
+// The processes' automatic-replay decisions, each once.
+std::string replay_decisions(const std::vector<recorded_process>& processes) {
+  std::vector<std::string> decisions;
+  for (const auto& process : processes) {
+    const std::string& decision = process.record.replay_decision;
+    if (!decision.empty() && std::find(decisions.begin(), decisions.end(), decision) == decisions.end())
+      decisions.push_back(decision);
+  }
+  std::string text;
+  for (const auto& decision : decisions)
+    text += (text.empty() ? "" : "; ") + decision;
+  return text;
 }
 
 // The merged launches written over the first run's archives (archive i is the process's launch i).
@@ -43,49 +60,30 @@ replayed_program run_with_replay(replay_mode mode, const recording_directory& re
                                  const std::function<void(const std::string&)>& say) {
   replayed_program result;
   result.replay.requested = to_string(mode);
-  if (mode == replay_mode::kernel) {
-    result.program = run(recording.path(), 0, 0);
-    result.processes = load_recorded_processes(recording.path());
-    result.replay.mode = "kernel";
-    result.replay.run_seconds = {result.program.seconds};
-    result.replay.launches = break_down_launch_times(result.processes);
-    return result;
-  }
-  result.program = run(recording.path(), 0, 1);
+  pass_group_request first;
+  if (mode == replay_mode::application)
+    first.group_count = 1;
+  first.automatic = mode == replay_mode::automatic;
+  result.program = run(recording.path(), first);
   std::vector<std::vector<recorded_process>> runs{load_recorded_processes(recording.path())};
   result.replay.run_seconds = {result.program.seconds};
-  const int groups = most_pass_groups(runs.front());
-  // (first group, group count) of each run still to come.
-  std::vector<std::pair<int, int>> further;
-  result.replay.mode = "application";
-  if (mode == replay_mode::application) {
-    for (int g = 1; g < groups; ++g)
-      further.emplace_back(g, 1);
-    if (groups > 1)
-      result.replay.decision = fmt::format("up to {} one-pass groups a launch: {} runs", groups, groups);
-  } else {
-    const replay_choice choice = choose_replay(runs.front(), result.program.seconds);
-    result.replay.decision = choice.reason;
-    if (choice.further_runs == 0) {
-      result.replay.mode = "kernel";  // one pass a launch: the same as kernel replay of everything
-    } else if (choice.mode == replay_mode::kernel) {
-      result.replay.mode = "kernel";
-      further.emplace_back(1, 0);
-    } else {
-      for (int g = 1; g <= choice.further_runs; ++g)
-        further.emplace_back(g, 1);
-    }
-  }
-  if (!further.empty() && !result.replay.decision.empty())
+  // Groups 1 .. groups - 1 of the launches the first run did not collect whole, a run each.
+  const int groups = mode == replay_mode::kernel ? 1 : most_missing_groups(runs.front());
+  result.replay.mode = groups > 1 ? "application" : "kernel";
+  if (mode == replay_mode::automatic)
+    result.replay.decision = replay_decisions(runs.front());
+  else if (groups > 1)
+    result.replay.decision = fmt::format("up to {} one-pass groups a launch: {} runs", groups, groups);
+  if (groups > 1 && !result.replay.decision.empty())
     say("replay: " + result.replay.decision);
-  for (std::size_t r = 0; r < further.size() && result.program.succeeded(); ++r) {
+  for (int group = 1; group < groups && result.program.succeeded(); ++group) {
     const recording_directory scratch({});
-    const program_outcome outcome = run(scratch.path(), further[r].first, further[r].second);
+    const program_outcome outcome = run(scratch.path(), {group, 1, false});
     interruption_guard::throw_if_interrupted();
     result.replay.run_seconds.push_back(outcome.seconds);
     if (!outcome.succeeded()) {
       say(fmt::format("replay: run {} of the program {}: the counters of the runs after it are missing",
-                      r + 2, outcome.describe()));
+                      group + 1, outcome.describe()));
       result.program = outcome;
       break;
     }

@@ -13,10 +13,18 @@
 
 namespace counterguard {
 
-// One run of the program under the injection, recording into `directory` and collecting pass groups
-// first_group .. first_group + group_count - 1 of each profiled launch (0, 0: everything, kernel replay).
+// Which pass groups of each profiled launch one run of the program collects: first_group .. first_group +
+// group_count - 1 (0, 0: everything, kernel replay); `automatic`: everything or the first group, as each
+// process decides (exec/automatic_replay.hpp).
+struct pass_group_request {
+  int first_group = 0;
+  int group_count = 0;
+  bool automatic = false;
+};
+
+// One run of the program under the injection, recording into `directory` and collecting `groups`.
 using injected_program_run =
-    std::function<program_outcome(const std::filesystem::path& directory, int first_group, int group_count)>;
+    std::function<program_outcome(const std::filesystem::path& directory, const pass_group_request& groups)>;
 
 // What the program's runs recorded, merged into one recording.
 struct replayed_program {
@@ -26,7 +34,8 @@ struct replayed_program {
 };
 
 // Runs the program as `mode` asks (exec/replay_mode.hpp): kernel replay in one run; application replay in one
-// run per pass group; auto: a first run collecting the first group, then the rest as choose_replay decides.
+// run per pass group; auto: one run in which each process kernel-replays or leaves a launch's later groups to
+// further runs, then one run per group still missing.
 // Later runs record into temporary directories and are merged into the first (merge_replay_runs); when
 // `recording` is kept the merged launches are written back into it, so `evaluate DIR` measures what this run
 // measured. A run that fails ends the replay. `say` prints a decision (nothing when quiet).

@@ -115,13 +115,14 @@ std::vector<std::string> program_gpu_uuids(std::future<int>& device_count) {
 program_outcome run_with_injection(const std::vector<std::string>& argv, double timeout_seconds,
                                    double wait_for_gpu_seconds, const std::vector<std::string>& uuids,
                                    const fs::path& recording, const std::vector<exec_case_request>& requests,
-                                   exec_phase_trace& steps, int first_pass_group = 0,
-                                   int pass_group_count = 0, const std::string& blame_request_path = {}) {
+                                   exec_phase_trace& steps, const pass_group_request& groups = {},
+                                   const std::string& blame_request_path = {}) {
   const std::string injection = find_injection_library(self_executable());
   const std::string instructions_path = (recording / exec_instructions_file).string();
   exec_instructions instructions{recording.string(), requests};
-  instructions.first_pass_group = first_pass_group;
-  instructions.pass_group_count = pass_group_count;
+  instructions.first_pass_group = groups.first_group;
+  instructions.pass_group_count = groups.group_count;
+  instructions.automatic_replay = groups.automatic;
   save_exec_instructions(instructions_path, instructions);
 
   steps.phase("instructions");
@@ -208,9 +209,9 @@ exec_measurement measure_program(const exec_options& options) {
   };
   replayed_program replayed = run_with_replay(
       options.replay, recording,
-      [&](const fs::path& directory, int first_group, int group_count) {
+      [&](const fs::path& directory, const pass_group_request& groups) {
         return run_with_injection(options.program, options.timeout_seconds, options.wait_for_gpu_seconds,
-                                  uuids, directory, requests, steps, first_group, group_count);
+                                  uuids, directory, requests, steps, groups);
       },
       say);
   const program_outcome& program = replayed.program;
@@ -267,7 +268,7 @@ program_outcome run_program_blame_pass(const exec_options& options,
   std::future<int> device_count = count_devices_meanwhile();
   exec_phase_trace steps = exec_phase_trace::from_environment();
   return run_with_injection(options.program, options.timeout_seconds, options.wait_for_gpu_seconds,
-                            program_gpu_uuids(device_count), recording.path(), requests, steps, 0, 0,
+                            program_gpu_uuids(device_count), recording.path(), requests, steps, {},
                             blame_request_path);
 }
 
