@@ -40,7 +40,7 @@ struct baseline_update_options {
   std::vector<std::string> binaries;  // --binary: more files to read static metrics from
   double program_timeout_seconds = 600.0;
   bool allow_program_failure = false;
-  replay_mode replay = replay_mode::automatic;  // --replay-mode, as exec's
+  replay_mode replay = replay_mode::kernel;  // --replay-mode, as exec's
 };
 
 // Returns the exit status.

@@ -34,7 +34,7 @@ struct exec_options {
   double timeout_seconds = 600.0;
   double wait_for_gpu_seconds = 600.0;
   bool allow_program_failure = false;
-  replay_mode replay = replay_mode::automatic;  // --replay-mode
+  replay_mode replay = replay_mode::kernel;  // --replay-mode
   std::string command_line;
   bool blame = false;                       // --blame: failed cases blamed to source lines (exec_blame.hpp)
   std::size_t blame_top = 5;                // source lines per blamed case
