@@ -34,7 +34,8 @@ void add_replay_mode_option(CLI::App& command, replay_mode& mode) {
           "--replay-mode", mode,
           "how counters needing several passes are collected: kernel (one run; each launch replayed, device "
           "memory restored between passes), application (one run of the program per pass group, one pass "
-          "a launch), auto (one run; each multi-pass launch is replayed while that stays cheaper than running "
+          "a launch), auto (one run; each multi-pass launch is replayed while that stays cheaper than "
+          "running "
           "the program again, by the memory it holds and the run's length; otherwise the rest by further "
           "runs)")
       ->transform(CLI::CheckedTransformer(modes))
