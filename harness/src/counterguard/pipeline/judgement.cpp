@@ -54,8 +54,7 @@ bool case_failure_detector::fails(std::size_t index, const case_result& result,
   one.metadata.gpu_key = make_gpu_key(device);
   one.cases.push_back(result);
   case_result& judged = one.cases.front();
-  const auto checks = check_expectations(m_instances[index], judged);
-  judged.checks.insert(judged.checks.end(), checks.begin(), checks.end());
+  add_expectation_checks(m_instances[index], judged);
   if (!m_reports.no_baselines) {
     const baseline_comparison_options options = baseline_options_of(m_reports);
     const std::string path = baseline_path(m_reports.baseline_dir, one.metadata.gpu_key, judged.suite);
@@ -185,13 +184,8 @@ void write_reports(const judged_run& run, const report_options& reports,
 }
 
 void check_all_expectations(run_results& results, const std::vector<case_instance>& instances) {
-  for (std::size_t i = 0; i < results.cases.size() && i < instances.size(); ++i) {
-    case_result& result = results.cases[i];
-    if (result.status == case_status::skipped || result.status == case_status::error)
-      continue;
-    const auto checks = check_expectations(instances[i], result);
-    result.checks.insert(result.checks.end(), checks.begin(), checks.end());
-  }
+  for (std::size_t i = 0; i < results.cases.size() && i < instances.size(); ++i)
+    add_expectation_checks(instances[i], results.cases[i]);
 }
 
 void record_into_history(const std::string& database, const run_results& results, const std::string& origin,
