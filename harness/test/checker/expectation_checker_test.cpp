@@ -178,6 +178,23 @@ TEST(check_expectations, a_kernel_that_never_launched_is_missing_and_named) {
   EXPECT_NE(outcomes[0].message.find("no launch of kernel 'vec_add'"), std::string::npos);
 }
 
+TEST(add_expectation_checks, appends_the_outcomes_to_the_cases_checks) {
+  case_result result = measured_total("shared_store_bank_conflicts", 2);
+  result.checks.push_back(check_outcome{});
+  add_expectation_checks({expect(comparison::equals, 0)}, result);
+  ASSERT_EQ(result.checks.size(), 2U);
+  EXPECT_EQ(result.checks[1].verdict, check_verdict::fail);
+}
+
+TEST(add_expectation_checks, a_skipped_or_errored_case_gets_no_checks) {
+  for (const case_status status : {case_status::skipped, case_status::error}) {
+    case_result result = measured_total("shared_store_bank_conflicts", 2);
+    result.status = status;
+    add_expectation_checks({expect(comparison::equals, 0)}, result);
+    EXPECT_TRUE(result.checks.empty()) << to_string(status);
+  }
+}
+
 TEST(function_matches, matches_full_name_or_last_component_only) {
   EXPECT_TRUE(function_matches("ns::vec_add", "vec_add"));
   EXPECT_TRUE(function_matches("ns::vec_add", "ns::vec_add"));

@@ -11,6 +11,19 @@
 namespace counterguard {
 namespace {
 
+TEST(device_choice, parses_all_and_lists_of_ordinals) {
+  EXPECT_TRUE(parse_device_list("all").all);
+  EXPECT_EQ(parse_device_list("0,1").ordinals, (std::vector<int>{0, 1}));
+  EXPECT_EQ(parse_device_list("3, 1").ordinals, (std::vector<int>{3, 1}));
+  EXPECT_EQ(parse_device_list("2").ordinals, (std::vector<int>{2}));
+}
+
+TEST(device_choice, refuses_malformed_lists_and_repeated_devices) {
+  for (const std::string text : {"", "0,", "x", "0;1", "-1", "1,1", "al"}) {
+    EXPECT_THROW(static_cast<void>(parse_device_list(text)), input_error) << text;
+  }
+}
+
 TEST(device_choice, a_devices_list_wins_over_the_device_option) {
   device_options options;
   options.device = 5;

@@ -358,12 +358,8 @@ int counterguard_check_expectations(const char* results_json, const char* reques
     } catch (const input_error& failure) {
       throw restated(failure);
     }
-    for (auto& c : results.cases) {
-      if (c.status == case_status::skipped || c.status == case_status::error)
-        continue;
-      const auto checks = check_expectations(resolved, c);
-      c.checks.insert(c.checks.end(), checks.begin(), checks.end());
-    }
+    for (auto& c : results.cases)
+      add_expectation_checks(resolved, c);
     *results_out_json = handed_over(results_text(results));
   });
 }

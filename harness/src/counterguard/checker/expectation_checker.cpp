@@ -128,4 +128,15 @@ std::vector<check_outcome> check_expectations(const case_instance& instance, con
   return check_expectations(instance.expectations, result);
 }
 
+void add_expectation_checks(const std::vector<resolved_expectation>& expectations, case_result& result) {
+  if (result.status == case_status::skipped || result.status == case_status::error)
+    return;
+  const std::vector<check_outcome> checks = check_expectations(expectations, result);
+  result.checks.insert(result.checks.end(), checks.begin(), checks.end());
+}
+
+void add_expectation_checks(const case_instance& instance, case_result& result) {
+  add_expectation_checks(instance.expectations, result);
+}
+
 }  // namespace counterguard

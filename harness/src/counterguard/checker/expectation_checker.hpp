@@ -34,6 +34,12 @@ inline constexpr double expectation_epsilon = 1e-9;
 [[nodiscard]] std::vector<check_outcome> check_expectations(
     const std::vector<resolved_expectation>& expectations, const case_result& result);
 
+// Appends the outcomes of check_expectations to `result.checks`, unless the case was skipped or ended in an
+// error: what such a case measured is not held against its expectations. Every caller that checks a run's
+// cases (run, evaluate, the C ABI) goes through these.
+void add_expectation_checks(const std::vector<resolved_expectation>& expectations, case_result& result);
+void add_expectation_checks(const case_instance& instance, case_result& result);
+
 // True when a launch's demangled function name is `kernel`: equal, or equal to its last `::` component.
 [[nodiscard]] bool function_matches(const std::string& function, const std::string& kernel);
 

@@ -2,10 +2,12 @@
 // Which GPUs `run` and `baseline update` profile on: --devices, --device, or the GPU ctest assigned.
 #include "counterguard/pipeline/device_choice.hpp"
 
+#include <algorithm>
 #include <future>
 #include <optional>
 #include <utility>
 
+#include "counterguard/core/decimal_digits.hpp"
 #include "counterguard/core/error.hpp"
 #include "counterguard/core/timeline.hpp"
 #include "counterguard/pipeline/run_identity.hpp"
@@ -15,6 +17,42 @@
 #include "counterguard/runner/multi_device_runner.hpp"
 
 namespace counterguard {
+namespace {
+
+std::string trimmed(const std::string& text) {
+  const auto first = text.find_first_not_of(" \t");
+  if (first == std::string::npos)
+    return {};
+  return text.substr(first, text.find_last_not_of(" \t") - first + 1);
+}
+
+}  // namespace
+
+device_list parse_device_list(const std::string& text, const std::string& field) {
+  device_list devices;
+  if (trimmed(text) == "all") {
+    devices.all = true;
+    return devices;
+  }
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const auto comma = text.find(',', start);
+    const std::string item = trimmed(text.substr(start, comma == std::string::npos ? comma : comma - start));
+    const std::optional<int> parsed = parse_decimal_digits(item, 4);
+    if (!parsed)
+      throw input_error({}, field, "'" + text + "' is not a device list",
+                        "all, or CUDA device ordinals separated by commas (0,1)");
+    const int ordinal = *parsed;
+    if (std::find(devices.ordinals.begin(), devices.ordinals.end(), ordinal) != devices.ordinals.end())
+      throw input_error({}, field, "device " + item + " is named twice in '" + text + "'",
+                        "each device once (one worker per GPU)");
+    devices.ordinals.push_back(ordinal);
+    if (comma == std::string::npos)
+      break;
+    start = comma + 1;
+  }
+  return devices;
+}
 
 std::vector<int> chosen_devices(const device_options& options) {
   if (!options.devices.empty())

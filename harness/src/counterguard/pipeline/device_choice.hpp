@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "counterguard/model/case_instance.hpp"
+#include "counterguard/runner/device_selection.hpp"
 #include "counterguard/runner/isolated_runner.hpp"
 
 namespace counterguard {
@@ -16,6 +17,10 @@ struct device_options {
   bool device_given = false;  // --device was on the command line (else ctest's assignment wins)
   std::string devices;        // --devices all|0,1,...: one worker per GPU; empty: one GPU
 };
+
+// Parses "all" or a comma-separated list of distinct ordinals; anything else is an input_error naming
+// `field`.
+[[nodiscard]] device_list parse_device_list(const std::string& text, const std::string& field = "--devices");
 
 // The devices to profile on: --devices, else --device, else the GPU ctest assigned
 // (CTEST_RESOURCE_GROUP_0_GPUS), else device 0. Empty when `--devices all` finds no GPU.

@@ -38,10 +38,6 @@ baseline_comparison_options baseline_options_of(const report_options& reports) {
   return options;
 }
 
-void compare_with_baselines(run_results& results, const report_options& reports) {
-  apply_baseline_directory(results, reports.baseline_dir, baseline_options_of(reports));
-}
-
 }  // namespace
 
 case_failure_detector::case_failure_detector(const std::vector<case_instance>& instances,
@@ -58,16 +54,15 @@ bool case_failure_detector::fails(std::size_t index, const case_result& result,
   one.metadata.gpu_key = make_gpu_key(device);
   one.cases.push_back(result);
   case_result& judged = one.cases.front();
-  const auto checks = check_expectations(m_instances[index], judged);
-  judged.checks.insert(judged.checks.end(), checks.begin(), checks.end());
+  add_expectation_checks(m_instances[index], judged);
   if (!m_reports.no_baselines) {
+    const baseline_comparison_options options = baseline_options_of(m_reports);
     const std::string path = baseline_path(m_reports.baseline_dir, one.metadata.gpu_key, judged.suite);
     auto [found, inserted] = m_baselines.try_emplace(judged.suite);
     if (inserted)
       found->second = load_baseline_file(path);
     if (found->second)
-      apply_baselines(one, {{judged.suite, *found->second}}, {{judged.suite, path}},
-                      baseline_options_of(m_reports));
+      apply_baselines(one, {{judged.suite, *found->second}}, {{judged.suite, path}}, options);
   }
   settle_case_status(judged, m_reports.strict);
   return judged.status == case_status::failed || judged.status == case_status::error;
@@ -189,13 +184,8 @@ void write_reports(const judged_run& run, const report_options& reports,
 }
 
 void check_all_expectations(run_results& results, const std::vector<case_instance>& instances) {
-  for (std::size_t i = 0; i < results.cases.size() && i < instances.size(); ++i) {
-    case_result& result = results.cases[i];
-    if (result.status == case_status::skipped || result.status == case_status::error)
-      continue;
-    const auto checks = check_expectations(instances[i], result);
-    result.checks.insert(result.checks.end(), checks.begin(), checks.end());
-  }
+  for (std::size_t i = 0; i < results.cases.size() && i < instances.size(); ++i)
+    add_expectation_checks(instances[i], results.cases[i]);
 }
 
 void record_into_history(const std::string& database, const run_results& results, const std::string& origin,
@@ -212,8 +202,10 @@ void record_into_history(const std::string& database, const run_results& results
 
 int judge_and_report(run_results& results, const report_options& reports,
                      const std::function<void(run_results&)>& before_reports) {
-  if (!reports.no_baselines)
-    compare_with_baselines(results, reports);
+  if (!reports.no_baselines) {
+    const baseline_comparison_options options = baseline_options_of(reports);
+    apply_baseline_directory(results, reports.baseline_dir, options);
+  }
   for (auto& c : results.cases)
     settle_case_status(c, reports.strict);
   if (before_reports)

@@ -5,25 +5,36 @@
 #include <cmath>
 #include <numeric>
 
+#include "counterguard/results/case_seconds.hpp"
+
 namespace counterguard {
+
+namespace {
+
+// A time that can estimate a cost: finite and positive (an unmeasured case records null, a skipped one 0).
+void add_recorded(case_cost_table& table, const std::string& instance, double seconds) {
+  if (std::isfinite(seconds) && seconds > 0.0)
+    table.seconds[instance] = seconds;
+}
+
+}  // namespace
 
 case_cost_table case_costs_of(const std::vector<run_results>& results) {
   case_cost_table table;
   for (const auto& run : results) {
-    for (const auto& c : run.cases) {
-      if (std::isfinite(c.seconds) && c.seconds > 0.0)
-        table.seconds[c.instance] = c.seconds;
-    }
+    for (const auto& c : run.cases)
+      add_recorded(table, c.instance, c.seconds);
   }
   return table;
 }
 
 case_cost_table read_case_costs(const std::vector<std::string>& results_files) {
-  std::vector<run_results> results;
-  results.reserve(results_files.size());
-  for (const auto& file : results_files)
-    results.push_back(load_run_results(file));
-  return case_costs_of(results);
+  case_cost_table table;
+  for (const auto& file : results_files) {
+    for (const auto& [instance, seconds] : read_case_seconds(file))
+      add_recorded(table, instance, seconds);
+  }
+  return table;
 }
 
 std::vector<double> estimate_case_costs(const std::vector<case_instance>& instances,

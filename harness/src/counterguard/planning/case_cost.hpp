@@ -19,7 +19,8 @@ struct case_cost_table {
 
 // The per-case `seconds` of results; a later file's value wins for an instance that several files hold.
 [[nodiscard]] case_cost_table case_costs_of(const std::vector<run_results>& results);
-// The same, read from results JSON files (`--cost-from F`); a file that cannot be read is an input_error.
+// The same, read from results JSON files (`--cost-from F`): only each case's instance and seconds
+// (read_case_seconds); a file that cannot be read, or those fields mistyped, is an input_error.
 [[nodiscard]] case_cost_table read_case_costs(const std::vector<std::string>& results_files);
 
 // One cost per instance: its recorded seconds; an instance with no (finite, positive) record costs the

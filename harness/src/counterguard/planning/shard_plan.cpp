@@ -6,30 +6,23 @@
 #include <cstdio>
 #include <numeric>
 
+#include "counterguard/core/decimal_digits.hpp"
 #include "counterguard/core/error.hpp"
 #include "counterguard/core/stable_hash.hpp"
 
 namespace counterguard {
-namespace {
-
-bool parse_positive(const std::string& text, int& value) {
-  if (text.empty() || text.size() > 6 ||
-      !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))
-    return false;
-  value = std::stoi(text);
-  return value >= 1;
-}
-
-}  // namespace
-
 shard_spec parse_shard_spec(const std::string& text, const std::string& field) {
   const auto slash = text.find('/');
-  shard_spec spec;
-  if (slash == std::string::npos || !parse_positive(text.substr(0, slash), spec.index) ||
-      !parse_positive(text.substr(slash + 1), spec.count) || spec.index > spec.count) {
+  const bool split = slash != std::string::npos;
+  const std::optional<int> index = split ? parse_decimal_digits(text.substr(0, slash), 6) : std::nullopt;
+  const std::optional<int> count = split ? parse_decimal_digits(text.substr(slash + 1), 6) : std::nullopt;
+  if (!index || !count || *index < 1 || *index > *count) {
     throw input_error({}, field, "'" + text + "' is not a shard",
                       "I/N with 1 <= I <= N, e.g. 1/4 .. 4/4 for four jobs");
   }
+  shard_spec spec;
+  spec.index = *index;
+  spec.count = *count;
   return spec;
 }
 

@@ -2,14 +2,13 @@
 #include "counterguard/results/run_results.hpp"
 
 #include <cmath>
-#include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
 
 #include "counterguard/core/error.hpp"
 #include "counterguard/core/json_reader.hpp"
+#include "counterguard/results/results_document.hpp"
 
 namespace counterguard {
 
@@ -337,14 +336,8 @@ void to_json(nlohmann::json& out, const run_results& results) {
 
 run_results read_run_results(const nlohmann::json& document, const std::string& file) {
   const json_reader in(file);
-  in.require_object(document, "");
   run_results parsed;
-  const std::int64_t version = in.integer(document, "", "schema_version", 0, std::numeric_limits<int>::max());
-  if (version < 1 || version > results_schema_version) {
-    in.fail("schema_version", "unsupported version " + std::to_string(version),
-            "this counterguard reads versions 1 to " + std::to_string(results_schema_version));
-  }
-  parsed.schema_version = static_cast<int>(version);
+  parsed.schema_version = checked_schema_version(in, document);
   parsed.metadata = metadata_from_json(in, in.object(document, "", "metadata"));
   const json& cases = in.array(document, "", "cases");
   for (std::size_t i = 0; i < cases.size(); ++i)
@@ -353,12 +346,7 @@ run_results read_run_results(const nlohmann::json& document, const std::string& 
 }
 
 run_results load_run_results(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file)
-    throw input_error(source_location{path, 0, 0}, "", "cannot read the results file", "check the path");
-  std::ostringstream text;
-  text << file.rdbuf();
-  return read_run_results(json_reader(path).parse(text.str()), path);
+  return read_run_results(read_results_document(path), path);
 }
 
 void from_json(const nlohmann::json& in, run_results& results) {

@@ -3,55 +3,12 @@
 
 #include <cuda_runtime_api.h>
 
-#include <algorithm>
 #include <cstdlib>
 
+#include "counterguard/core/decimal_digits.hpp"
 #include "counterguard/core/error.hpp"
 
 namespace counterguard {
-namespace {
-
-bool parse_ordinal(const std::string& text, int& value) {
-  if (text.empty() || text.size() > 4 ||
-      !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))
-    return false;
-  value = std::stoi(text);
-  return true;
-}
-
-std::string trimmed(const std::string& text) {
-  const auto first = text.find_first_not_of(" \t");
-  if (first == std::string::npos)
-    return {};
-  return text.substr(first, text.find_last_not_of(" \t") - first + 1);
-}
-
-}  // namespace
-
-device_list parse_device_list(const std::string& text, const std::string& field) {
-  device_list devices;
-  if (trimmed(text) == "all") {
-    devices.all = true;
-    return devices;
-  }
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const auto comma = text.find(',', start);
-    const std::string item = trimmed(text.substr(start, comma == std::string::npos ? comma : comma - start));
-    int ordinal = 0;
-    if (!parse_ordinal(item, ordinal))
-      throw input_error({}, field, "'" + text + "' is not a device list",
-                        "all, or CUDA device ordinals separated by commas (0,1)");
-    if (std::find(devices.ordinals.begin(), devices.ordinals.end(), ordinal) != devices.ordinals.end())
-      throw input_error({}, field, "device " + item + " is named twice in '" + text + "'",
-                        "each device once (one worker per GPU)");
-    devices.ordinals.push_back(ordinal);
-    if (comma == std::string::npos)
-      break;
-    start = comma + 1;
-  }
-  return devices;
-}
 
 std::vector<int> visible_devices() {
   int count = 0;
@@ -80,14 +37,16 @@ std::optional<int> ctest_assigned_device(const environment_lookup& lookup) {
   // "id:<id>,slots:<n>", several separated by ';' when the group asked for more than one GPU.
   const std::string text = gpus;
   const std::string first = text.substr(0, text.find(';'));
-  int ordinal = 0;
-  if (first.rfind("id:", 0) != 0 || !parse_ordinal(first.substr(3, first.find(',') - 3), ordinal)) {
+  const std::optional<int> ordinal = first.rfind("id:", 0) == 0
+                                         ? parse_decimal_digits(first.substr(3, first.find(',') - 3), 4)
+                                         : std::nullopt;
+  if (!ordinal) {
     throw input_error({}, "CTEST_RESOURCE_GROUP_0_GPUS",
                       "ctest assigned the GPU '" + text + "', whose id is not a CUDA device ordinal",
                       "a resource spec file whose gpus ids are ordinals (\"id\": \"0\"); "
                       "tools/write_ctest_resource_spec.sh writes one");
   }
-  return ordinal;
+  return *ordinal;
 }
 
 std::optional<int> ctest_assigned_device() {

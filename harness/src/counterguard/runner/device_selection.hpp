@@ -8,15 +8,12 @@
 
 namespace counterguard {
 
-// `--devices all|0,1,...`: the GPUs one run spreads its cases over (CUDA device ordinals).
+// `--devices all|0,1,...`: the GPUs one run spreads its cases over (CUDA device ordinals; parsed where the
+// choice is made, pipeline/device_choice.hpp).
 struct device_list {
   bool all = false;           // every device the CUDA runtime sees
   std::vector<int> ordinals;  // otherwise these, in the order given
 };
-
-// Parses "all" or a comma-separated list of distinct ordinals; anything else is an input_error naming
-// `field`.
-[[nodiscard]] device_list parse_device_list(const std::string& text, const std::string& field = "--devices");
 
 // The ordinals 0..count-1 the CUDA runtime reports (cudaGetDeviceCount); empty without a device or driver.
 [[nodiscard]] std::vector<int> visible_devices();
