@@ -80,6 +80,12 @@ std::vector<std::string> metric_catalog::closest_aliases(const std::string& name
   return closest_names(name, is_ncu_launch_family(name) ? ncu_launch_family_names() : alias_names(), count);
 }
 
+std::string metric_catalog::unknown_metric_problem(const std::string& name) {
+  if (const std::optional<std::string> refusal = ncu_launch_refusal(name))
+    return "ncu's '" + name + "' is not reported: " + *refusal;
+  return "unknown metric '" + name + "'";
+}
+
 bool metric_catalog::knows(const std::string& name) const {
   return try_resolve(name).has_value();
 }
