@@ -141,7 +141,7 @@ for stage in "$@"; do
       : >"$OUT/names_refusals.txt"
       for name in $(head -1 <(grep '^"ID"' "$OUT/names_ncu.csv") | tr ',' '\n' | tr -d '"' | grep '^launch__'); do
         if ! printf '%s\n' "${launch_names[@]}" | grep -qx "$name"; then
-          printf '%s\t%s\n' "$name" "$("$CG" exec --no-baselines --metric "$name" -- true 2>&1 | tr '\n' ' ')" \
+          printf '%s\t%s\n' "$name" "$("$CG" exec --no-baselines -k 'regex:.*' --metric "$name" -- true 2>&1 | tr '\n' ' ')" \
             >>"$OUT/names_refusals.txt"
         fi
       done

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // ncu's launch__ metrics of the launch's context, code and shared-memory carve-out as counterguard computes
 // them. The expected values without a preferred carve-out and with no barrier are what ncu 2025.3 reported
-// on the H200 for 256-thread launches of 16 registers and no shared memory (validation/h200.md: context 1,
+// on the H200 for 256-thread launches of 16 registers and no shared memory (validation/gpu_checks.sh
+// predication, validation/h200.md "Each launch's code": context 1,
 // stream 13, 32 KiB carve-out, 32 blocks by shared memory and by barriers, stack 1024, persisting L2
 // 11796480); the others follow the rules measurement/ncu_shared_memory.cpp states.
 #include <gtest/gtest.h>

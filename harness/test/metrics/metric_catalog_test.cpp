@@ -148,6 +148,7 @@ TEST(metric_catalog, an_ncu_launch_name_counterguard_refuses_says_why) {
   EXPECT_NE(problem.find("device addresses"), std::string::npos) << problem;
   EXPECT_NE(metric_catalog::unknown_metric_problem("launch__func_cache_config").find("text"),
             std::string::npos);
+  EXPECT_TRUE(catalog().closest_aliases("launch__function_pcs").empty());  // the reason, not a look-alike
   EXPECT_EQ(metric_catalog::unknown_metric_problem("launch__barriers"), "unknown metric 'launch__barriers'");
 }
 

@@ -43,10 +43,11 @@ std::optional<std::int64_t> attribute(const profiled_launch& launch, const char*
 // What the driver chooses. Without a preferred carve-out: the smallest carve-out in which shared memory
 // allows as many blocks as the SM's block limit (or as its whole shared memory allows, if fewer), whatever
 // the warps and registers allow; ncu on the H200 showed 32 KiB and 32 blocks for 256-thread blocks without
-// shared memory (1 KiB the driver's), where the warps allow 8 (validation/h200.md). With a preferred
-// carve-out (percent of the SM's shared memory): the smallest carve-out holding that share, or one block if
-// the share holds none, as the CUDA occupancy calculator takes it. The blocks it allows are the carve-out
-// over the block's allocation. validation/launch_code_checks.sh `names` checks both against ncu.
+// shared memory (1 KiB the driver's), where the warps allow 8 (validation/h200.md, "Each launch's code").
+// With a preferred carve-out (percent of the SM's shared memory): the smallest carve-out holding that share,
+// or one block if the share holds none, as the CUDA occupancy calculator takes it. The blocks it allows are
+// the carve-out over the block's allocation. validation/launch_code_checks.sh `names` checks both against
+// ncu.
 std::optional<ncu_shared_memory> ncu_shared_memory_of(const profiled_launch& launch) {
   const auto major = attribute(launch, "compute_capability_major");
   const auto minor = attribute(launch, "compute_capability_minor");
