@@ -14,6 +14,10 @@
 #            under ncu, the same launches); then compare_launch_code.py
 #   python   counterguard.profile over a Triton kernel launched before the block and one inside it (needs
 #            $STAGE/python: validation/python_plugin.sh stage, copied)
+#   names    every launch__ name counterguard reports against ncu on the same launches of launch_names.cu
+#            (static and dynamic shared memory across the carve-outs, preferred carve-outs, named barriers,
+#            several streams, a second context); counterguard's message for each ncu name it does not
+#            report; then compare_launch_names.py ("N of N values equal")
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 FINAL_OUT=${OUT:-/tmp/counterguard-launch-code-out}
@@ -124,6 +128,24 @@ for stage in "$@"; do
       export PYTHONPATH=$STAGE/python
       record profile_report python3 "$HERE/profile_after_warmup.py" --report "$OUT/profile_report.json"
       python3 "$HERE/compare_launch_code.py" --out "$OUT" | tee "$OUT/compare.txt"
+      ;;
+    names)
+      nvcc -O3 -arch=sm_90 -Xptxas -v -o "$BUILD/launch_names" "$HERE/launch_names.cu" -lcuda \
+        >"$OUT/ptxas_names.txt" 2>&1
+      "$CG" --version | tee "$OUT/version.txt"
+      record names_driver "$BUILD/launch_names"
+      mapfile -t launch_names < <("$CG" metrics list --ncu | grep '^launch__')
+      exec_all names_exec "${launch_names[@]}" -- "$BUILD/launch_names"
+      ncu --metrics regex:^launch__ --page raw --csv "$BUILD/launch_names" >"$OUT/names_ncu.csv" 2>&1
+      # The message for each name ncu showed that counterguard does not report (it exits before the program).
+      : >"$OUT/names_refusals.txt"
+      for name in $(head -1 <(grep '^"ID"' "$OUT/names_ncu.csv") | tr ',' '\n' | tr -d '"' | grep '^launch__'); do
+        if ! printf '%s\n' "${launch_names[@]}" | grep -qx "$name"; then
+          printf '%s\t%s\n' "$name" "$("$CG" exec --no-baselines -k 'regex:.*' --metric "$name" -- true 2>&1 | tr '\n' ' ')" \
+            >>"$OUT/names_refusals.txt"
+        fi
+      done
+      python3 "$HERE/compare_launch_names.py" --out "$OUT" | tee "$OUT/compare.txt"
       ;;
     *)
       echo "unknown stage $stage" >&2

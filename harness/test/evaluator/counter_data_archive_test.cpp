@@ -51,6 +51,11 @@ class counter_data_archive_test : public ::testing::Test {
       launch.static_shared_bytes = 4224;
       launch.constant_bytes = 8;
       launch.theoretical_occupancy_pct = 93.75;
+      launch.stream_id = 13 + i;
+      launch.context_id = 1;
+      launch.preferred_carveout_pct = i == 0 ? -1 : 25;
+      launch.stack_size_bytes = 1024;
+      launch.persisting_l2_bytes = 11796480;
       entry.launches.push_back(launch);
     }
     archive.cases.push_back(entry);
@@ -77,6 +82,25 @@ void expect_same_launch(const profiled_launch& a, const profiled_launch& b) {
   EXPECT_EQ(a.static_shared_bytes, b.static_shared_bytes);
   EXPECT_EQ(a.constant_bytes, b.constant_bytes);
   EXPECT_EQ(a.theoretical_occupancy_pct, b.theoretical_occupancy_pct);
+  EXPECT_EQ(a.stream_id, b.stream_id);
+  EXPECT_EQ(a.context_id, b.context_id);
+  EXPECT_EQ(a.preferred_carveout_pct, b.preferred_carveout_pct);
+  EXPECT_EQ(a.stack_size_bytes, b.stack_size_bytes);
+  EXPECT_EQ(a.persisting_l2_bytes, b.persisting_l2_bytes);
+}
+
+// The manifest as a counterguard that kept none of a launch's ids, limits and carve-out wrote it.
+void drop_launch_context_fields(const fs::path& manifest_path) {
+  std::ifstream in(manifest_path);
+  nlohmann::json manifest = nlohmann::json::parse(in);
+  for (auto& entry : manifest["cases"]) {
+    for (auto& range : entry["ranges"]) {
+      for (const char* key :
+           {"stream_id", "context_id", "preferred_carveout_pct", "stack_size_bytes", "persisting_l2_bytes"})
+        range.erase(key);
+    }
+  }
+  std::ofstream(manifest_path, std::ios::trunc) << manifest.dump(2);
 }
 
 TEST_F(counter_data_archive_test, round_trip_keeps_every_field_and_image_byte) {
@@ -96,6 +120,34 @@ TEST_F(counter_data_archive_test, round_trip_keeps_every_field_and_image_byte) {
     for (std::size_t r = 0; r < saved.cases[c].launches.size(); ++r) {
       expect_same_launch(loaded.cases[c].launches[r], saved.cases[c].launches[r]);
     }
+  }
+}
+
+TEST_F(counter_data_archive_test, an_archive_written_before_launch_ids_were_kept_loads_them_as_unknown) {
+  save_counter_data_archive(m_directory, sample());
+  drop_launch_context_fields(m_directory / "manifest.json");
+  const counter_data_archive loaded = load_counter_data_archive(m_directory);
+  const profiled_launch& launch = loaded.cases.at(0).launches.at(1);
+  EXPECT_EQ(launch.registers_per_thread, 17);
+  EXPECT_FALSE(launch.stream_id.has_value());
+  EXPECT_FALSE(launch.context_id.has_value());
+  EXPECT_FALSE(launch.preferred_carveout_pct.has_value());
+  EXPECT_FALSE(launch.stack_size_bytes.has_value());
+  EXPECT_FALSE(launch.persisting_l2_bytes.has_value());
+}
+
+TEST_F(counter_data_archive_test, a_carveout_outside_0_to_100_is_an_input_error_naming_the_field) {
+  save_counter_data_archive(m_directory, sample());
+  std::ifstream in(m_directory / "manifest.json");
+  nlohmann::json manifest = nlohmann::json::parse(in);
+  in.close();
+  manifest["cases"][0]["ranges"][2]["preferred_carveout_pct"] = 150;
+  std::ofstream(m_directory / "manifest.json", std::ios::trunc) << manifest.dump(2);
+  try {
+    static_cast<void>(load_counter_data_archive(m_directory));
+    FAIL() << "expected input_error";
+  } catch (const input_error& error) {
+    EXPECT_EQ(error.field(), "cases[0].ranges[2].preferred_carveout_pct");
   }
 }
 

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -128,6 +129,32 @@ TEST(metric_catalog, an_ncu_launch_name_counterguard_does_not_report_is_unknown_
   const auto suggestions = catalog().closest_aliases("launch__registers_per_threads", 1);
   ASSERT_EQ(suggestions.size(), 1U);
   EXPECT_EQ(suggestions[0], "launch__registers_per_thread");
+}
+
+TEST(metric_catalog, ncus_carveout_barrier_and_id_names_are_reported) {
+  for (const char* name : {"launch__shared_mem_config_size", "launch__occupancy_limit_shared_mem",
+                           "launch__shared_mem_per_block_allocated", "launch__barrier_count",
+                           "launch__occupancy_limit_barriers", "launch__stream_id", "launch__context_id",
+                           "launch__device_id", "launch__stack_size", "launch__persisting_l2_cache_size"}) {
+    EXPECT_TRUE(catalog().knows(name)) << name;
+    EXPECT_EQ(catalog().resolve(name).source, metric_source::launch) << name;
+  }
+}
+
+TEST(metric_catalog, an_ncu_launch_name_counterguard_refuses_says_why) {
+  EXPECT_FALSE(catalog().knows("launch__function_pcs"));
+  const std::string problem = metric_catalog::unknown_metric_problem("launch__function_pcs");
+  EXPECT_NE(problem.find("not reported"), std::string::npos) << problem;
+  EXPECT_NE(problem.find("device addresses"), std::string::npos) << problem;
+  EXPECT_NE(metric_catalog::unknown_metric_problem("launch__func_cache_config").find("text"),
+            std::string::npos);
+  EXPECT_TRUE(catalog().closest_aliases("launch__function_pcs").empty());  // the reason, not a look-alike
+  EXPECT_EQ(metric_catalog::unknown_metric_problem("launch__barriers"), "unknown metric 'launch__barriers'");
+}
+
+TEST(metric_catalog, a_barrier_name_ncu_does_not_have_is_pointed_at_the_one_it_has) {
+  const auto suggestions = catalog().closest_aliases("launch__barriers", 3);
+  EXPECT_NE(std::find(suggestions.begin(), suggestions.end(), "launch__barrier_count"), suggestions.end());
 }
 
 // The catalog is only useful if CUPTI knows every counter it reads on the chip we target.

@@ -36,6 +36,19 @@ inline constexpr std::array<CUpti_CallbackId, 6> driver_launch_callback_ids = {
     CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
 };
 
+// Whether launch callback `id` is a per-thread default stream variant (_ptsz): its stream 0 is the calling
+// thread's default stream, not the legacy one.
+[[nodiscard]] constexpr bool is_per_thread_stream_launch(CUpti_CallbackDomain domain, CUpti_CallbackId id) {
+  if (domain == CUPTI_CB_DOMAIN_DRIVER_API)
+    return id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz ||
+           id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz ||
+           id == CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz;
+  return id == CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000 ||
+         id == CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060 ||
+         id == CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000 ||
+         id == CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000;
+}
+
 // The driver launch callbacks' parameters, as generated_cuda_meta.h declares them (that header needs the
 // driver's internal API-version macros, so the structs are mirrored here; the _ptsz and cooperative variants
 // share these layouts).

@@ -84,6 +84,16 @@ json launch_to_json(const profiled_launch& launch) {
     item["blocks_per_sm"] = launch.blocks_per_sm;
   if (launch.device_attributes)
     item["device_attributes"] = *launch.device_attributes;
+  // Absent when not known (and in archives written before they were kept): never a 0 that was not measured.
+  const auto optional = [&item](const char* key, const auto& value) {
+    if (value)
+      item[key] = *value;
+  };
+  optional("stream_id", launch.stream_id);
+  optional("context_id", launch.context_id);
+  optional("preferred_carveout_pct", launch.preferred_carveout_pct);
+  optional("stack_size_bytes", launch.stack_size_bytes);
+  optional("persisting_l2_bytes", launch.persisting_l2_bytes);
   return item;
 }
 
@@ -120,6 +130,22 @@ profiled_launch launch_from_json(const json_reader& reader, const json& range, c
   if (reader.optional_member(range, field, "device_attributes") != nullptr)
     launch.device_attributes = std::make_shared<const std::map<std::string, double>>(
         typed<std::map<std::string, double>>(reader, range, field, "device_attributes"));
+  const auto whole = [&](const char* key, std::int64_t lowest,
+                         std::int64_t highest) -> std::optional<std::int64_t> {
+    if (reader.optional_member(range, field, key) == nullptr)
+      return std::nullopt;
+    return reader.integer(range, field, key, lowest, highest);
+  };
+  if (const auto id = whole("stream_id", 0, UINT32_MAX))
+    launch.stream_id = static_cast<std::uint32_t>(*id);
+  if (const auto id = whole("context_id", 0, UINT32_MAX))
+    launch.context_id = static_cast<std::uint32_t>(*id);
+  if (const auto pct = whole("preferred_carveout_pct", -1, 100))
+    launch.preferred_carveout_pct = static_cast<int>(*pct);
+  if (const auto bytes = whole("stack_size_bytes", 0, INT64_MAX))
+    launch.stack_size_bytes = static_cast<std::uint64_t>(*bytes);
+  if (const auto bytes = whole("persisting_l2_bytes", 0, INT64_MAX))
+    launch.persisting_l2_bytes = static_cast<std::uint64_t>(*bytes);
   return launch;
 }
 

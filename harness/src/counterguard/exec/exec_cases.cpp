@@ -98,7 +98,7 @@ void validate_extra_metrics(const std::vector<std::string>& names, const std::st
     if (catalog.find_alias(name) != nullptr)
       continue;
     if (!catalog.knows(name)) {
-      throw input_error({}, "--metric", "unknown metric '" + name + "'",
+      throw input_error({}, "--metric", metric_catalog::unknown_metric_problem(name),
                         did_you_mean(name, catalog.closest_aliases(name)) +
                             "a metric is an alias from docs/metrics.md, one of ncu's launch__ or "
                             "device__attribute_ names listed there, or a raw CUPTI name such as "

@@ -8,6 +8,7 @@
 #include "launch_inspection.hpp"
 
 #include <cuda_runtime_api.h>
+#include <cupti_activity.h>
 #include <cupti_driver_cbid.h>
 #include <cupti_runtime_cbid.h>
 #include <generated_cuda_runtime_api_meta.h>
@@ -35,6 +36,7 @@ void runtime_classic(const void* raw, intercepted_launch& launch) {
   launch.grid = dims(p->gridDim);
   launch.block = dims(p->blockDim);
   launch.dynamic_shared_bytes = p->sharedMem;
+  launch.stream = p->stream;
 }
 
 template <typename Params>
@@ -46,10 +48,13 @@ void runtime_extended(const void* raw, intercepted_launch& launch) {
   launch.grid = dims(p->config->gridDim);
   launch.block = dims(p->config->blockDim);
   launch.dynamic_shared_bytes = p->config->dynamicSmemBytes;
+  launch.stream = p->config->stream;
   for (unsigned i = 0; i < p->config->numAttrs && p->config->attrs != nullptr; ++i) {
     if (p->config->attrs[i].id == cudaLaunchAttributeClusterDimension) {
       const auto& c = p->config->attrs[i].val.clusterDim;
       launch.cluster = {c.x, c.y, c.z};
+    } else if (p->config->attrs[i].id == cudaLaunchAttributePreferredSharedMemoryCarveout) {
+      launch.launch_carveout_pct = static_cast<int>(p->config->attrs[i].val.sharedMemCarveout);
     }
   }
 }
@@ -61,6 +66,7 @@ void driver_classic(const void* raw, intercepted_launch& launch) {
   launch.grid = {p->gridDimX, p->gridDimY, p->gridDimZ};
   launch.block = {p->blockDimX, p->blockDimY, p->blockDimZ};
   launch.dynamic_shared_bytes = p->sharedMemBytes;
+  launch.stream = p->hStream;
 }
 
 template <typename Params>
@@ -73,10 +79,13 @@ void driver_extended(const void* raw, intercepted_launch& launch) {
   launch.grid = {c.gridDimX, c.gridDimY, c.gridDimZ};
   launch.block = {c.blockDimX, c.blockDimY, c.blockDimZ};
   launch.dynamic_shared_bytes = c.sharedMemBytes;
+  launch.stream = c.hStream;
   for (unsigned i = 0; i < c.numAttrs && c.attrs != nullptr; ++i) {
     if (c.attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) {
       const auto& d = c.attrs[i].value.clusterDim;
       launch.cluster = {d.x, d.y, d.z};
+    } else if (c.attrs[i].id == CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT) {
+      launch.launch_carveout_pct = static_cast<int>(c.attrs[i].value.sharedMemCarveout);
     }
   }
 }
@@ -90,6 +99,29 @@ int function_attribute(CUfunction_attribute which, CUfunction function, CUkernel
     return value;
   ok = false;
   return 0;
+}
+
+// What ncu's launch__stream_id, _context_id, _stack_size, _persisting_l2_cache_size and the carve-out read.
+void read_launch_context(const intercepted_launch& intercepted, CUfunction function, CUkernel kernel,
+                         CUdevice device, profiled_launch& launch) {
+  std::uint32_t stream_id = 0;
+  if (cuptiGetStreamIdEx(intercepted.context, intercepted.stream, intercepted.per_thread_stream ? 1 : 0,
+                         &stream_id) == CUPTI_SUCCESS)
+    launch.stream_id = stream_id;
+  if (intercepted.context_uid != 0)
+    launch.context_id = intercepted.context_uid;
+  std::size_t limit = 0;
+  if (cuCtxGetLimit(&limit, CU_LIMIT_STACK_SIZE) == CUDA_SUCCESS)
+    launch.stack_size_bytes = limit;
+  if (cuCtxGetLimit(&limit, CU_LIMIT_PERSISTING_L2_CACHE_SIZE) == CUDA_SUCCESS)
+    launch.persisting_l2_bytes = limit;
+  bool ok = true;
+  const int preferred =
+      function_attribute(CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, function, kernel, device, ok);
+  if (intercepted.launch_carveout_pct >= 0)
+    launch.preferred_carveout_pct = intercepted.launch_carveout_pct;  // the launch's attribute comes first
+  else if (ok)
+    launch.preferred_carveout_pct = preferred;
 }
 
 }  // namespace
@@ -189,6 +221,7 @@ bool read_launch(CUpti_CallbackDomain domain, CUpti_CallbackId id, const CUpti_C
         launch.grid = dims(internal->gridDim);
         launch.block = dims(internal->blockDim);
         launch.dynamic_shared_bytes = internal->sharedMem;
+        launch.stream = internal->stream;
         break;
       }
       default:
@@ -212,6 +245,9 @@ bool read_launch(CUpti_CallbackDomain domain, CUpti_CallbackId id, const CUpti_C
   } else {
     return false;
   }
+  launch.per_thread_stream = detail::is_per_thread_stream_launch(domain, id);
+  launch.context = data.context;
+  launch.context_uid = data.contextUid;
   if (data.symbolName != nullptr) {
     launch.symbol = data.symbolName;
   } else if (launch.function != nullptr) {
@@ -274,6 +310,7 @@ bool read_launch_attributes(const intercepted_launch& intercepted, CUdevice devi
     launch.theoretical_occupancy_pct = blocks_per_sm * warps_per_block / warp_slots * 100.0;
   }
   launch.blocks_per_sm = blocks_per_sm;
+  read_launch_context(intercepted, function, kernel, device, launch);
   return true;
 }
 

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <string>
 
@@ -23,6 +24,11 @@ struct intercepted_launch {
   std::array<unsigned, 3> block{1, 1, 1};
   std::array<unsigned, 3> cluster{0, 0, 0};
   std::size_t dynamic_shared_bytes = 0;
+  CUstream stream = nullptr;       // as passed (0: the default stream of the call's kind)
+  bool per_thread_stream = false;  // a _ptsz call: stream 0 is the per-thread default stream
+  CUcontext context = nullptr;     // current at the call
+  std::uint32_t context_uid = 0;   // CUPTI's id of that context
+  int launch_carveout_pct = -1;    // the launch's preferred shared-memory carve-out attribute; -1: none
 };
 
 // The launch callbacks to enable, per domain.

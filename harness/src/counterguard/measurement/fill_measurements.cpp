@@ -144,10 +144,10 @@ void fill_measurements(case_result& result, const metric_plan& plan,
         if (const std::optional<double> value = evaluate_from(m, *raw))
           kernel.metrics[m.name] = *value;
       } else if (m.source == metric_source::launch) {
-        if (const std::optional<double> value = launch_metric_value(launch, m.formula))
+        if (const std::optional<double> value = launch_metric_value(launch, m.formula, compiled))
           kernel.metrics[m.name] = *value;
         else
-          kernel.unmeasured[m.name] = "the launch was recorded without the device attributes it needs";
+          kernel.unmeasured[m.name] = why_no_launch_value(launch, m.formula, compiled);
       } else if (m.source == metric_source::compiler) {
         if (compiled != nullptr && has_static_value(*compiled, m.formula))
           kernel.metrics[m.name] = static_value(*compiled, m.formula);

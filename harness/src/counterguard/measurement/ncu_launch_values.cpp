@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "counterguard/core/error.hpp"
+#include "counterguard/measurement/ncu_shared_memory.hpp"
 #include "counterguard/metrics/ncu_launch_metrics.hpp"
 
 namespace counterguard {
@@ -17,6 +18,9 @@ namespace {
 constexpr int minimum_registers = 16;
 constexpr int register_unit_per_warp = 256;
 constexpr int sub_partitions = 4;
+// Barriers an SM holds for its blocks: ncu's launch__occupancy_limit_barriers is that over the function's
+// barrier count, at most the SM's block limit (32 with no barrier on the H200).
+constexpr int barriers_per_multiprocessor = 64;
 
 std::optional<double> device_value(const profiled_launch& l, const char* name) {
   if (!l.device_attributes)
@@ -58,7 +62,57 @@ std::optional<double> register_limit(const profiled_launch& l) {
   return std::floor(warps_per_partition * sub_partitions / *warps);
 }
 
-std::optional<double> ncu_value(const profiled_launch& l, const std::string& name) {
+std::optional<double> barrier_limit(const profiled_launch& l, const kernel_resources& code) {
+  const auto blocks = device_value(l, "max_blocks_per_multiprocessor");
+  if (!blocks)
+    return std::nullopt;
+  if (code.barriers <= 0)
+    return *blocks;
+  return std::min(*blocks, std::floor(static_cast<double>(barriers_per_multiprocessor) / code.barriers));
+}
+
+template <typename T>
+std::optional<double> as_value(const std::optional<T>& value) {
+  return value ? std::optional<double>(static_cast<double>(*value)) : std::nullopt;
+}
+
+// The ones that read the launch's code (its barriers) or what the launch took from its context.
+std::optional<std::optional<double>> code_or_context_value(const profiled_launch& l, const std::string& name,
+                                                           const kernel_resources* code) {
+  const bool barriers_known = code != nullptr && code->barriers_known;
+  if (name == "launch__barrier_count")
+    return barriers_known ? std::optional<double>(code->barriers) : std::nullopt;
+  if (name == "launch__occupancy_limit_barriers")
+    return barriers_known ? barrier_limit(l, *code) : std::nullopt;
+  if (name == "launch__stream_id")
+    return as_value(l.stream_id);
+  if (name == "launch__context_id")
+    return as_value(l.context_id);
+  if (name == "launch__stack_size")
+    return as_value(l.stack_size_bytes);
+  if (name == "launch__persisting_l2_cache_size")
+    return as_value(l.persisting_l2_bytes);
+  if (name == "launch__device_id")
+    return device_value(l, "device_index");
+  const bool shared = name == "launch__shared_mem_per_block_allocated" ||
+                      name == "launch__shared_mem_config_size" ||
+                      name == "launch__occupancy_limit_shared_mem";
+  if (!shared)
+    return std::nullopt;
+  const std::optional<ncu_shared_memory> memory = ncu_shared_memory_of(l);
+  if (!memory)
+    return std::optional<double>();
+  if (name == "launch__shared_mem_per_block_allocated")
+    return static_cast<double>(memory->allocated_per_block);
+  if (name == "launch__shared_mem_config_size")
+    return static_cast<double>(memory->config_size);
+  return static_cast<double>(memory->blocks_per_sm);
+}
+
+std::optional<double> ncu_value(const profiled_launch& l, const std::string& name,
+                                const kernel_resources* code) {
+  if (const auto value = code_or_context_value(l, name, code))
+    return *value;
   if (name == "launch__block_dim_x")
     return l.block[0];
   if (name == "launch__block_dim_y")
@@ -133,14 +187,39 @@ int ncu_registers_per_thread(int registers) {
   return std::max(registers, minimum_registers);
 }
 
-std::optional<double> launch_metric_value(const profiled_launch& l, const std::string& field) {
+std::optional<double> launch_metric_value(const profiled_launch& l, const std::string& field,
+                                          const kernel_resources* code) {
   if (field == "registers")  // launch_registers_per_thread: ncu's launch__registers_per_thread
     return ncu_registers_per_thread(l.registers_per_thread);
   if (field == "local_bytes_per_thread")
     return static_cast<double>(l.local_bytes_per_thread);
   if (field == "theoretical_occupancy_pct")
     return l.theoretical_occupancy_pct;
-  return ncu_value(l, field);
+  return ncu_value(l, field, code);
+}
+
+std::string why_no_launch_value(const profiled_launch& l, const std::string& field,
+                                const kernel_resources* code) {
+  if (field == "launch__barrier_count" || field == "launch__occupancy_limit_barriers") {
+    if (code == nullptr)
+      return "no binary or loaded module describes the launched function, so its barriers are not known";
+    if (!code->barriers_known)
+      return code->unknown_because.empty() ? "what describes the function does not state its barriers"
+                                           : code->unknown_because;
+  }
+  const std::string older = "the launch was recorded by a counterguard that did not keep ";
+  if (field == "launch__stream_id" || field == "launch__context_id")
+    return older + "its stream and context ids";
+  if (field == "launch__stack_size" || field == "launch__persisting_l2_cache_size")
+    return older + "its context's limits";
+  const bool shared = field == "launch__shared_mem_config_size" ||
+                      field == "launch__occupancy_limit_shared_mem" ||
+                      field == "launch__shared_mem_per_block_allocated";
+  if (shared && !l.preferred_carveout_pct)
+    return older + "its preferred shared-memory carve-out";
+  if (shared && l.device_attributes)
+    return "counterguard does not know the shared-memory carve-out sizes of this GPU's architecture";
+  return "the launch was recorded without the device attributes it needs";
 }
 
 }  // namespace counterguard

@@ -76,8 +76,17 @@ std::vector<std::string> metric_catalog::alias_names() const {
 }
 
 std::vector<std::string> metric_catalog::closest_aliases(const std::string& name, std::size_t count) const {
-  // An ncu launch__ or device__attribute_ name is closest to the ones counterguard reports.
+  // An ncu launch__ or device__attribute_ name is closest to the ones counterguard reports; one it refuses
+  // has its reason instead (unknown_metric_problem), not a look-alike.
+  if (ncu_launch_refusal(name))
+    return {};
   return closest_names(name, is_ncu_launch_family(name) ? ncu_launch_family_names() : alias_names(), count);
+}
+
+std::string metric_catalog::unknown_metric_problem(const std::string& name) {
+  if (const std::optional<std::string> refusal = ncu_launch_refusal(name))
+    return "ncu's '" + name + "' is not reported: " + *refusal;
+  return "unknown metric '" + name + "'";
 }
 
 bool metric_catalog::knows(const std::string& name) const {

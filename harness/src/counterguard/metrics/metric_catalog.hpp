@@ -34,6 +34,9 @@ class metric_catalog {
   // (metrics/ncu_launch_metrics.hpp), or a name shaped like a raw CUPTI metric.
   [[nodiscard]] bool knows(const std::string& name) const;
   [[nodiscard]] std::vector<std::string> alias_names() const;
+  // What is wrong with a name it does not know: "unknown metric 'x'", or for one of ncu's launch__ names
+  // counterguard does not report, that and why.
+  [[nodiscard]] static std::string unknown_metric_problem(const std::string& name);
   // Up to `count` aliases closest to `name` (edit distance), for "did you mean" messages.
   [[nodiscard]] std::vector<std::string> closest_aliases(const std::string& name,
                                                          std::size_t count = 3) const;

@@ -26,6 +26,7 @@ struct launch_entry {
 const std::vector<launch_entry>& launch_entries() {
   constexpr auto lower = metric_direction::lower_is_better;
   constexpr auto higher = metric_direction::higher_is_better;
+  constexpr auto same = metric_direction::exact;  // ids and settings: any change is a difference
   static const std::vector<launch_entry> entries = {
       {"launch__block_dim_x", lower, "threads", "block dimension x"},
       {"launch__block_dim_y", lower, "threads", "block dimension y"},
@@ -53,13 +54,83 @@ const std::vector<launch_entry>& launch_entries() {
       {"launch__occupancy_limit_blocks", higher, "blocks", "blocks per SM the hardware allows"},
       {"launch__occupancy_limit_warps", higher, "blocks", "blocks per SM the warp slots allow"},
       {"launch__occupancy_limit_registers", higher, "blocks", "blocks per SM the registers allow"},
+      {"launch__occupancy_limit_shared_mem", higher, "blocks",
+       "blocks per SM the shared-memory carve-out holds (carve-out / allocated shared memory per block)"},
+      {"launch__occupancy_limit_barriers", higher, "blocks",
+       "blocks per SM the barriers allow (64 / the function's barriers, at most the SM's block limit)"},
+      {"launch__shared_mem_per_block_allocated", lower, "bytes",
+       "shared memory per block in the allocation unit (static, dynamic and driver bytes, 128-byte units)"},
+      {"launch__shared_mem_config_size", lower, "bytes",
+       "the shared-memory carve-out the driver configures for the launch"},
+      {"launch__barrier_count", lower, "barriers", "barriers the function uses (its compiled count)"},
+      {"launch__stream_id", same, "", "CUPTI's id of the launch's stream (unique in its context)"},
+      {"launch__context_id", same, "", "CUPTI's id of the launch's context (unique in the process)"},
+      {"launch__device_id", same, "", "the ordinal of the launch's device"},
+      {"launch__stack_size", same, "bytes", "the context's stack size limit per thread at the launch"},
+      {"launch__persisting_l2_cache_size", same, "bytes",
+       "the context's L2 set-aside for persisting accesses at the launch"},
       {"sm__maximum_warps_per_active_cycle_pct", higher, "%",
        "theoretical occupancy: warp slots the occupancy calculator allows (as theoretical_occupancy)"},
   };
   return entries;
 }
 
+struct refused_entry {
+  const char* name;
+  const char* reason;
+};
+
+constexpr const char* text_value = "its value is text (counterguard's metrics are numbers)";
+constexpr const char* instanced_occupancy =
+    "it is the data of ncu's occupancy graphs (active warps for each block size, register count, shared "
+    "memory size, barrier count or cluster size), not one number of the launch";
+constexpr const char* cluster_calculator =
+    "counterguard does not run the driver's cluster occupancy calculator (cuOccupancyMaxActiveClusters, "
+    "cuOccupancyMaxPotentialClusterSize) at the launch";
+constexpr const char* launch_mode =
+    "counterguard does not detect the launch mode it states (green contexts, MPS, vGPU, dynamic parallelism, "
+    "NVLink-centric scheduling); it would read 0 where it may not be";
+
+// ncu's launch__ names on the H200 (ncu 2025.3) that counterguard does not report, and why.
+const std::vector<refused_entry>& refused_entries() {
+  static const std::vector<refused_entry> entries = {
+      {"launch__function_pcs",
+       "its instances are the device addresses of the function's entry points, which change from process to "
+       "process and which no CUDA driver or CUPTI call returns (the single value ncu prints, 1 for a kernel, "
+       "is the number of instances)"},
+      {"launch__kernel_name", text_value},
+      {"launch__func_cache_config", text_value},
+      {"launch__cluster_scheduling_policy", text_value},
+      {"launch__tpc_enabled", text_value},
+      {"launch__tpc_count",
+       "the number of TPCs is not a CUDA device attribute (ncu reads it from the chip: 66 on the H200)"},
+      {"launch__cluster_max_active", cluster_calculator},
+      {"launch__cluster_max_potential_size", cluster_calculator},
+      {"launch__occupancy_cluster_gpu_pct", cluster_calculator},
+      {"launch__occupancy_cluster_pct", cluster_calculator},
+      {"launch__occupancy_per_barrier_count", instanced_occupancy},
+      {"launch__occupancy_per_block_size", instanced_occupancy},
+      {"launch__occupancy_per_cluster_size", instanced_occupancy},
+      {"launch__occupancy_per_register_count", instanced_occupancy},
+      {"launch__occupancy_per_shared_mem_size", instanced_occupancy},
+      {"launch__uses_cdp", launch_mode},
+      {"launch__uses_green_context", launch_mode},
+      {"launch__uses_mps", launch_mode},
+      {"launch__uses_nvlink_centric_scheduling", launch_mode},
+      {"launch__uses_vgpu", launch_mode},
+  };
+  return entries;
+}
+
 }  // namespace
+
+std::optional<std::string> ncu_launch_refusal(const std::string& name) {
+  for (const auto& entry : refused_entries()) {
+    if (name == entry.name)
+      return std::string(entry.reason);
+  }
+  return std::nullopt;
+}
 
 const std::vector<std::string>& ncu_launch_metric_names() {
   static const std::vector<std::string> names = [] {

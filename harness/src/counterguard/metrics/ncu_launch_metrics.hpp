@@ -33,6 +33,9 @@ inline constexpr const char* ncu_device_attribute_prefix = "device__attribute_";
 // The definition of an ncu launch or device attribute name, or nothing for another name (a launch__ or
 // device__attribute_ name counterguard does not report among them).
 [[nodiscard]] std::optional<metric_definition> ncu_launch_metric(const std::string& name);
+// Why counterguard does not report `name`, one of ncu's launch__ names it knows and refuses; nothing for
+// other names.
+[[nodiscard]] std::optional<std::string> ncu_launch_refusal(const std::string& name);
 // Whether `name` is in ncu's launch__ or device__attribute_ families (reported or not).
 [[nodiscard]] bool is_ncu_launch_family(const std::string& name);
 // Every name ncu_launch_metric accepts, for "did you mean" messages.

@@ -18,7 +18,7 @@ void check_metric_name(const load_context& context, const YAML::Node& node, cons
                        const std::string& field) {
   if (context.metrics.knows(name))
     return;
-  context.reader.fail(node, field, "unknown metric '" + name + "'",
+  context.reader.fail(node, field, metric_catalog::unknown_metric_problem(name),
                       did_you_mean(name, context.metrics.closest_aliases(name)) +
                           "a metric is an alias from docs/metrics.md, one of ncu's launch__ or "
                           "device__attribute_ names listed there, or a raw CUPTI name such as "

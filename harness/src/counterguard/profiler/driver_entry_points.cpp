@@ -37,6 +37,7 @@ const driver_functions& driver() {
     entry_point("cuLibraryGetModule", 12000, f.library_get_module);
     entry_point("cuDeviceGetAttribute", 2000, f.device_get_attribute);
     entry_point("cuDeviceTotalMem", 3020, f.device_total_mem);
+    entry_point("cuCtxGetLimit", 3010, f.ctx_get_limit);
     return f;
   }();
   return functions;

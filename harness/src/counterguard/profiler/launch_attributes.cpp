@@ -24,6 +24,7 @@ bool runtime_attributes(const void* func, unsigned threads, std::size_t dynamic_
   out.local_bytes = attributes.localSizeBytes;
   out.static_shared_bytes = attributes.sharedSizeBytes;
   out.constant_bytes = attributes.constSizeBytes;
+  out.preferred_carveout_pct = attributes.preferredShmemCarveout;
   if (attributes.requiredClusterWidth > 0) {
     out.required_cluster = {static_cast<unsigned>(attributes.requiredClusterWidth),
                             static_cast<unsigned>(attributes.requiredClusterHeight),
@@ -67,6 +68,10 @@ bool driver_attributes(CUfunction function, CUkernel kernel, unsigned threads,
   out.constant_bytes = static_cast<std::size_t>(attribute(CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES));
   if (!ok || function == nullptr || d.occupancy == nullptr)
     return false;
+  const int carveout = attribute(CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT);
+  if (ok)
+    out.preferred_carveout_pct = carveout;
+  ok = true;
   const int width = attribute(CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH);  // 0 or unknown: no cluster
   if (width > 0) {
     out.required_cluster = {static_cast<unsigned>(width),

@@ -21,6 +21,7 @@ launch_geometry classic_launch(const void* function_params) {
   geometry.grid = params->gridDim;
   geometry.block = params->blockDim;
   geometry.dynamic_shared_bytes = params->sharedMem;
+  geometry.stream = params->stream;
   return geometry;
 }
 
@@ -34,10 +35,13 @@ launch_geometry extended_launch(const void* function_params) {
     geometry.grid = config.gridDim;
     geometry.block = config.blockDim;
     geometry.dynamic_shared_bytes = config.dynamicSmemBytes;
+    geometry.stream = config.stream;
     for (unsigned i = 0; i < config.numAttrs && config.attrs != nullptr; ++i) {
       if (config.attrs[i].id == cudaLaunchAttributeClusterDimension) {
         const auto& dim = config.attrs[i].val.clusterDim;
         geometry.cluster = {dim.x, dim.y, dim.z};
+      } else if (config.attrs[i].id == cudaLaunchAttributePreferredSharedMemoryCarveout) {
+        geometry.launch_carveout_pct = static_cast<int>(config.attrs[i].val.sharedMemCarveout);
       }
     }
   }
@@ -54,6 +58,7 @@ launch_geometry internal_launch(const void* function_params) {
   geometry.grid = params->gridDim;
   geometry.block = params->blockDim;
   geometry.dynamic_shared_bytes = params->sharedMem;
+  geometry.stream = params->stream;
   return geometry;
 }
 
@@ -64,6 +69,7 @@ launch_geometry driver_classic_launch(const void* function_params) {
   geometry.grid = dim3(params->gridDimX, params->gridDimY, params->gridDimZ);
   geometry.block = dim3(params->blockDimX, params->blockDimY, params->blockDimZ);
   geometry.dynamic_shared_bytes = params->sharedMemBytes;
+  geometry.stream = params->hStream;
   return geometry;
 }
 
@@ -76,20 +82,21 @@ launch_geometry driver_extended_launch(const void* function_params) {
     geometry.grid = dim3(config.gridDimX, config.gridDimY, config.gridDimZ);
     geometry.block = dim3(config.blockDimX, config.blockDimY, config.blockDimZ);
     geometry.dynamic_shared_bytes = config.sharedMemBytes;
+    geometry.stream = config.hStream;
     for (unsigned i = 0; i < config.numAttrs && config.attrs != nullptr; ++i) {
       if (config.attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) {
         const auto& dim = config.attrs[i].value.clusterDim;
         geometry.cluster = {dim.x, dim.y, dim.z};
+      } else if (config.attrs[i].id == CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT) {
+        geometry.launch_carveout_pct = static_cast<int>(config.attrs[i].value.sharedMemCarveout);
       }
     }
   }
   return geometry;
 }
 
-}  // namespace
-
-bool read_geometry(CUpti_CallbackDomain domain, CUpti_CallbackId id, const void* params,
-                   launch_geometry* geometry) {
+bool read_parameters(CUpti_CallbackDomain domain, CUpti_CallbackId id, const void* params,
+                     launch_geometry* geometry) {
   if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
     switch (id) {
       case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
@@ -132,6 +139,16 @@ bool read_geometry(CUpti_CallbackDomain domain, CUpti_CallbackId id, const void*
     default:
       return false;
   }
+}
+
+}  // namespace
+
+bool read_geometry(CUpti_CallbackDomain domain, CUpti_CallbackId id, const void* params,
+                   launch_geometry* geometry) {
+  if (!read_parameters(domain, id, params, geometry))
+    return false;
+  geometry->per_thread_stream = is_per_thread_stream_launch(domain, id);
+  return true;
 }
 
 }  // namespace counterguard::detail

@@ -3,6 +3,7 @@
 // occupancy and code when the call returns.
 #include <cuda.h>
 #include <cuda_runtime_api.h>
+#include <cupti_activity.h>
 
 #include <algorithm>
 #include <array>
@@ -46,6 +47,13 @@ void launch_recorder::entered(CUpti_CallbackDomain domain, CUpti_CallbackId id,
   launch.block = {geometry.block.x, geometry.block.y, geometry.block.z};
   launch.cluster = geometry.cluster;
   launch.dynamic_shared_bytes = geometry.dynamic_shared_bytes;
+  // ncu's launch__context_id and launch__stream_id: CUPTI's ids, as ncu shows them.
+  if (data.contextUid != 0)
+    launch.context_id = data.contextUid;
+  std::uint32_t stream_id = 0;
+  if (cuptiGetStreamIdEx(data.context, geometry.stream, geometry.per_thread_stream ? 1 : 0, &stream_id) ==
+      CUPTI_SUCCESS)
+    launch.stream_id = stream_id;
 
   const std::lock_guard<std::mutex> lock(m_mutex);
   if (!m_armed)
@@ -126,6 +134,17 @@ void launch_recorder::exited() {
     if (!listed)
       m_codes.push_back(std::move(code));
   }
+  launch.preferred_carveout_pct =
+      geometry.launch_carveout_pct >= 0
+          ? std::optional<int>(geometry.launch_carveout_pct)  // the launch's first
+          : attributes.preferred_carveout_pct;
+  std::size_t limit = 0;
+  if (driver().ctx_get_limit != nullptr &&
+      driver().ctx_get_limit(&limit, CU_LIMIT_STACK_SIZE) == CUDA_SUCCESS)
+    launch.stack_size_bytes = limit;
+  if (driver().ctx_get_limit != nullptr &&
+      driver().ctx_get_limit(&limit, CU_LIMIT_PERSISTING_L2_CACHE_SIZE) == CUDA_SUCCESS)
+    launch.persisting_l2_bytes = limit;
   launch.registers_per_thread = attributes.registers;
   launch.local_bytes_per_thread = attributes.local_bytes;
   launch.static_shared_bytes = attributes.static_shared_bytes;

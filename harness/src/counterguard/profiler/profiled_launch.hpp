@@ -3,8 +3,10 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace counterguard {
@@ -34,6 +36,15 @@ struct profiled_launch {
   // very function, read from its own module or stated by the driver. Empty where the function could not be
   // identified (and in recordings made before it was kept): its static metrics are then found by name.
   std::string code;
+  // What ncu's launch__stream_id, _context_id, _stack_size, _persisting_l2_cache_size and the shared-memory
+  // configuration read, taken at the launch. Empty in recordings made before they were kept: those metrics
+  // are then not measured.
+  std::optional<std::uint32_t> stream_id;   // CUPTI's id of the launch's stream (cuptiGetStreamIdEx)
+  std::optional<std::uint32_t> context_id;  // CUPTI's id of the launch's context (the callback's contextUid)
+  // The preferred shared-memory carve-out in percent (the launch's attribute, else the function's); -1: none.
+  std::optional<int> preferred_carveout_pct;
+  std::optional<std::uint64_t> stack_size_bytes;     // the context's CU_LIMIT_STACK_SIZE
+  std::optional<std::uint64_t> persisting_l2_bytes;  // the context's CU_LIMIT_PERSISTING_L2_CACHE_SIZE
 };
 
 }  // namespace counterguard

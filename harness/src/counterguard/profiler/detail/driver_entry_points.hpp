@@ -25,6 +25,8 @@ struct driver_functions {
   // The device's attributes, for ncu's device__attribute_ and launch__ metrics.
   PFN_cuDeviceGetAttribute_v2000 device_get_attribute = nullptr;
   PFN_cuDeviceTotalMem_v3020 device_total_mem = nullptr;
+  // The context's limits at a launch (ncu's launch__stack_size, launch__persisting_l2_cache_size).
+  PFN_cuCtxGetLimit_v3010 ctx_get_limit = nullptr;
 };
 
 // The driver's entry points, looked up once.

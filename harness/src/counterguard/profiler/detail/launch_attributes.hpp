@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace counterguard::detail {
@@ -22,6 +23,7 @@ struct launch_attributes {
   std::size_t constant_bytes = 0;
   std::array<unsigned, 3> required_cluster{0, 0, 0};
   int blocks_per_sm = 0;
+  std::optional<int> preferred_carveout_pct;  // the function's preferred shared-memory carve-out; -1: none
 };
 
 // Through the runtime that made this library: its own host stubs and cudaKernel_t handles.

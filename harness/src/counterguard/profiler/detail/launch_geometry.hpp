@@ -21,6 +21,9 @@ struct launch_geometry {
   dim3 block;
   std::size_t dynamic_shared_bytes = 0;
   std::array<unsigned, 3> cluster{0, 0, 0};
+  CUstream stream = nullptr;       // as passed (0: the default stream of the call's kind)
+  bool per_thread_stream = false;  // a _ptsz call: stream 0 is the per-thread default stream
+  int launch_carveout_pct = -1;    // the launch's preferred shared-memory carve-out attribute; -1: none
 };
 
 // Reads the geometry of a launch callback `id` of `domain` from its parameters; false for a callback that is
