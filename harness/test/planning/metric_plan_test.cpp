@@ -27,5 +27,15 @@ TEST(metric_plan, an_unknown_ncu_launch_name_is_an_input_error_naming_the_closes
   }
 }
 
+TEST(metric_plan, a_refused_ncu_launch_name_is_an_input_error_giving_the_reason) {
+  try {
+    static_cast<void>(
+        plan_metrics(std::vector<std::string>{"launch__function_pcs"}, metric_catalog::builtin()));
+    FAIL() << "no error";
+  } catch (const input_error& e) {
+    EXPECT_NE(std::string(e.what()).find("device addresses"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace counterguard

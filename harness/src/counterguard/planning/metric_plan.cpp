@@ -45,7 +45,7 @@ metric_plan plan_metrics(const case_instance& instance, const metric_catalog& ca
 metric_plan plan_metrics(const std::vector<std::string>& metrics, const metric_catalog& catalog) {
   for (const auto& name : metrics) {
     if (!catalog.try_resolve(name)) {
-      throw input_error({}, "metrics", "unknown metric '" + name + "'",
+      throw input_error({}, "metrics", metric_catalog::unknown_metric_problem(name),
                         did_you_mean(name, catalog.closest_aliases(name)) +
                             "a metric is an alias from docs/metrics.md, one of ncu's launch__ or "
                             "device__attribute_ names listed there, or a raw CUPTI name");
