@@ -340,10 +340,14 @@ pid_t read_pid(const std::string& file) {
 
 TEST(multi_device_runner, a_signal_stops_every_worker_and_what_they_started) {
   const scratch_dir dir;
-  // Each device's worker starts a long child in its first case and records both process ids.
+  // Each device's worker starts a long child in its first case and records both process ids, each file
+  // appearing whole (written aside, then renamed): a reader must never see one created but still empty.
+  const std::string child = dir.file("child") + "$device";
+  const std::string worker_file = dir.file("worker") + "$device";
   const std::string body = read_device_from_request() + emit(scripted_device_event()) +
-                           "read -r position name\nsleep 60 &\necho $! > " + dir.file("child") +
-                           "$device\necho $$ > " + dir.file("worker") + "$device\nwait\n";
+                           "read -r position name\nsleep 60 &\necho $! > " + child + ".part && mv " + child +
+                           ".part " + child + "\necho $$ > " + worker_file + ".part && mv " + worker_file +
+                           ".part " + worker_file + "\nwait\n";
   const scripted_worker worker(body);
   const auto list = instances(six);
   const interruption_guard guard;
