@@ -13,6 +13,9 @@ judged_run judge_run(run_results results, bool strict) {
     judged.statuses.push_back(decided_status(result, strict));
   judged.status = decide_exit_code(results, strict);
   judged.unmeasured = counters_not_checked(results);
+  if (judged.unmeasured)
+    judged.static_checks_only = describe_unmeasured(*judged.unmeasured);
+  judged.summary = summarize(results, judged.statuses, strict);
   judged.results = std::move(results);
   return judged;
 }

@@ -2,8 +2,10 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <vector>
 
+#include "counterguard/checker/run_summary.hpp"
 #include "counterguard/checker/run_verdict.hpp"
 #include "counterguard/core/exit_code.hpp"
 #include "counterguard/results/run_results.hpp"
@@ -18,6 +20,8 @@ struct judged_run {
   std::vector<case_status> statuses;              // decided_status of each of results.cases, in their order
   exit_code status = exit_code::success;          // decide_exit_code
   std::optional<unmeasured_counters> unmeasured;  // counters_not_checked: the run profiled nothing
+  std::string static_checks_only;  // describe_unmeasured of unmeasured; empty when it is absent
+  run_summary summary;             // summarize: the counts every report prints
 
   // Whether `check` fails its case under this run's rule (is_failing).
   [[nodiscard]] bool fails(const check_outcome& check) const { return is_failing(check, strict); }

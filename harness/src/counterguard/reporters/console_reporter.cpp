@@ -8,8 +8,8 @@
 #include "counterguard/core/name_suggestions.hpp"
 #include "counterguard/core/text_table.hpp"
 #include "counterguard/reporters/display_number.hpp"
-#include "counterguard/reporters/run_summary.hpp"
 #include "counterguard/reporters/shown_checks.hpp"
+#include "counterguard/reporters/summary_text.hpp"
 
 namespace counterguard {
 namespace {
@@ -100,7 +100,7 @@ std::string render_console_report(const judged_run& run, const console_report_op
     if (result.blame)
       text += render_blame_lines(result.instance, *result.blame);
   }
-  text += summary_line(summarize(run)) + "\n";
+  text += summary_line(run) + "\n";
   return text;
 }
 

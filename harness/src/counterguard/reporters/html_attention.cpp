@@ -56,7 +56,7 @@ std::vector<attention_item> attention_items(const judged_run& run) {
 
 }  // namespace
 
-std::string render_attention(const judged_run& run, const run_summary& summary) {
+std::string render_attention(const judged_run& run) {
   const run_results& results = run.results;
   const std::vector<attention_item> items = attention_items(run);
   std::string html =
@@ -87,9 +87,9 @@ std::string render_attention(const judged_run& run, const run_summary& summary) 
     }
     html += "</table>\n";
   }
-  if (summary.check_new != 0) {
+  if (run.summary.check_new != 0) {
     html +=
-        "<p class=\"muted\">" + std::to_string(summary.check_new) +
+        "<p class=\"muted\">" + std::to_string(run.summary.check_new) +
         " metric(s) have no baseline yet (listed per case below); <code>counterguard baseline update</code> "
         "records them.</p>\n";
   }

@@ -11,7 +11,7 @@
 
 #include "counterguard/checker/run_verdict.hpp"
 #include "counterguard/core/atomic_file.hpp"
-#include "counterguard/reporters/run_summary.hpp"
+#include "counterguard/reporters/summary_text.hpp"
 #include "counterguard/reporters/trend_plot.hpp"
 #include "detail/html_sections.hpp"
 
@@ -86,9 +86,10 @@ constexpr const char* page_script = R"js(
 })();
 )js";
 
-std::string render_header(const run_results& results, const run_summary& summary) {
-  const run_metadata& m = results.metadata;
-  const bool ok = summary.status == exit_code::success;
+std::string render_header(const judged_run& run) {
+  const run_metadata& m = run.results.metadata;
+  const run_summary& summary = run.summary;
+  const bool ok = run.status == exit_code::success;
   std::string html = "<header>\n<h1><span class=\"badge " + std::string(ok ? "passed" : "failed") + "\">" +
                      (ok ? "PASSED" : "FAILED") + "</span> counterguard</h1>\n<dl class=\"meta\">\n";
   auto row = [&html](const char* name, const std::string& value_html) {
@@ -107,8 +108,8 @@ std::string render_header(const run_results& results, const run_summary& summary
   row("Commit", "<code title=\"" + esc(m.git_commit) + "\">" + esc(short_commit(m.git_commit)) + "</code>");
   row("Started", esc(m.started_at) + (m.hostname.empty() ? std::string() : " on " + esc(m.hostname)));
   row("Mode", esc(m.mode));
-  if (summary.unmeasured)
-    row("Counters", "<strong>" + esc(describe_unmeasured(*summary.unmeasured)) + "</strong>");
+  if (run.unmeasured)
+    row("Counters", "<strong>" + esc(run.static_checks_only) + "</strong>");
   row("Command", "<code>" + esc(m.command_line) + "</code>");
   html += "</dl>\n<table class=\"counts\">\n";
   auto n = [](std::size_t value) { return "<td class=\"n\">" + std::to_string(value) + "</td>"; };
@@ -118,7 +119,7 @@ std::string render_header(const run_results& results, const run_summary& summary
   html += "<tr>" + n(summary.cases) + n(summary.passed) + n(summary.failed) + n(summary.skipped) +
           n(summary.errors) + n(summary.wrong_output) + "<td class=\"n\">" +
           fmt::format("{:.2f}", std::isfinite(summary.seconds) ? summary.seconds : 0.0) +
-          "</td><td class=\"n\">" + std::to_string(static_cast<int>(summary.status)) + "</td></tr>\n";
+          "</td><td class=\"n\">" + std::to_string(static_cast<int>(run.status)) + "</td></tr>\n";
   html +=
       "<tr><th>checks</th><th>pass</th><th>fail</th><th>regression</th><th>improvement</th><th>new</th>"
       "<th>missing</th><th>failing</th></tr>\n";
@@ -141,7 +142,6 @@ namespace counterguard {
 
 std::string render_html_report(const judged_run& run, const std::vector<metric_history>& history) {
   const run_results& results = run.results;
-  const run_summary summary = summarize(run);
   std::size_t unchanged_count = 0;
   const std::vector<std::size_t> plotted = detail::plotted_series(results, history, unchanged_count);
   const std::vector<detail::ranked_series> order = detail::trend_order(run, history, plotted);
@@ -153,13 +153,13 @@ std::string render_html_report(const judged_run& run, const std::vector<metric_h
   std::string html =
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>counterguard: ";
-  html += detail::esc(verdict_heading(summary)) + " &middot; " + detail::esc(results.metadata.gpu_key) +
+  html += detail::esc(verdict_heading(run)) + " &middot; " + detail::esc(results.metadata.gpu_key) +
           " &middot; " + detail::esc(short_commit(results.metadata.git_commit)) + "</title>\n<style>" +
           detail::page_style + "</style>\n</head>\n<body>\n";
-  html += detail::render_header(results, summary);
+  html += detail::render_header(run);
   html += "<main>\n";
   html += detail::render_standing(run);
-  html += detail::render_attention(run, summary);
+  html += detail::render_attention(run);
   html += detail::render_suites(run, plots);
   html += detail::render_trends(history, order, unchanged_count);
   html += "</main>\n<script>" + std::string(detail::page_script) + "</script>\n</body>\n</html>\n";

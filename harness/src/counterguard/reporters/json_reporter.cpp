@@ -4,14 +4,13 @@
 #include <cmath>
 
 #include "counterguard/core/atomic_file.hpp"
-#include "counterguard/reporters/run_summary.hpp"
 
 namespace counterguard {
 
 namespace {
 
 nlohmann::json summary_json(const judged_run& run) {
-  const run_summary s = summarize(run);
+  const run_summary& s = run.summary;
   nlohmann::json summary = {{"cases", s.cases},
                             {"passed", s.passed},
                             {"failed", s.failed},
@@ -29,10 +28,10 @@ nlohmann::json summary_json(const judged_run& run) {
                               {"failing", s.failing_checks}}},
                             {"strict", run.strict},
                             {"seconds", std::isfinite(s.seconds) ? s.seconds : 0.0},
-                            {"exit_code", static_cast<int>(s.status)}};
-  if (s.unmeasured) {
-    summary["counter_checks_not_run"] = s.unmeasured->checks;
-    summary["static_checks_only"] = describe_unmeasured(*s.unmeasured);
+                            {"exit_code", static_cast<int>(run.status)}};
+  if (run.unmeasured) {
+    summary["counter_checks_not_run"] = run.unmeasured->checks;
+    summary["static_checks_only"] = run.static_checks_only;
   }
   return summary;
 }

@@ -10,7 +10,6 @@
 #include "counterguard/checker/run_verdict.hpp"
 #include "counterguard/core/atomic_file.hpp"
 #include "counterguard/core/value_format.hpp"
-#include "counterguard/reporters/run_summary.hpp"
 
 namespace counterguard {
 namespace {
@@ -93,8 +92,7 @@ struct suite_context {
   std::string properties;
 };
 
-suite_context make_suite_context(const run_metadata& metadata,
-                                 const std::optional<unmeasured_counters>& unmeasured) {
+suite_context make_suite_context(const run_metadata& metadata, const std::string& static_checks_only) {
   suite_context context;
   context.attributes = " timestamp=\"" + xml_escape(junit_timestamp(metadata.started_at)) + "\" hostname=\"" +
                        xml_escape(metadata.hostname.empty() ? "unknown" : metadata.hostname) + "\"";
@@ -110,9 +108,9 @@ suite_context make_suite_context(const run_metadata& metadata,
     context.properties +=
         std::string("      <property name=\"") + name + "\" value=\"" + xml_escape(*value) + "\"/>\n";
   }
-  if (unmeasured) {
-    context.properties += "      <property name=\"static_checks_only\" value=\"" +
-                          xml_escape(describe_unmeasured(*unmeasured)) + "\"/>\n";
+  if (!static_checks_only.empty()) {
+    context.properties +=
+        "      <property name=\"static_checks_only\" value=\"" + xml_escape(static_checks_only) + "\"/>\n";
   }
   context.properties += "    </properties>\n";
   return context;
@@ -219,13 +217,13 @@ std::string render_junit_report(const judged_run& run) {
         break;
     }
   }
-  const run_summary total = summarize(run);
+  const run_summary& total = run.summary;
   std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   xml += "<testsuites name=\"counterguard\" " +
          counts_attributes(total.cases, total.failed, total.errors, total.skipped,
                            std::isfinite(total.seconds) ? total.seconds : 0.0) +
          ">\n";
-  const suite_context context = make_suite_context(results.metadata, total.unmeasured);
+  const suite_context context = make_suite_context(results.metadata, run.static_checks_only);
   for (const auto& [name, suite] : suites) {
     xml += "  <testsuite name=\"" + xml_escape(name) + "\" " +
            counts_attributes(suite.cases.size(), suite.failures, suite.errors, suite.skipped, suite.seconds) +

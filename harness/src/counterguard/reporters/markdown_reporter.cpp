@@ -10,7 +10,7 @@
 #include "counterguard/core/atomic_file.hpp"
 #include "counterguard/core/name_suggestions.hpp"
 #include "counterguard/core/value_format.hpp"
-#include "counterguard/reporters/run_summary.hpp"
+#include "counterguard/reporters/summary_text.hpp"
 
 namespace counterguard {
 namespace {
@@ -111,7 +111,7 @@ std::string render_markdown_report(const judged_run& run, const markdown_budget&
   std::optional<repository_paths> paths;
   if (!links.url_base.empty())
     paths.emplace(find_source_root(links.source_root));
-  const run_summary summary = summarize(run);
+  const run_summary& summary = run.summary;
   std::vector<item> items;
   std::vector<const case_result*> skipped;
   for (const auto& result : results.cases) {
@@ -159,7 +159,7 @@ std::string render_markdown_report(const judged_run& run, const markdown_budget&
   }
   std::stable_sort(items.begin(), items.end(), [](const item& a, const item& b) { return a.rank < b.rank; });
 
-  const std::string heading = "## counterguard: " + verdict_heading(summary) + "\n\n";
+  const std::string heading = "## counterguard: " + verdict_heading(run) + "\n\n";
   const std::string table_head =
       "| verdict | case | metric | expected | measured | details |\n|---|---|---|---|---|---|\n";
   std::vector<std::string> rows;
@@ -179,8 +179,8 @@ std::string render_markdown_report(const judged_run& run, const markdown_budget&
         std::to_string(summary.check_regression) + " regression, " +
         std::to_string(summary.check_improvement) + " improvement, " + std::to_string(summary.check_new) +
         " new, " + std::to_string(summary.check_missing) + " missing.\n";
-  if (summary.unmeasured)
-    md += "\n**" + markdown_cell(describe_unmeasured(*summary.unmeasured)) + "**.\n";
+  if (run.unmeasured)
+    md += "\n**" + markdown_cell(run.static_checks_only) + "**.\n";
   if (summary.check_improvement != 0 || summary.check_new != 0) {
     md += "\nImprovements and new metrics are recorded with `counterguard baseline update`.\n";
   }
@@ -198,7 +198,7 @@ std::string render_markdown_report(const judged_run& run, const markdown_budget&
   }
   // A run that profiled nothing checked no counter: "every check" would overstate it.
   return assemble_within_budget(heading, table_head, rows, md, skipped_block, skipped.size(), budget,
-                                summary.unmeasured ? "Every static check passed." : "Every check passed.");
+                                run.unmeasured ? "Every static check passed." : "Every check passed.");
 }
 
 void write_markdown_report(const std::string& path, const judged_run& run, const markdown_budget& budget) {

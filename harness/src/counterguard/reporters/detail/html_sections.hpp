@@ -12,7 +12,6 @@
 
 #include "counterguard/checker/judged_run.hpp"
 #include "counterguard/history/metric_history.hpp"
-#include "counterguard/reporters/run_summary.hpp"
 #include "counterguard/reporters/trend_plot.hpp"
 #include "counterguard/results/run_results.hpp"
 
@@ -43,7 +42,7 @@ namespace counterguard::detail {
 [[nodiscard]] std::string render_standing(const judged_run& run);
 
 // "Needs attention" (html_attention.cpp).
-[[nodiscard]] std::string render_attention(const judged_run& run, const run_summary& summary);
+[[nodiscard]] std::string render_attention(const judged_run& run);
 
 // instance -> (plot number, metric label) of the trend plots about it.
 using plot_index = std::map<std::string, std::vector<std::pair<std::size_t, std::string>>>;
