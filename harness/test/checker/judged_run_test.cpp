@@ -4,21 +4,21 @@
 #include <gtest/gtest.h>
 
 #include <utility>
+#include <vector>
 
 namespace counterguard {
 namespace {
 
-check_outcome judged_check(check_verdict verdict, bool failing) {
-  check_outcome c;
-  c.metric = "m";
-  c.verdict = verdict;
-  c.failing = failing;
-  return c;
-}
-
-case_result case_with_status(case_status status) {
+// A case of `status` with one check of each verdict; fail and regression checks are failing, as the
+// checker marks them.
+case_result case_with(case_status status, const std::vector<check_verdict>& verdicts) {
   case_result result;
   result.status = status;
+  for (const check_verdict verdict : verdicts) {
+    result.checks.emplace_back();
+    result.checks.back().verdict = verdict;
+    result.checks.back().failing = verdict == check_verdict::fail || verdict == check_verdict::regression;
+  }
   return result;
 }
 
@@ -26,14 +26,11 @@ case_result case_with_status(case_status status) {
 // errored one.
 run_results four_cases() {
   run_results results;
-  case_result passing = case_with_status(case_status::passed);
-  passing.seconds = 0.5;
-  passing.checks = {judged_check(check_verdict::pass, false), judged_check(check_verdict::new_metric, false)};
-  case_result failing = case_with_status(case_status::failed);
-  failing.seconds = 0.25;
-  failing.checks = {judged_check(check_verdict::fail, true), judged_check(check_verdict::regression, true)};
-  results.cases = {passing, failing, case_with_status(case_status::skipped),
-                   case_with_status(case_status::error)};
+  results.cases = {case_with(case_status::passed, {check_verdict::pass, check_verdict::new_metric}),
+                   case_with(case_status::failed, {check_verdict::fail, check_verdict::regression}),
+                   case_with(case_status::skipped, {}), case_with(case_status::error, {})};
+  results.cases[0].seconds = 0.5;
+  results.cases[1].seconds = 0.25;
   return results;
 }
 
@@ -62,9 +59,7 @@ TEST(judge_run, counts_a_passed_case_with_a_failing_check_as_failed) {
 
 TEST(judge_run, counts_an_improvement_as_failing_only_when_strict) {
   run_results results;
-  case_result improved = case_with_status(case_status::passed);
-  improved.checks = {judged_check(check_verdict::improvement, false)};
-  results.cases = {improved};
+  results.cases = {case_with(case_status::passed, {check_verdict::improvement})};
   EXPECT_EQ(judge_run(results, false).summary.failing_checks, 0U);
   EXPECT_EQ(judge_run(results, true).summary.failing_checks, 1U);
 }
@@ -72,9 +67,8 @@ TEST(judge_run, counts_an_improvement_as_failing_only_when_strict) {
 TEST(judge_run, words_the_counter_checks_a_run_that_profiled_nothing_left_unchecked) {
   run_results results;
   results.metadata.counters_not_run = "no GPU";
-  case_result unprofiled = case_with_status(case_status::passed);
-  unprofiled.counter_checks_not_run = 24;
-  results.cases = {unprofiled};
+  results.cases = {case_with(case_status::passed, {})};
+  results.cases[0].counter_checks_not_run = 24;
   EXPECT_EQ(judge_run(results, false).static_checks_only,
             "static checks only: 24 counter checks not run: no GPU");
 }
