@@ -80,16 +80,8 @@ std::string render_console_report(const judged_run& run, const console_report_op
       const check_outcome& check = *shown;
       if (!options.show_passing && check.verdict == check_verdict::pass)
         continue;
-      std::string metric = check.metric;
-      if (!check.kernel.empty())
-        metric += " [" + check.kernel + "]";
-      std::string delta = "-";
-      if (check.measured && check.baseline) {
-        const double d = *check.measured - *check.baseline;
-        delta = (d > 0 ? "+" : "") + format_display_value(d);
-      }
-      rows.push_back({result.instance, metric, round_numbers_in(check.expected),
-                      check.measured ? format_display_value(*check.measured) : "-", delta,
+      rows.push_back({result.instance, shown_metric(check), round_numbers_in(check.expected),
+                      check.measured ? format_display_value(*check.measured) : "-", shown_delta(check),
                       verdict_text(check, run)});
     }
     add_measured_rows(result, rows);

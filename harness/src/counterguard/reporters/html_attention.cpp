@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "counterguard/reporters/display_number.hpp"
+#include "counterguard/reporters/shown_checks.hpp"
 #include "detail/html_sections.hpp"
 
 namespace counterguard::detail {
@@ -14,17 +15,6 @@ namespace {
 
 std::string number_cell(const std::optional<double>& value) {
   return "<td class=\"n\">" + (value ? esc(format_display_value(*value)) : std::string("-")) + "</td>";
-}
-
-std::string delta_cell(const check_outcome& check) {
-  if (!check.measured || !check.baseline)
-    return "<td class=\"n\">-</td>";
-  const double delta = *check.measured - *check.baseline;
-  return "<td class=\"n\">" + std::string(delta > 0 ? "+" : "") + esc(format_display_value(delta)) + "</td>";
-}
-
-std::string metric_text(const check_outcome& check) {
-  return check.kernel.empty() ? check.metric : check.metric + " [" + check.kernel + "]";
 }
 
 struct attention_item {
@@ -75,10 +65,10 @@ std::string render_attention(const judged_run& run) {
               case_anchor(item.case_index) + "\"><code>" + esc(result.instance) + "</code></a></td>";
       if (item.check != nullptr) {
         const check_outcome& check = *item.check;
-        html += "<td><code>" + esc(metric_text(check)) + "</code></td><td>" +
+        html += "<td><code>" + esc(shown_metric(check)) + "</code></td><td>" +
                 esc(round_numbers_in(check.expected)) + "</td>" + number_cell(check.measured) +
-                number_cell(check.baseline) + delta_cell(check) + "<td><code>" +
-                esc(source_text(check.source ? check.source : result.source)) + "</code></td>";
+                number_cell(check.baseline) + "<td class=\"n\">" + esc(shown_delta(check)) + "</td>" +
+                "<td><code>" + esc(source_text(check.source ? check.source : result.source)) + "</code></td>";
       } else {
         html += "<td></td><td></td><td></td><td></td><td></td><td><code>" + esc(source_text(result.source)) +
                 "</code></td>";

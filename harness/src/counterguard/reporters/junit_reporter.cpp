@@ -10,6 +10,7 @@
 #include "counterguard/checker/run_verdict.hpp"
 #include "counterguard/core/atomic_file.hpp"
 #include "counterguard/core/value_format.hpp"
+#include "counterguard/reporters/shown_checks.hpp"
 
 namespace counterguard {
 namespace {
@@ -20,12 +21,8 @@ std::string seconds_text(double seconds) {
 
 // "metric: expected X, measured Y" (with the kernel when the check is per kernel).
 std::string failure_message(const check_outcome& check) {
-  std::string text = check.metric;
-  if (!check.kernel.empty())
-    text += " [" + check.kernel + "]";
-  text += ": expected " + check.expected + ", measured " +
-          (check.measured ? format_value(*check.measured) : "nothing");
-  return text;
+  return shown_metric(check) + ": expected " + check.expected + ", measured " +
+         (check.measured ? format_value(*check.measured) : "nothing");
 }
 
 struct suite_counts {

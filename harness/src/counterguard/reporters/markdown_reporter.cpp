@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "counterguard/reporters/markdown_reporter.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <optional>
@@ -10,6 +12,7 @@
 #include "counterguard/core/atomic_file.hpp"
 #include "counterguard/core/name_suggestions.hpp"
 #include "counterguard/core/value_format.hpp"
+#include "counterguard/reporters/shown_checks.hpp"
 #include "counterguard/reporters/summary_text.hpp"
 
 namespace counterguard {
@@ -131,11 +134,8 @@ std::string render_markdown_report(const judged_run& run, const markdown_budget&
     for (const auto& check : result.checks) {
       if (check.verdict == check_verdict::pass)
         continue;
-      std::string metric = check.metric;
-      if (!check.kernel.empty())
-        metric += " [" + check.kernel + "]";
-      items.push_back({run.rank(check), verdict_label(check), result.instance, metric, check.expected,
-                       check.measured ? format_value(*check.measured) : "-", check.message});
+      items.push_back({run.rank(check), verdict_label(check), result.instance, shown_metric(check),
+                       check.expected, check.measured ? format_value(*check.measured) : "-", check.message});
     }
     if (result.blame) {
       // Right under the case's failing checks: the source lines its regressed counters come from.
@@ -171,14 +171,11 @@ std::string render_markdown_report(const judged_run& run, const markdown_budget&
                    " | " + linked_note(i) + " |\n");
   }
   std::string md;
-  md += "**" + std::to_string(summary.cases) + " cases**: " + std::to_string(summary.passed) + " passed, " +
-        std::to_string(summary.failed) + " failed, " + std::to_string(summary.skipped) + " skipped, " +
-        std::to_string(summary.errors) + " errors.  \n";
-  md += "**" + std::to_string(summary.checks) + " checks**: " + std::to_string(summary.check_pass) +
-        " pass, " + std::to_string(summary.check_fail) + " failed, " +
-        std::to_string(summary.check_regression) + " regression, " +
-        std::to_string(summary.check_improvement) + " improvement, " + std::to_string(summary.check_new) +
-        " new, " + std::to_string(summary.check_missing) + " missing.\n";
+  md += fmt::format("**{} cases**: {} passed, {} failed, {} skipped, {} errors.  \n", summary.cases,
+                    summary.passed, summary.failed, summary.skipped, summary.errors);
+  md += fmt::format("**{} checks**: {} pass, {} failed, {} regression, {} improvement, {} new, {} missing.\n",
+                    summary.checks, summary.check_pass, summary.check_fail, summary.check_regression,
+                    summary.check_improvement, summary.check_new, summary.check_missing);
   if (run.unmeasured)
     md += "\n**" + markdown_cell(run.static_checks_only) + "**.\n";
   if (summary.check_improvement != 0 || summary.check_new != 0) {

@@ -5,6 +5,8 @@
 #include <string>
 #include <tuple>
 
+#include "counterguard/reporters/display_number.hpp"
+
 namespace counterguard {
 
 std::vector<const check_outcome*> shown_checks(const case_result& result) {
@@ -25,6 +27,17 @@ std::vector<const check_outcome*> shown_checks(const case_result& result) {
     shown.push_back(&check);
   }
   return shown;
+}
+
+std::string shown_metric(const check_outcome& check) {
+  return check.kernel.empty() ? check.metric : check.metric + " [" + check.kernel + "]";
+}
+
+std::string shown_delta(const check_outcome& check) {
+  if (!check.measured || !check.baseline)
+    return "-";
+  const double delta = *check.measured - *check.baseline;
+  return (delta > 0 ? "+" : "") + format_display_value(delta);
 }
 
 }  // namespace counterguard

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "counterguard/results/run_results.hpp"
@@ -12,5 +13,13 @@ namespace counterguard {
 // and verdict: one launch measured both, so a one-kernel case would list each baseline check twice).
 // A per-kernel check that says something its total does not (another verdict, or no total) stays.
 [[nodiscard]] std::vector<const check_outcome*> shown_checks(const case_result& result);
+
+// The metric a report names for `check`: "shared_load_requests", or "shared_load_requests [KERNEL]" when the
+// check is about one kernel.
+[[nodiscard]] std::string shown_metric(const check_outcome& check);
+
+// How far `check` measured from its baseline, as report tables show it ("+1024", "-0.5"); "-" when it has no
+// baseline or no measured value.
+[[nodiscard]] std::string shown_delta(const check_outcome& check);
 
 }  // namespace counterguard

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "counterguard/reporters/shown_checks.hpp"
+
+#include <gtest/gtest.h>
+
+namespace counterguard {
+namespace {
+
+check_outcome shown_check(const std::string& kernel, std::optional<double> measured,
+                          std::optional<double> baseline) {
+  check_outcome check;
+  check.metric = "shared_load_requests";
+  check.kernel = kernel;
+  check.measured = measured;
+  check.baseline = baseline;
+  return check;
+}
+
+TEST(shown_metric, is_the_metric_alone_for_a_case_total) {
+  EXPECT_EQ(shown_metric(shown_check("", 1.0, 1.0)), "shared_load_requests");
+}
+
+TEST(shown_metric, names_the_kernel_of_a_per_kernel_check) {
+  EXPECT_EQ(shown_metric(shown_check("transpose#0", 1.0, 1.0)), "shared_load_requests [transpose#0]");
+}
+
+TEST(shown_delta, signs_a_rise_and_a_fall) {
+  EXPECT_EQ(shown_delta(shown_check("", 2048.0, 1024.0)), "+1024");
+  EXPECT_EQ(shown_delta(shown_check("", 1024.0, 2048.0)), "-1024");
+}
+
+TEST(shown_delta, rounds_a_fraction_for_reading) {
+  EXPECT_EQ(shown_delta(shown_check("", 1.0 / 3.0, 0.0)), "+0.333333");
+}
+
+TEST(shown_delta, is_a_dash_without_a_baseline_or_a_measured_value) {
+  EXPECT_EQ(shown_delta(shown_check("", 1.0, std::nullopt)), "-");
+  EXPECT_EQ(shown_delta(shown_check("", std::nullopt, 1.0)), "-");
+}
+
+}  // namespace
+}  // namespace counterguard
