@@ -16,6 +16,15 @@ check_outcome shown_check(const std::string& kernel, std::optional<double> measu
   return check;
 }
 
+TEST(shown_verdict, words_a_new_metric_as_new) {
+  EXPECT_EQ(shown_verdict(check_verdict::new_metric), "new");
+}
+
+TEST(shown_verdict, is_the_results_name_of_every_other_verdict) {
+  EXPECT_EQ(shown_verdict(check_verdict::regression), "regression");
+  EXPECT_EQ(shown_verdict(check_verdict::fail), "fail");
+}
+
 TEST(shown_metric, is_the_metric_alone_for_a_case_total) {
   EXPECT_EQ(shown_metric(shown_check("", 1.0, 1.0)), "shared_load_requests");
 }

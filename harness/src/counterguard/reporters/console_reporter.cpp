@@ -17,7 +17,7 @@ namespace {
 using row = std::vector<std::string>;
 
 std::string verdict_text(const check_outcome& check, const judged_run& run) {
-  std::string text = check.verdict == check_verdict::new_metric ? "new" : to_string(check.verdict);
+  std::string text = shown_verdict(check.verdict);
   if (run.fails(check))
     std::transform(text.begin(), text.end(), text.begin(), ::toupper);
   return text;

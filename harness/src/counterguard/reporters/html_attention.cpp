@@ -36,7 +36,7 @@ std::vector<attention_item> attention_items(const judged_run& run) {
       items.push_back({1, i, nullptr, "wrong output", result.verification_message});
     for (const auto& check : result.checks) {
       if (check.verdict != check_verdict::new_metric && check.verdict != check_verdict::pass)
-        items.push_back({run.rank(check), i, &check, verdict_label(check.verdict), check.message});
+        items.push_back({run.rank(check), i, &check, shown_verdict(check.verdict), check.message});
     }
   }
   std::stable_sort(items.begin(), items.end(),

@@ -106,7 +106,7 @@ std::string render_standing(const judged_run& run) {
       lines.push_back(standing_row(row_class(*check, run), metric, esc(round_numbers_in(check->expected)),
                                    render_check_bar_svg(*check),
                                    check->measured ? esc(format_display_value(*check->measured)) : "-",
-                                   verdict_label(check->verdict)));
+                                   shown_verdict(check->verdict)));
     }
     if (lines.empty())
       continue;

@@ -29,6 +29,10 @@ std::vector<const check_outcome*> shown_checks(const case_result& result) {
   return shown;
 }
 
+std::string shown_verdict(check_verdict verdict) {
+  return verdict == check_verdict::new_metric ? "new" : to_string(verdict);
+}
+
 std::string shown_metric(const check_outcome& check) {
   return check.kernel.empty() ? check.metric : check.metric + " [" + check.kernel + "]";
 }

@@ -14,6 +14,9 @@ namespace counterguard {
 // A per-kernel check that says something its total does not (another verdict, or no total) stays.
 [[nodiscard]] std::vector<const check_outcome*> shown_checks(const case_result& result);
 
+// A check's verdict as report tables word it: its results name, "new" for a new metric.
+[[nodiscard]] std::string shown_verdict(check_verdict verdict);
+
 // The metric a report names for `check`: "shared_load_requests", or "shared_load_requests [KERNEL]" when the
 // check is about one kernel.
 [[nodiscard]] std::string shown_metric(const check_outcome& check);

@@ -29,10 +29,6 @@ namespace counterguard::detail {
   return where->file + (where->line > 0 ? ":" + std::to_string(where->line) : std::string());
 }
 
-[[nodiscard]] inline const char* verdict_label(check_verdict verdict) {
-  return verdict == check_verdict::new_metric ? "new" : to_string(verdict);
-}
-
 // The id of a case's <details> in the suites section, which the other sections link to.
 [[nodiscard]] inline std::string case_anchor(std::size_t index) {
   return "case-" + std::to_string(index);
