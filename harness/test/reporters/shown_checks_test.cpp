@@ -47,5 +47,26 @@ TEST(shown_delta, is_a_dash_without_a_baseline_or_a_measured_value) {
   EXPECT_EQ(shown_delta(shown_check("", std::nullopt, 1.0)), "-");
 }
 
+TEST(expectation_line, is_the_checks_own_expectation_line) {
+  case_result result;
+  result.checks.push_back(shown_check("", 1.0, std::nullopt));
+  result.checks[0].source = source_location{"cases/t.yaml", 14, 7};
+  EXPECT_EQ(expectation_line(result, result.checks[0])->line, 14);
+}
+
+TEST(expectation_line, of_a_baseline_check_is_the_line_of_the_expectation_on_the_same_metric) {
+  case_result result;
+  result.checks.push_back(shown_check("", 1.0, std::nullopt));
+  result.checks[0].source = source_location{"cases/t.yaml", 14, 7};
+  result.checks.push_back(shown_check("transpose#0", 1.0, 1.0));
+  EXPECT_EQ(expectation_line(result, result.checks[1])->line, 14);
+}
+
+TEST(expectation_line, is_null_when_no_expectation_names_the_metric) {
+  case_result result;
+  result.checks.push_back(shown_check("", 1.0, 1.0));
+  EXPECT_EQ(expectation_line(result, result.checks[0]), nullptr);
+}
+
 }  // namespace
 }  // namespace counterguard

@@ -29,16 +29,10 @@ int line_of_place(const std::string& place) {
   return line;
 }
 
-// The YAML line of a check: its own expectation, or for a baseline check the expectation the case states
-// about the same metric (and kernel), else the case's definition.
+// The YAML line of a check (expectation_line), else the case's definition.
 const source_location* expectation_source(const case_result& result, const check_outcome& check) {
-  if (check.source)
-    return &*check.source;
-  for (const auto& other : result.checks) {
-    if (other.source && other.metric == check.metric &&
-        (other.kernel.empty() || other.kernel == check.kernel))
-      return &*other.source;
-  }
+  if (const source_location* line = expectation_line(result, check))
+    return line;
   return result.source ? &*result.source : nullptr;
 }
 

@@ -39,19 +39,6 @@ std::string counts_attributes(std::size_t tests, std::size_t failures, std::size
                      errors, skipped, seconds_text(seconds));
 }
 
-// The YAML line of a check: its own expectation, or for a baseline check the expectation the case states
-// about the same metric (and kernel); null when there is none.
-const source_location* check_source(const case_result& result, const check_outcome& check) {
-  if (check.source)
-    return &*check.source;
-  for (const auto& other : result.checks) {
-    if (other.source && other.metric == check.metric &&
-        (other.kernel.empty() || other.kernel == check.kernel))
-      return &*other.source;
-  }
-  return nullptr;
-}
-
 // Where a CI system should point for this case: the first failing check's YAML expectation, else the
 // case's own definition; nothing when the results do not say (files written before they carried it).
 const source_location* case_source(const case_result& result, case_status status, const judged_run& run) {
@@ -59,7 +46,7 @@ const source_location* case_source(const case_result& result, case_status status
     for (const auto& check : result.checks) {
       if (!run.fails(check))
         continue;
-      if (const source_location* where = check_source(result, check))
+      if (const source_location* where = expectation_line(result, check))
         return where;
       break;  // the first failing check has no expectation of its own: the case's definition
     }

@@ -29,6 +29,17 @@ std::vector<const check_outcome*> shown_checks(const case_result& result) {
   return shown;
 }
 
+const source_location* expectation_line(const case_result& result, const check_outcome& check) {
+  if (check.source)
+    return &*check.source;
+  for (const auto& other : result.checks) {
+    if (other.source && other.metric == check.metric &&
+        (other.kernel.empty() || other.kernel == check.kernel))
+      return &*other.source;
+  }
+  return nullptr;
+}
+
 std::string shown_verdict(check_verdict verdict) {
   return verdict == check_verdict::new_metric ? "new" : to_string(verdict);
 }

@@ -17,6 +17,10 @@ namespace counterguard {
 // A check's verdict as report tables word it: its results name, "new" for a new metric.
 [[nodiscard]] std::string shown_verdict(check_verdict verdict);
 
+// The suite line a check comes from: its own expectation's, or for a baseline check the line of the
+// expectation the case states about the same metric (and kernel); null when there is none.
+[[nodiscard]] const source_location* expectation_line(const case_result& result, const check_outcome& check);
+
 // The metric a report names for `check`: "shared_load_requests", or "shared_load_requests [KERNEL]" when the
 // check is about one kernel.
 [[nodiscard]] std::string shown_metric(const check_outcome& check);
