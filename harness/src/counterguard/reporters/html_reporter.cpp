@@ -9,7 +9,6 @@
 #include <string>
 #include <vector>
 
-#include "counterguard/checker/run_verdict.hpp"
 #include "counterguard/core/atomic_file.hpp"
 #include "counterguard/reporters/summary_text.hpp"
 #include "counterguard/reporters/trend_plot.hpp"

@@ -7,7 +7,6 @@
 #include <map>
 #include <vector>
 
-#include "counterguard/checker/run_verdict.hpp"
 #include "counterguard/core/atomic_file.hpp"
 #include "counterguard/core/value_format.hpp"
 #include "counterguard/reporters/shown_checks.hpp"

@@ -8,7 +8,6 @@
 #include <optional>
 #include <vector>
 
-#include "counterguard/checker/run_verdict.hpp"
 #include "counterguard/core/atomic_file.hpp"
 #include "counterguard/core/name_suggestions.hpp"
 #include "counterguard/core/value_format.hpp"
