@@ -207,7 +207,7 @@ void injection_session::launch_entered(pending_launch& pending, CUcontext contex
 void injection_session::choose_collection(pending_launch& pending, std::uint64_t free_bytes) {
   const pass_group_choice::choice& choice = *pending.counters;
   pending.collected = &choice.counters;
-  pending.every_group = choice.whole();
+  pending.every_group = choice.whole;
   if (!m_automatic_replay || choice.groups < 2)
     return;
   automatic_replay::launch_outlook outlook;

@@ -24,6 +24,7 @@ const pass_group_choice::choice& pass_group_choice::choose(const std::vector<std
     const pass_groups plan = plan_pass_groups(configuration, chip);
     chosen.counters = counters_of_groups(plan, m_first, m_count);
     chosen.groups = static_cast<int>(plan.groups.size());
+    chosen.whole = chosen.groups <= 1;
   }
   return m_chosen.emplace(std::move(key), std::move(chosen)).first->second;
 }

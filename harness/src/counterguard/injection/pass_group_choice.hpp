@@ -20,12 +20,12 @@ class pass_group_choice {
   struct choice {
     std::vector<std::string> counters;  // empty: nothing of this configuration is left for this run
     int groups = 0;                     // the configuration's one-pass groups; 0 when not planned
+    // Whether `counters` is every counter of the configuration (false for some groups of several).
+    bool whole = true;
     // Automatic replay: `counters` is the whole configuration, kernel-replayed in kernel_replay_passes, and
     // first_group what a launch left to further runs collects.
     std::vector<std::string> first_group;
     int kernel_replay_passes = 0;
-    // Whether collecting `counters` collects every counter of the configuration.
-    [[nodiscard]] bool whole() const { return groups <= 1 || !first_group.empty(); }
   };
   // Throws what plan_pass_groups throws (a name the chip does not have).
   [[nodiscard]] const choice& choose(const std::vector<std::string>& configuration, const std::string& chip);

@@ -67,8 +67,9 @@ replayed_program run_with_replay(replay_mode mode, const recording_directory& re
   result.program = run(recording.path(), first);
   std::vector<std::vector<recorded_process>> runs{load_recorded_processes(recording.path())};
   result.replay.run_seconds = {result.program.seconds};
-  // Groups 1 .. groups - 1 of the launches the first run did not collect whole, a run each.
-  const int groups = mode == replay_mode::kernel ? 1 : most_missing_groups(runs.front());
+  // Groups 1 .. groups - 1 of the launches the first run did not collect whole, a run each (none after
+  // kernel replay, which collects every launch whole).
+  const int groups = most_missing_groups(runs.front());
   result.replay.mode = groups > 1 ? "application" : "kernel";
   if (mode == replay_mode::automatic)
     result.replay.decision = replay_decisions(runs.front());
