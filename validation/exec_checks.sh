@@ -64,9 +64,12 @@ for stage in "${stages[@]}"; do
       ;;
     launch)
       # The same cases, profiled by `run` (registered variants) and by `exec` (an unmodified program: the
-      # `launch` command, whose NVTX ranges name the cases).
+      # `launch` command, whose NVTX ranges name the cases). EXEC_REPLAY_MODE=auto|kernel|application picks
+      # exec's --replay-mode (default: exec's own).
+      replay_mode=()
+      [[ -n ${EXEC_REPLAY_MODE:-} ]] && replay_mode=(--replay-mode "$EXEC_REPLAY_MODE")
       record a_run "$CG" run cases/ --no-baselines --quiet --json "$OUT/a_run.json"
-      record a_exec "$CG" exec --cases cases/ --no-baselines --json "$OUT/a_exec.json" \
+      record a_exec "$CG" exec --cases cases/ "${replay_mode[@]}" --no-baselines --json "$OUT/a_exec.json" \
         --junit "$OUT/a_exec_junit.xml" --save-counter-data "$OUT/a_exec_recording" -- "$CG" launch cases/
       tail -3 "$OUT/a_exec.log"
       record a_compare "$CG" compare "$OUT/a_run.json" "$OUT/a_exec.json" --fail-on-change --all \
@@ -97,7 +100,7 @@ print(f"exact and static values: {same} identical, {differ} different, {missing}
 PY
       # The recording evaluates to the same results on any machine (and can become a CPU fixture).
       record a_evaluate "$CG" evaluate "$OUT/a_exec_recording" --no-baselines --quiet --json "$OUT/a_evaluated.json"
-      record a_exec_baselines "$CG" exec --cases cases/ --quiet -- "$CG" launch cases/
+      record a_exec_baselines "$CG" exec --cases cases/ "${replay_mode[@]}" --quiet -- "$CG" launch cases/
       tar -C "$OUT" -czf "$OUT/a_exec_recording.tar.gz" a_exec_recording && rm -rf "$OUT/a_exec_recording"
       ;;
     demo)

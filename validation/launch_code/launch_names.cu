@@ -164,6 +164,35 @@ void launch_with_carveout(unsigned carveout, std::size_t dynamic_bytes, int word
   check(cudaLaunchKernelEx(&config, dynamic_shared<-1>, g_out, words), "cudaLaunchKernelEx");
 }
 
+// Launches dynamic_shared<-1> in clusters of `cluster` blocks (cudaLaunchKernelEx), and says what the
+// driver's cluster occupancy calculator states of that launch: ncu's launch__cluster_* and
+// _occupancy_cluster_* names.
+void launch_in_clusters(unsigned cluster, unsigned threads, std::size_t dynamic_bytes) {
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(528);  // a multiple of every cluster size
+  config.blockDim = dim3(threads);
+  config.dynamicSmemBytes = dynamic_bytes;
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeClusterDimension;
+  attribute.val.clusterDim.x = cluster;
+  attribute.val.clusterDim.y = 1;
+  attribute.val.clusterDim.z = 1;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  int active = -1;
+  int potential = -1;
+  const cudaError_t active_status = cudaOccupancyMaxActiveClusters(&active, dynamic_shared<-1>, &config);
+  const cudaError_t potential_status =
+      cudaOccupancyMaxPotentialClusterSize(&potential, dynamic_shared<-1>, &config);
+  std::printf(
+      "launch dynamic_shared<-1> (cluster %u) blocks=528 threads=%u dynamic=%zu max_active_clusters=%d "
+      "(%s) max_potential_cluster_size=%d (%s)\n",
+      cluster, threads, dynamic_bytes, active, cudaGetErrorString(active_status), potential,
+      cudaGetErrorString(potential_status));
+  check(cudaLaunchKernelEx(&config, dynamic_shared<-1>, g_out, static_cast<int>(dynamic_bytes / 4)),
+        "cudaLaunchKernelEx (clusters)");
+}
+
 template <int Carveout>
 void prefer(int max_dynamic) {
   if (Carveout >= 0)
@@ -221,6 +250,16 @@ int main() {
   for (const unsigned carveout : {0u, 50u, 100u}) {
     launch_with_carveout(carveout, 0, 0);
     launch_with_carveout(carveout, 20 * 1024, 5 * 1024);
+  }
+
+  // Thread-block clusters (16 blocks needs the non-portable size): ncu's cluster occupancy names.
+  check(cudaFuncSetAttribute(dynamic_shared<-1>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1),
+        "non-portable clusters");
+  for (const unsigned cluster : {1u, 2u, 4u, 8u, 16u}) {
+    for (const unsigned threads : {128u, 1024u}) {
+      for (const std::size_t bytes : {std::size_t{0}, std::size_t{48 * 1024}, std::size_t{150 * 1024}})
+        launch_in_clusters(cluster, threads, bytes);
+    }
   }
 
   // Barriers.
