@@ -16,6 +16,9 @@ judged_run judge_run(run_results results, bool strict) {
   if (judged.unmeasured)
     judged.static_checks_only = describe_unmeasured(*judged.unmeasured);
   judged.summary = summarize(results, judged.statuses, strict);
+  judged.shown.reserve(results.cases.size());
+  for (const auto& result : results.cases)
+    judged.shown.push_back(show_case(result, strict));
   judged.results = std::move(results);
   return judged;
 }

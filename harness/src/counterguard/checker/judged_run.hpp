@@ -7,6 +7,7 @@
 
 #include "counterguard/checker/run_summary.hpp"
 #include "counterguard/checker/run_verdict.hpp"
+#include "counterguard/checker/shown_checks.hpp"
 #include "counterguard/core/exit_code.hpp"
 #include "counterguard/results/run_results.hpp"
 
@@ -22,6 +23,7 @@ struct judged_run {
   std::optional<unmeasured_counters> unmeasured;  // counters_not_checked: the run profiled nothing
   std::string static_checks_only;  // describe_unmeasured of unmeasured; empty when it is absent
   run_summary summary;             // summarize: the counts every report prints
+  std::vector<shown_case> shown;   // show_case of each of results.cases, in their order: what reports show
 
   // Whether `check` fails its case under this run's rule (is_failing).
   [[nodiscard]] bool fails(const check_outcome& check) const { return is_failing(check, strict); }

@@ -28,6 +28,7 @@
 #include "counterguard/pipeline/judgement.hpp"
 #include "counterguard/pipeline/recording_evaluation.hpp"
 #include "counterguard/pipeline/run_identity.hpp"
+#include "counterguard/planning/shard_plan.hpp"
 #include "counterguard/runner/isolated_runner.hpp"
 #include "counterguard/runner/line_baseline_refresh.hpp"
 

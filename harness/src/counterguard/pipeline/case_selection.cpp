@@ -1,12 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// The case instances a command works on: suites loaded, expanded and filtered, their metric names checked,
-// and the part of them one shard (--shard I/N) runs (planning/shard_plan.hpp).
+// The case instances a command works on: suites loaded, expanded and filtered, their metric names checked.
 #include "counterguard/pipeline/case_selection.hpp"
 
-#include <fmt/format.h>
-
 #include <algorithm>
-#include <cstdio>
 
 #include "counterguard/core/error.hpp"
 #include "counterguard/core/input_errors.hpp"
@@ -15,7 +11,6 @@
 #include "counterguard/metrics/metric_catalog.hpp"
 #include "counterguard/model/suite_loader.hpp"
 #include "counterguard/planning/raw_metric_name_check.hpp"
-#include "counterguard/planning/shard_plan.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
 
 namespace counterguard {
@@ -79,42 +74,6 @@ std::vector<case_instance> select_instances(const selection_options& selection) 
   std::vector<case_instance> instances = load_instances(selection);
   validate_raw_metric_names(instances, selection.chip);
   return instances;
-}
-
-shard_selection select_shard(std::vector<case_instance> instances, const std::string& shard_text,
-                             const case_cost_table& costs, bool quiet) {
-  shard_selection selection;
-  if (shard_text.empty()) {
-    selection.instances = std::move(instances);
-    return selection;
-  }
-  const shard_spec spec = parse_shard_spec(shard_text);
-  std::vector<std::string> names;
-  names.reserve(instances.size());
-  for (const auto& instance : instances)
-    names.push_back(instance.name);
-  const shard_assignment assignment = assign_shards(names, estimate_case_costs(instances, costs), spec.count);
-  selection.shard = make_shard_record(assignment, spec);
-  selection.instances.reserve(selection.shard->positions.size());
-  for (const std::size_t position : selection.shard->positions)
-    selection.instances.push_back(std::move(instances[position]));
-  if (!quiet) {
-    std::fputs(fmt::format(
-                   "counterguard: shard {}/{}: {} of {} case instances (estimated {:.2f} s of {:.2f} s; "
-                   "plan {})\n",
-                   spec.index, spec.count, selection.instances.size(), names.size(),
-                   assignment.load[static_cast<std::size_t>(spec.index - 1)],
-                   [&] {
-                     double sum = 0.0;
-                     for (const double load : assignment.load)
-                       sum += load;
-                     return sum;
-                   }(),
-                   assignment.plan)
-                   .c_str(),
-               stderr);
-  }
-  return selection;
 }
 
 }  // namespace counterguard

@@ -1,15 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "counterguard/build_info.hpp"
 #include "counterguard/model/case_instance.hpp"
-#include "counterguard/planning/case_cost.hpp"
 #include "counterguard/results/run_results.hpp"
-#include "counterguard/results/shard_record.hpp"
 
 namespace counterguard {
 
@@ -37,15 +34,5 @@ struct selection_options {
 [[nodiscard]] std::vector<case_instance> load_instances(const selection_options& selection);
 // Every raw CUPTI metric the instances need exists on `chip` (raw_metric_name_check.hpp), else input_error.
 void validate_raw_metric_names(const std::vector<case_instance>& instances, const std::string& chip);
-
-// The selected instances of shard `shard_text` ("I/N"; empty: all of them), balanced by `costs`, and the
-// record its results file carries.
-struct shard_selection {
-  std::vector<case_instance> instances;
-  std::optional<shard_record> shard;
-};
-[[nodiscard]] shard_selection select_shard(std::vector<case_instance> instances,
-                                           const std::string& shard_text, const case_cost_table& costs,
-                                           bool quiet);
 
 }  // namespace counterguard

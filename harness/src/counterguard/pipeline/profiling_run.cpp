@@ -14,6 +14,7 @@
 #include "counterguard/measurement/recorded_run.hpp"
 #include "counterguard/pipeline/run_identity.hpp"
 #include "counterguard/pipeline/static_checks.hpp"
+#include "counterguard/planning/shard_plan.hpp"
 #include "counterguard/runner/isolated_runner.hpp"
 #include "counterguard/runner/regression_blame.hpp"
 #include "detail/blame_guard.hpp"
@@ -90,8 +91,8 @@ int run_cases(const run_options& options) {
       return failures->fails(index, result, device);
     };
   }
-  isolated_run_outcome outcome = profile_instances(instances, estimate_case_costs(instances, costs), devices,
-                                                   run, options.selection.chip);
+  isolated_run_outcome outcome =
+      profile_instances(instances, part.costs, devices, run, options.selection.chip);
   timeline_mark("profiled");
   interruption_guard::throw_if_interrupted();  // no results at all rather than some
 

@@ -12,6 +12,7 @@
 #include "counterguard/measurement/recorded_run.hpp"
 #include "counterguard/pipeline/exec_run.hpp"
 #include "counterguard/pipeline/run_identity.hpp"
+#include "counterguard/planning/shard_plan.hpp"
 #include "counterguard/runner/regression_blame.hpp"
 
 namespace counterguard {

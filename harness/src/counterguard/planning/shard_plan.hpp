@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "counterguard/model/case_instance.hpp"
+#include "counterguard/planning/case_cost.hpp"
 #include "counterguard/results/shard_record.hpp"
 
 namespace counterguard {
@@ -33,5 +36,17 @@ struct shard_assignment {
 
 // The positions (into `names`) of shard `spec` and its record for the results file.
 [[nodiscard]] shard_record make_shard_record(const shard_assignment& assignment, const shard_spec& spec);
+
+// The selected instances of shard `shard_text` ("I/N"; empty: all of them), balanced by `costs`, each
+// instance's expected cost (estimate_case_costs) and the record its results file carries. Unless `quiet`, a
+// shard says on standard error which part of the run it is.
+struct shard_selection {
+  std::vector<case_instance> instances;
+  std::vector<double> costs;  // one per instance, in their order
+  std::optional<shard_record> shard;
+};
+[[nodiscard]] shard_selection select_shard(std::vector<case_instance> instances,
+                                           const std::string& shard_text, const case_cost_table& costs,
+                                           bool quiet);
 
 }  // namespace counterguard

@@ -4,11 +4,8 @@
 #include <algorithm>
 #include <vector>
 
-#include "counterguard/checker/run_verdict.hpp"
-#include "counterguard/core/name_suggestions.hpp"
+#include "counterguard/core/display_number.hpp"
 #include "counterguard/core/text_table.hpp"
-#include "counterguard/reporters/display_number.hpp"
-#include "counterguard/reporters/shown_checks.hpp"
 #include "counterguard/reporters/summary_text.hpp"
 
 namespace counterguard {
@@ -16,9 +13,9 @@ namespace {
 
 using row = std::vector<std::string>;
 
-std::string verdict_text(const check_outcome& check, const judged_run& run) {
-  std::string text = shown_verdict(check.verdict);
-  if (run.fails(check))
+std::string verdict_text(const shown_check& check) {
+  std::string text = check.verdict;
+  if (check.failing)
     std::transform(text.begin(), text.end(), text.begin(), ::toupper);
   return text;
 }
@@ -30,13 +27,14 @@ std::string one_line(std::string text) {
 
 // "source lines of transpose/smem?n=2048 (shared_store_bank_conflicts, against the per-line baseline):" and
 // one indented line each.
-std::string render_blame_lines(const std::string& instance, const case_blame& blame) {
-  std::string text = "source lines of " + instance + " (" + comma_list(blame.regressed) +
+std::string render_blame_lines(const std::string& instance, const case_blame& blame,
+                               const shown_case& shown) {
+  std::string text = "source lines of " + instance + " (" + shown.regressed +
                      (blame.against_baseline ? ", against the per-line baseline" : "") + "):\n";
   if (!blame.note.empty())
     text += "  " + blame.note + "\n";
-  for (const auto& line : blame.lines)
-    text += "  " + describe_blamed_line(line) + "   [" + line.function + "]\n";
+  for (std::size_t i = 0; i < blame.lines.size(); ++i)
+    text += "  " + shown.blame_lines[i].described + "   [" + blame.lines[i].function + "]\n";
   return text;
 }
 
@@ -64,7 +62,8 @@ std::string render_console_report(const judged_run& run, const console_report_op
   const run_results& results = run.results;
   std::vector<row> rows;
   rows.push_back({"CASE", "METRIC", "EXPECTED", "MEASURED", "DELTA", "VERDICT"});
-  for (const auto& result : results.cases) {
+  for (std::size_t position = 0; position < results.cases.size(); ++position) {
+    const case_result& result = results.cases[position];
     if (result.status == case_status::skipped) {
       rows.push_back({result.instance, "-", "-", "-", "-", "skipped: " + one_line(result.status_reason)});
     } else if (result.status == case_status::error) {
@@ -76,21 +75,22 @@ std::string render_console_report(const judged_run& run, const console_report_op
     }
     if (result.unverified)
       rows.push_back({result.instance, "(output)", "-", "-", "-", "unverified: no verify registered"});
-    for (const check_outcome* shown : shown_checks(result)) {
-      const check_outcome& check = *shown;
-      if (!options.show_passing && check.verdict == check_verdict::pass)
+    const std::vector<shown_check>& checks = run.shown[position].checks;
+    for (std::size_t i = 0; i < checks.size(); ++i) {
+      const shown_check& check = checks[i];
+      if (!check.listed || (!options.show_passing && result.checks[i].verdict == check_verdict::pass))
         continue;
-      rows.push_back({result.instance, shown_metric(check), round_numbers_in(check.expected),
-                      check.measured ? format_display_value(*check.measured) : "-", shown_delta(check),
-                      verdict_text(check, run)});
+      rows.push_back(
+          {result.instance, check.metric, check.expected, check.measured, check.delta, verdict_text(check)});
     }
     add_measured_rows(result, rows);
   }
 
   std::string text = align_columns(rows);
-  for (const auto& result : results.cases) {
+  for (std::size_t position = 0; position < results.cases.size(); ++position) {
+    const case_result& result = results.cases[position];
     if (result.blame)
-      text += render_blame_lines(result.instance, *result.blame);
+      text += render_blame_lines(result.instance, *result.blame, run.shown[position]);
   }
   text += summary_line(run) + "\n";
   return text;

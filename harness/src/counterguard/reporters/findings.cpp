@@ -10,7 +10,6 @@
 #include "counterguard/core/error.hpp"
 #include "counterguard/core/value_format.hpp"
 #include "counterguard/history/sha256.hpp"
-#include "counterguard/reporters/shown_checks.hpp"
 
 namespace counterguard {
 namespace {
@@ -30,9 +29,9 @@ int line_of_place(const std::string& place) {
 }
 
 // The YAML line of a check (expectation_line), else the case's definition.
-const source_location* expectation_source(const case_result& result, const check_outcome& check) {
-  if (const source_location* line = expectation_line(result, check))
-    return line;
+const source_location* expectation_source(const case_result& result, const shown_check& check) {
+  if (check.suite_line)
+    return &*check.suite_line;
   return result.source ? &*result.source : nullptr;
 }
 
@@ -62,9 +61,8 @@ finding from_check(const case_result& result, const check_outcome& check, findin
 // against a per-line baseline every line that changed (it has a before); else the lines carrying the most
 // telling blame metric (the others' lines carry their counters as always: a load's wavefronts next to a
 // store's conflicts).
-std::vector<const blamed_source_line*> blamed_lines_for(const case_result& result,
-                                                        const std::string& metric) {
-  std::vector<const blamed_source_line*> lines;
+std::vector<std::size_t> blamed_lines_for(const case_result& result, const std::string& metric) {
+  std::vector<std::size_t> lines;  // positions in result.blame->lines
   if (!result.blame)
     return lines;
   const case_blame& blame = *result.blame;
@@ -73,13 +71,14 @@ std::vector<const blamed_source_line*> blamed_lines_for(const case_result& resul
   if (!asked)
     return lines;
   std::set<std::pair<std::string, std::string>> seen;  // (file or place, line)
-  for (const auto& line : blame.lines) {
+  for (std::size_t i = 0; i < blame.lines.size(); ++i) {
+    const blamed_source_line& line = blame.lines[i];
     if (!line.before && !blame.metrics.empty() && line.metric != blame.metrics.front())
       continue;
     if (line.sass == "(no instruction now)")  // only the per-line baseline has it: nothing to point at now
       continue;
     if (seen.emplace(line.file.empty() ? line.place : line.file, line.place).second)
-      lines.push_back(&line);
+      lines.push_back(i);
   }
   return lines;
 }
@@ -96,27 +95,31 @@ std::vector<finding> collect_findings(const judged_run& run, const repository_pa
   const run_results& results = run.results;
   std::vector<finding> at_source;
   std::vector<finding> at_yaml;
-  for (const auto& result : results.cases) {
+  for (std::size_t position = 0; position < results.cases.size(); ++position) {
+    const case_result& result = results.cases[position];
+    const shown_case& shown = run.shown[position];
     if (result.status == case_status::skipped)
       continue;
     bool any_check = false;
-    for (const check_outcome* check : shown_checks(result)) {
-      if (!run.fails(*check))
+    for (std::size_t c = 0; c < result.checks.size(); ++c) {
+      const check_outcome& check = result.checks[c];
+      if (!shown.checks[c].listed || !shown.checks[c].failing)
         continue;
       any_check = true;
-      for (const blamed_source_line* line : blamed_lines_for(result, check->metric)) {
+      for (const std::size_t i : blamed_lines_for(result, check.metric)) {
+        const blamed_source_line& line = result.blame->lines[i];
         // A line outside the repository (a library's header) has nowhere to go: the suite line still says it.
-        const auto path = paths.relative(line->file);
-        if (!path || line_of_place(line->place) <= 0)
+        const auto path = paths.relative(line.file);
+        if (!path || line_of_place(line.place) <= 0)
           continue;
-        finding f = from_check(result, *check, finding_kind::source_line);
-        f.place = repository_place{*path, line_of_place(line->place)};
-        f.blamed = describe_blamed_line(*line);
-        f.sass = line->sass;
+        finding f = from_check(result, check, finding_kind::source_line);
+        f.place = repository_place{*path, line_of_place(line.place)};
+        f.blamed = shown.blame_lines[i].described;
+        f.sass = line.sass;
         at_source.push_back(std::move(f));
       }
-      finding f = from_check(result, *check, finding_kind::expectation);
-      f.place = place_of(expectation_source(result, *check), paths);
+      finding f = from_check(result, check, finding_kind::expectation);
+      f.place = place_of(expectation_source(result, shown.checks[c]), paths);
       at_yaml.push_back(std::move(f));
     }
     const bool wrong_output = result.verified && !*result.verified;

@@ -6,21 +6,21 @@
 #include <string>
 #include <vector>
 
-#include "counterguard/reporters/display_number.hpp"
-#include "counterguard/reporters/shown_checks.hpp"
 #include "detail/html_sections.hpp"
 
 namespace counterguard::detail {
 namespace {
 
-std::string number_cell(const std::optional<double>& value) {
-  return "<td class=\"n\">" + (value ? esc(format_display_value(*value)) : std::string("-")) + "</td>";
+// A value as tables show it ("-" for none).
+std::string number_cell(const std::string& shown) {
+  return "<td class=\"n\">" + esc(shown) + "</td>";
 }
 
 struct attention_item {
   int rank = 0;
   std::size_t case_index = 0;
   const check_outcome* check = nullptr;  // null: the case itself (error, wrong output)
+  const shown_check* shown = nullptr;    // check's words
   std::string label;
   std::string detail;
 };
@@ -31,12 +31,14 @@ std::vector<attention_item> attention_items(const judged_run& run) {
   for (std::size_t i = 0; i < results.cases.size(); ++i) {
     const case_result& result = results.cases[i];
     if (result.status == case_status::error)
-      items.push_back({0, i, nullptr, "error", result.status_reason});
+      items.push_back({0, i, nullptr, nullptr, "error", result.status_reason});
     if (result.verified && !*result.verified)
-      items.push_back({1, i, nullptr, "wrong output", result.verification_message});
-    for (const auto& check : result.checks) {
+      items.push_back({1, i, nullptr, nullptr, "wrong output", result.verification_message});
+    for (std::size_t c = 0; c < result.checks.size(); ++c) {
+      const check_outcome& check = result.checks[c];
+      const shown_check& shown = run.shown[i].checks[c];
       if (check.verdict != check_verdict::new_metric && check.verdict != check_verdict::pass)
-        items.push_back({run.rank(check), i, &check, shown_verdict(check.verdict), check.message});
+        items.push_back({shown.rank, i, &check, &shown, shown.verdict, check.message});
     }
   }
   std::stable_sort(items.begin(), items.end(),
@@ -59,16 +61,17 @@ std::string render_attention(const judged_run& run) {
         "<th>measured</th><th>baseline</th><th>delta</th><th>where</th><th>details</th></tr>\n";
     for (const auto& item : items) {
       const case_result& result = results.cases[item.case_index];
-      const bool failing = item.check == nullptr || run.fails(*item.check);
+      const bool failing = item.shown == nullptr || item.shown->failing;
       html += "<tr class=\"" + std::string(failing ? "bad" : "note") + "\" data-rank=\"" +
               std::to_string(item.rank) + "\"><td class=\"v\">" + esc(item.label) + "</td><td><a href=\"#" +
               case_anchor(item.case_index) + "\"><code>" + esc(result.instance) + "</code></a></td>";
       if (item.check != nullptr) {
         const check_outcome& check = *item.check;
-        html += "<td><code>" + esc(shown_metric(check)) + "</code></td><td>" +
-                esc(round_numbers_in(check.expected)) + "</td>" + number_cell(check.measured) +
-                number_cell(check.baseline) + "<td class=\"n\">" + esc(shown_delta(check)) + "</td>" +
-                "<td><code>" + esc(source_text(check.source ? check.source : result.source)) + "</code></td>";
+        const shown_check& shown = *item.shown;
+        html += "<td><code>" + esc(shown.metric) + "</code></td><td>" + esc(shown.expected) + "</td>" +
+                number_cell(shown.measured) + number_cell(shown.baseline) + "<td class=\"n\">" +
+                esc(shown.delta) + "</td>" + "<td><code>" +
+                esc(source_text(check.source ? check.source : result.source)) + "</code></td>";
       } else {
         html += "<td></td><td></td><td></td><td></td><td></td><td><code>" + esc(source_text(result.source)) +
                 "</code></td>";

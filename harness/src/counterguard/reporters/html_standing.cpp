@@ -6,30 +6,33 @@
 #include <vector>
 
 #include "counterguard/reporters/check_bar.hpp"
-#include "counterguard/reporters/display_number.hpp"
-#include "counterguard/reporters/shown_checks.hpp"
 #include "detail/html_sections.hpp"
 
 namespace counterguard::detail {
 namespace {
 
+// A listed check with its words.
+struct standing_check {
+  const check_outcome* check = nullptr;
+  const shown_check* shown = nullptr;
+};
+
 // "bad": fails the case; "ok": passes; "note": reported without failing (new metric, lenient improvement).
-const char* row_class(const check_outcome& check, const judged_run& run) {
-  if (run.fails(check))
+const char* row_class(const standing_check& row) {
+  if (row.shown->failing)
     return "bad";
-  return check.verdict == check_verdict::pass ? "ok" : "note";
+  return row.check->verdict == check_verdict::pass ? "ok" : "note";
 }
 
 // Where a row stands: 0 fails the case, 1 changed without failing (improvement, new, missing), 2 passes.
-int standing_rank(const check_outcome& check, const judged_run& run) {
-  if (run.fails(check))
+int standing_rank(const standing_check& row) {
+  if (row.shown->failing)
     return 0;
-  return check.verdict == check_verdict::pass ? 2 : 1;
+  return row.check->verdict == check_verdict::pass ? 2 : 1;
 }
 
 // Where a case stands: 0 failed or error, 1 something changed, 2 passed, 3 skipped.
-int standing_rank(case_status status, const std::vector<const check_outcome*>& checks,
-                  const judged_run& run) {
+int standing_rank(case_status status, const std::vector<standing_check>& checks) {
   switch (status) {
     case case_status::failed:
     case case_status::error:
@@ -39,8 +42,8 @@ int standing_rank(case_status status, const std::vector<const check_outcome*>& c
     case case_status::passed:
       break;
   }
-  for (const auto* check : checks) {
-    if (standing_rank(*check, run) < 2)
+  for (const auto& check : checks) {
+    if (standing_rank(check) < 2)
       return 1;
   }
   return 2;
@@ -65,17 +68,21 @@ std::string render_standing(const judged_run& run) {
   struct ranked_case {
     int rank = 0;
     std::size_t index = 0;
-    std::vector<const check_outcome*> checks;
+    std::vector<standing_check> checks;
   };
   std::vector<ranked_case> cases;
   std::size_t rows = 0;
   for (std::size_t i = 0; i < results.cases.size(); ++i) {
-    std::vector<const check_outcome*> checks = shown_checks(results.cases[i]);
-    std::stable_sort(checks.begin(), checks.end(), [&run](const check_outcome* a, const check_outcome* b) {
-      return standing_rank(*a, run) < standing_rank(*b, run);
+    std::vector<standing_check> checks;
+    for (std::size_t c = 0; c < run.shown[i].checks.size(); ++c) {
+      if (run.shown[i].checks[c].listed)
+        checks.push_back({&results.cases[i].checks[c], &run.shown[i].checks[c]});
+    }
+    std::stable_sort(checks.begin(), checks.end(), [](const standing_check& a, const standing_check& b) {
+      return standing_rank(a) < standing_rank(b);
     });
     rows += checks.size();
-    cases.push_back({standing_rank(run.statuses[i], checks, run), i, std::move(checks)});
+    cases.push_back({standing_rank(run.statuses[i], checks), i, std::move(checks)});
   }
   std::stable_sort(cases.begin(), cases.end(),
                    [](const ranked_case& a, const ranked_case& b) { return a.rank < b.rank; });
@@ -99,14 +106,14 @@ std::string render_standing(const judged_run& run) {
       lines.push_back(
           standing_row("bad", "(output)", "-", "", "-", "wrong output: " + esc(result.verification_message)));
     }
-    for (const auto* check : checks) {
-      std::string metric = esc(check->metric);
-      if (!check->kernel.empty())
-        metric += " <span class=\"muted\">[" + esc(check->kernel) + "]</span>";
-      lines.push_back(standing_row(row_class(*check, run), metric, esc(round_numbers_in(check->expected)),
-                                   render_check_bar_svg(*check),
-                                   check->measured ? esc(format_display_value(*check->measured)) : "-",
-                                   shown_verdict(check->verdict)));
+    for (const auto& row : checks) {
+      const check_outcome& check = *row.check;
+      std::string metric = esc(check.metric);
+      if (!check.kernel.empty())
+        metric += " <span class=\"muted\">[" + esc(check.kernel) + "]</span>";
+      lines.push_back(standing_row(row_class(row), metric, esc(row.shown->expected),
+                                   render_check_bar_svg(check), esc(row.shown->measured),
+                                   row.shown->verdict));
     }
     if (lines.empty())
       continue;

@@ -8,16 +8,14 @@
 #include <string>
 #include <vector>
 
-#include "counterguard/core/name_suggestions.hpp"
-#include "counterguard/results/case_blame.hpp"
 #include "detail/html_sections.hpp"
 
 namespace counterguard::detail {
 namespace {
 
 // The source lines a failed case's regressed counters come from (run's blame, docs/blame.md).
-std::string render_blame(const case_blame& blame) {
-  std::string html = "<p><strong>source lines</strong> of " + esc(comma_list(blame.regressed)) +
+std::string render_blame(const case_blame& blame, const shown_case& shown) {
+  std::string html = "<p><strong>source lines</strong> of " + esc(shown.regressed) +
                      (blame.against_baseline ? " (against the per-line baseline)" : "") + "</p>\n";
   if (!blame.note.empty())
     html += "<p class=\"muted\">" + esc(blame.note) + "</p>\n";
@@ -26,9 +24,10 @@ std::string render_blame(const case_blame& blame) {
   html +=
       "<table class=\"blame\"><tr><th>line</th><th>instruction</th><th>counter</th><th>before</th>"
       "<th>now</th><th>function</th></tr>\n";
-  for (const auto& line : blame.lines) {
-    const std::string kinds = describe_kind_change(line);
-    html += "<tr><td><code>" + esc(describe_blamed_place(line)) + "</code></td><td><code>" + esc(line.sass) +
+  for (std::size_t i = 0; i < blame.lines.size(); ++i) {
+    const blamed_source_line& line = blame.lines[i];
+    const std::string& kinds = shown.blame_lines[i].kind_change;
+    html += "<tr><td><code>" + esc(shown.blame_lines[i].place) + "</code></td><td><code>" + esc(line.sass) +
             "</code>" + (kinds.empty() ? "" : "<br>" + esc(kinds)) + "</td><td>" + esc(line.metric) +
             "</td><td class=\"n\">" + (line.before ? std::to_string(*line.before) : "-") +
             "</td><td class=\"n\">" + std::to_string(line.after) + "</td><td><code>" + esc(line.function) +
@@ -43,8 +42,8 @@ std::string render_case(const judged_run& run, std::size_t index,
   const char* status = to_string(outcome);
   const bool failing = outcome == case_status::failed || outcome == case_status::error;
   std::size_t failing_checks = 0;
-  for (const auto& check : result.checks)
-    failing_checks += run.fails(check) ? 1 : 0;
+  for (const auto& check : run.shown[index].checks)
+    failing_checks += check.failing ? 1 : 0;
   std::string html =
       "<details class=\"case" + std::string(failing ? " failing" : "") + "\" id=\"" + case_anchor(index) +
       "\"" + (failing ? " open" : "") + "><summary><span class=\"badge " + status + "\">" + status +
@@ -71,7 +70,7 @@ std::string render_case(const judged_run& run, std::size_t index,
   if (!facts.empty())
     html += "<p>" + facts + "</p>\n";
   if (result.blame)
-    html += render_blame(*result.blame);
+    html += render_blame(*result.blame, run.shown[index]);
   return html + "</details>\n";
 }
 

@@ -78,10 +78,11 @@ std::vector<ranked_series> trend_order(const judged_run& run, const std::vector<
                                        const std::vector<std::size_t>& plotted) {
   const run_results& results = run.results;
   std::set<std::tuple<std::string, std::string, std::string>> failing_now;
-  for (const auto& result : results.cases) {
-    for (const auto& check : result.checks) {
-      if (run.fails(check))
-        failing_now.emplace(result.instance, history_kernel_key(check), check.metric);
+  for (std::size_t i = 0; i < results.cases.size(); ++i) {
+    const case_result& result = results.cases[i];
+    for (std::size_t c = 0; c < result.checks.size(); ++c) {
+      if (run.shown[i].checks[c].failing)
+        failing_now.emplace(result.instance, history_kernel_key(result.checks[c]), result.checks[c].metric);
     }
   }
   std::vector<ranked_series> ranked;

@@ -8,8 +8,6 @@
 #include <vector>
 
 #include "counterguard/core/atomic_file.hpp"
-#include "counterguard/core/value_format.hpp"
-#include "counterguard/reporters/shown_checks.hpp"
 
 namespace counterguard {
 namespace {
@@ -19,9 +17,9 @@ std::string seconds_text(double seconds) {
 }
 
 // "metric: expected X, measured Y" (with the kernel when the check is per kernel).
-std::string failure_message(const check_outcome& check) {
-  return shown_metric(check) + ": expected " + check.expected + ", measured " +
-         (check.measured ? format_value(*check.measured) : "nothing");
+std::string failure_message(const check_outcome& check, const shown_check& shown) {
+  return shown.metric + ": expected " + check.expected + ", measured " +
+         (shown.measured_in_full.empty() ? "nothing" : shown.measured_in_full);
 }
 
 struct suite_counts {
@@ -40,13 +38,13 @@ std::string counts_attributes(std::size_t tests, std::size_t failures, std::size
 
 // Where a CI system should point for this case: the first failing check's YAML expectation, else the
 // case's own definition; nothing when the results do not say (files written before they carried it).
-const source_location* case_source(const case_result& result, case_status status, const judged_run& run) {
+const source_location* case_source(const case_result& result, case_status status, const shown_case& shown) {
   if (status == case_status::failed) {
-    for (const auto& check : result.checks) {
-      if (!run.fails(check))
+    for (const auto& check : shown.checks) {
+      if (!check.failing)
         continue;
-      if (const source_location* where = expectation_line(result, check))
-        return where;
+      if (check.suite_line)
+        return &*check.suite_line;
       break;  // the first failing check has no expectation of its own: the case's definition
     }
   }
@@ -102,9 +100,10 @@ suite_context make_suite_context(const run_metadata& metadata, const std::string
 void render_case(std::string& xml, const judged_run& run, std::size_t position) {
   const case_result& result = run.results.cases[position];
   const case_status status = run.statuses[position];
+  const shown_case& shown = run.shown[position];
   xml += "    <testcase classname=\"" + xml_escape(result.suite) + "\" name=\"" +
          xml_escape(result.instance) + "\" time=\"" + seconds_text(result.seconds) + "\"" +
-         source_attributes(case_source(result, status, run));
+         source_attributes(case_source(result, status, shown));
   std::string body;
   switch (status) {
     case case_status::error:
@@ -114,10 +113,10 @@ void render_case(std::string& xml, const judged_run& run, std::size_t position) 
       body += "      <skipped message=\"" + xml_escape(result.status_reason) + "\"/>\n";
       break;
     case case_status::failed: {
-      std::vector<const check_outcome*> failing;
-      for (const auto& check : result.checks) {
-        if (run.fails(check))
-          failing.push_back(&check);
+      std::vector<std::size_t> failing;  // positions in result.checks
+      for (std::size_t i = 0; i < shown.checks.size(); ++i) {
+        if (shown.checks[i].failing)
+          failing.push_back(i);
       }
       std::string message;
       std::string type;
@@ -127,12 +126,12 @@ void render_case(std::string& xml, const judged_run& run, std::size_t position) 
         type = "wrong_output";
         details += message + "\n";
       }
-      for (const auto* check : failing) {
+      for (const std::size_t i : failing) {
         if (message.empty()) {
-          message = failure_message(*check);
-          type = to_string(check->verdict);
+          message = failure_message(result.checks[i], shown.checks[i]);
+          type = shown.checks[i].verdict_name;
         }
-        details += check->message + "\n";
+        details += result.checks[i].message + "\n";
       }
       if (message.empty()) {
         message = result.status_reason.empty() ? "failed" : result.status_reason;
@@ -144,8 +143,8 @@ void render_case(std::string& xml, const judged_run& run, std::size_t position) 
         details += "source lines:\n";
         if (!result.blame->note.empty())
           details += "  " + result.blame->note + "\n";
-        for (const auto& line : result.blame->lines)
-          details += "  " + describe_blamed_line(line) + "\n";
+        for (const auto& line : shown.blame_lines)
+          details += "  " + line.described + "\n";
       }
       const std::size_t problems = failing.size() + (result.verified && !*result.verified ? 1 : 0);
       if (problems > 1)
@@ -165,8 +164,8 @@ void render_case(std::string& xml, const judged_run& run, std::size_t position) 
       out += "not run: " + std::to_string(result.counter_checks_not_run) +
              " counter check(s), nothing was profiled\n";
     }
-    for (const auto& check : result.checks)
-      out += std::string(to_string(check.verdict)) + ": " + check.message + "\n";
+    for (std::size_t i = 0; i < result.checks.size(); ++i)
+      out += shown.checks[i].verdict_name + ": " + result.checks[i].message + "\n";
     body += "      <system-out>" + xml_escape(out) + "</system-out>\n";
   }
   if (body.empty()) {

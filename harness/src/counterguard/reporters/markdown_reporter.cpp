@@ -9,9 +9,6 @@
 #include <vector>
 
 #include "counterguard/core/atomic_file.hpp"
-#include "counterguard/core/name_suggestions.hpp"
-#include "counterguard/core/value_format.hpp"
-#include "counterguard/reporters/shown_checks.hpp"
 #include "counterguard/reporters/summary_text.hpp"
 
 namespace counterguard {
@@ -42,8 +39,8 @@ std::string linked_note(const item& i) {
 }
 
 // As the other reports word it, but "failed" for a failed expectation, as the counts line says.
-std::string verdict_label(const check_outcome& check) {
-  return check.verdict == check_verdict::fail ? "failed" : shown_verdict(check.verdict);
+std::string verdict_label(const check_outcome& check, const shown_check& shown) {
+  return check.verdict == check_verdict::fail ? "failed" : shown.verdict;
 }
 
 std::string code(const std::string& text) {
@@ -103,7 +100,9 @@ std::string render_markdown_report(const judged_run& run, const markdown_budget&
   const run_summary& summary = run.summary;
   std::vector<item> items;
   std::vector<const case_result*> skipped;
-  for (const auto& result : results.cases) {
+  for (std::size_t position = 0; position < results.cases.size(); ++position) {
+    const case_result& result = results.cases[position];
+    const shown_case& shown = run.shown[position];
     if (result.status == case_status::skipped)
       skipped.push_back(&result);
     if (result.status == case_status::error) {
@@ -117,23 +116,26 @@ std::string render_markdown_report(const judged_run& run, const markdown_budget&
           {7, "unverified", result.instance, "", "", "",
            "the variant registers no verification: its counters were measured, its output unchecked"});
     }
-    for (const auto& check : result.checks) {
+    for (std::size_t i = 0; i < result.checks.size(); ++i) {
+      const check_outcome& check = result.checks[i];
+      const shown_check& words = shown.checks[i];
       if (check.verdict == check_verdict::pass)
         continue;
-      items.push_back({run.rank(check), verdict_label(check), result.instance, shown_metric(check),
-                       check.expected, check.measured ? format_value(*check.measured) : "-", check.message});
+      items.push_back({words.rank, verdict_label(check, words), result.instance, words.metric, check.expected,
+                       words.measured_in_full.empty() ? "-" : words.measured_in_full, check.message});
     }
     if (result.blame) {
       // Right under the case's failing checks: the source lines its regressed counters come from.
       const case_blame& blame = *result.blame;
       if (!blame.note.empty())
-        items.push_back({3, blame_verdict, result.instance, comma_list(blame.regressed), "", "", blame.note});
-      for (const auto& line : blame.lines) {
-        const std::string kinds = describe_kind_change(line);
+        items.push_back({3, blame_verdict, result.instance, shown.regressed, "", "", blame.note});
+      for (std::size_t i = 0; i < blame.lines.size(); ++i) {
+        const blamed_source_line& line = blame.lines[i];
+        const std::string& kinds = shown.blame_lines[i].kind_change;
         items.push_back({3, blame_verdict, result.instance, line.metric,
                          line.before ? std::to_string(*line.before) : "-", std::to_string(line.after),
-                         describe_blamed_place(line) + "  " + line.sass +
-                             (kinds.empty() ? "" : "  " + kinds) + "  (" + line.function + ")"});
+                         shown.blame_lines[i].place + "  " + line.sass + (kinds.empty() ? "" : "  " + kinds) +
+                             "  (" + line.function + ")"});
         if (paths) {
           const auto colon = line.place.rfind(':');
           const auto path = paths->relative(line.file);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "counterguard/reporters/shown_checks.hpp"
+#include "counterguard/checker/shown_checks.hpp"
 
 #include <gtest/gtest.h>
 

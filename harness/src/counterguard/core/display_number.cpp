@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "counterguard/reporters/display_number.hpp"
+#include "counterguard/core/display_number.hpp"
 
 #include <fmt/format.h>
 
