@@ -98,6 +98,7 @@ class command_line_fuzz : public ::testing::Test {
  protected:
   command_line_fuzz() {
     m_dir = fs::temp_directory_path() / ("counterguard-cli-fuzz-" + std::to_string(::getpid()));
+    fs::remove_all(m_dir);  // a killed earlier process of the same pid may have left its databases
     fs::create_directories(m_dir);
   }
   ~command_line_fuzz() override { fs::remove_all(m_dir); }
