@@ -56,6 +56,8 @@ class counter_data_archive_test : public ::testing::Test {
       launch.preferred_carveout_pct = i == 0 ? -1 : 25;
       launch.stack_size_bytes = 1024;
       launch.persisting_l2_bytes = 11796480;
+      launch.max_active_clusters = i == 0 ? 0 : 33;
+      launch.max_potential_cluster_size = i == 0 ? 0 : 8;
       entry.launches.push_back(launch);
     }
     archive.cases.push_back(entry);
@@ -87,6 +89,8 @@ void expect_same_launch(const profiled_launch& a, const profiled_launch& b) {
   EXPECT_EQ(a.preferred_carveout_pct, b.preferred_carveout_pct);
   EXPECT_EQ(a.stack_size_bytes, b.stack_size_bytes);
   EXPECT_EQ(a.persisting_l2_bytes, b.persisting_l2_bytes);
+  EXPECT_EQ(a.max_active_clusters, b.max_active_clusters);
+  EXPECT_EQ(a.max_potential_cluster_size, b.max_potential_cluster_size);
 }
 
 // The manifest as a counterguard that kept none of a launch's ids, limits and carve-out wrote it.
@@ -95,8 +99,8 @@ void drop_launch_context_fields(const fs::path& manifest_path) {
   nlohmann::json manifest = nlohmann::json::parse(in);
   for (auto& entry : manifest["cases"]) {
     for (auto& range : entry["ranges"]) {
-      for (const char* key :
-           {"stream_id", "context_id", "preferred_carveout_pct", "stack_size_bytes", "persisting_l2_bytes"})
+      for (const char* key : {"stream_id", "context_id", "preferred_carveout_pct", "stack_size_bytes",
+                              "persisting_l2_bytes", "max_active_clusters", "max_potential_cluster_size"})
         range.erase(key);
     }
   }
@@ -134,6 +138,8 @@ TEST_F(counter_data_archive_test, an_archive_written_before_launch_ids_were_kept
   EXPECT_FALSE(launch.preferred_carveout_pct.has_value());
   EXPECT_FALSE(launch.stack_size_bytes.has_value());
   EXPECT_FALSE(launch.persisting_l2_bytes.has_value());
+  EXPECT_FALSE(launch.max_active_clusters.has_value());
+  EXPECT_FALSE(launch.max_potential_cluster_size.has_value());
 }
 
 TEST_F(counter_data_archive_test, a_carveout_outside_0_to_100_is_an_input_error_naming_the_field) {

@@ -94,6 +94,8 @@ json launch_to_json(const profiled_launch& launch) {
   optional("preferred_carveout_pct", launch.preferred_carveout_pct);
   optional("stack_size_bytes", launch.stack_size_bytes);
   optional("persisting_l2_bytes", launch.persisting_l2_bytes);
+  optional("max_active_clusters", launch.max_active_clusters);
+  optional("max_potential_cluster_size", launch.max_potential_cluster_size);
   return item;
 }
 
@@ -146,6 +148,10 @@ profiled_launch launch_from_json(const json_reader& reader, const json& range, c
     launch.stack_size_bytes = static_cast<std::uint64_t>(*bytes);
   if (const auto bytes = whole("persisting_l2_bytes", 0, INT64_MAX))
     launch.persisting_l2_bytes = static_cast<std::uint64_t>(*bytes);
+  if (const auto clusters = whole("max_active_clusters", 0, INT32_MAX))
+    launch.max_active_clusters = static_cast<int>(*clusters);
+  if (const auto size = whole("max_potential_cluster_size", 0, INT32_MAX))
+    launch.max_potential_cluster_size = static_cast<int>(*size);
   return launch;
 }
 

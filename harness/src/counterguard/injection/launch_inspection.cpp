@@ -13,6 +13,7 @@
 #include <cupti_runtime_cbid.h>
 #include <generated_cuda_runtime_api_meta.h>
 
+#include "counterguard/cupti/cluster_occupancy.hpp"
 #include "counterguard/cupti/internal_launch_params.hpp"
 #include "counterguard/cupti/launch_callbacks.hpp"
 #include "counterguard/metrics/ncu_launch_metrics.hpp"
@@ -293,6 +294,12 @@ bool read_launch_attributes(const intercepted_launch& intercepted, CUdevice devi
                         static_cast<unsigned>(function_attribute(CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH,
                                                                  function, kernel, device, cluster_ok))};
     }
+  }
+  if (const auto clusters = detail::ask_cluster_occupancy(
+          &cuOccupancyMaxActiveClusters, &cuOccupancyMaxPotentialClusterSize, function, launch.grid,
+          launch.block, launch.dynamic_shared_bytes, launch.cluster)) {
+    launch.max_active_clusters = clusters->max_active_clusters;
+    launch.max_potential_cluster_size = clusters->max_potential_cluster_size;
   }
   const unsigned threads = launch.block[0] * launch.block[1] * launch.block[2];
   int blocks_per_sm = 0;

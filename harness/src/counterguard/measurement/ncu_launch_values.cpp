@@ -76,6 +76,30 @@ std::optional<double> as_value(const std::optional<T>& value) {
   return value ? std::optional<double>(static_cast<double>(*value)) : std::nullopt;
 }
 
+// ncu's cluster occupancy percentages from the driver's count of clusters that fit on the device at once:
+// the blocks those clusters hold against the blocks the SMs would hold without clusters
+// (launch__occupancy_cluster_pct), and their warps against the device's warp slots
+// (launch__occupancy_cluster_gpu_pct). 0 for a launch without clusters, as ncu shows them.
+std::optional<double> cluster_occupancy_pct(const profiled_launch& l, bool of_gpu) {
+  if (!l.max_active_clusters)
+    return std::nullopt;
+  const double cluster_size = static_cast<double>(l.cluster[0]) * l.cluster[1] * l.cluster[2];
+  if (cluster_size == 0)
+    return 0.0;
+  const auto sms = device_value(l, "multiprocessor_count");
+  const double blocks = *l.max_active_clusters * cluster_size;
+  if (!of_gpu) {
+    if (!sms || l.blocks_per_sm <= 0)
+      return std::nullopt;
+    return blocks / (l.blocks_per_sm * *sms) * 100.0;
+  }
+  const auto slots = device_value(l, "max_warps_per_multiprocessor");
+  const auto warps = warps_per_block(l);
+  if (!sms || !slots || !warps || *slots <= 0)
+    return std::nullopt;
+  return blocks * *warps / (*slots * *sms) * 100.0;
+}
+
 // The ones that read the launch's code (its barriers) or what the launch took from its context.
 std::optional<std::optional<double>> code_or_context_value(const profiled_launch& l, const std::string& name,
                                                            const kernel_resources* code) {
@@ -94,6 +118,14 @@ std::optional<std::optional<double>> code_or_context_value(const profiled_launch
     return as_value(l.persisting_l2_bytes);
   if (name == "launch__device_id")
     return device_value(l, "device_index");
+  if (name == "launch__cluster_max_active")
+    return as_value(l.max_active_clusters);
+  if (name == "launch__cluster_max_potential_size")
+    return as_value(l.max_potential_cluster_size);
+  if (name == "launch__occupancy_cluster_pct")
+    return cluster_occupancy_pct(l, false);
+  if (name == "launch__occupancy_cluster_gpu_pct")
+    return cluster_occupancy_pct(l, true);
   const bool shared = name == "launch__shared_mem_per_block_allocated" ||
                       name == "launch__shared_mem_config_size" ||
                       name == "launch__occupancy_limit_shared_mem";
@@ -212,6 +244,11 @@ std::string why_no_launch_value(const profiled_launch& l, const std::string& fie
     return older + "its stream and context ids";
   if (field == "launch__stack_size" || field == "launch__persisting_l2_cache_size")
     return older + "its context's limits";
+  const bool clusters =
+      field == "launch__cluster_max_active" || field == "launch__cluster_max_potential_size" ||
+      field == "launch__occupancy_cluster_pct" || field == "launch__occupancy_cluster_gpu_pct";
+  if (clusters && !l.max_active_clusters)
+    return older + "the driver's cluster occupancy at the launch";
   const bool shared = field == "launch__shared_mem_config_size" ||
                       field == "launch__occupancy_limit_shared_mem" ||
                       field == "launch__shared_mem_per_block_allocated";

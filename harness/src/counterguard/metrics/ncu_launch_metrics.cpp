@@ -63,6 +63,16 @@ const std::vector<launch_entry>& launch_entries() {
       {"launch__shared_mem_config_size", lower, "bytes",
        "the shared-memory carve-out the driver configures for the launch"},
       {"launch__barrier_count", lower, "barriers", "barriers the function uses (its compiled count)"},
+      {"launch__cluster_max_active", higher, "clusters",
+       "clusters that fit on the device at once, by the driver's cluster occupancy calculator (0: no "
+       "clusters)"},
+      {"launch__cluster_max_potential_size", higher, "blocks",
+       "the largest cluster size the driver allows for the function and launch (0: no clusters)"},
+      {"launch__occupancy_cluster_pct", higher, "%",
+       "blocks the clusters that fit hold, against the blocks the SMs hold without clusters (0: no "
+       "clusters)"},
+      {"launch__occupancy_cluster_gpu_pct", higher, "%",
+       "warps of the clusters that fit, against the device's warp slots (0: no clusters)"},
       {"launch__stream_id", same, "", "CUPTI's id of the launch's stream (unique in its context)"},
       {"launch__context_id", same, "", "CUPTI's id of the launch's context (unique in the process)"},
       {"launch__device_id", same, "", "the ordinal of the launch's device"},
@@ -84,9 +94,6 @@ constexpr const char* text_value = "its value is text (counterguard's metrics ar
 constexpr const char* instanced_occupancy =
     "it is the data of ncu's occupancy graphs (active warps for each block size, register count, shared "
     "memory size, barrier count or cluster size), not one number of the launch";
-constexpr const char* cluster_calculator =
-    "counterguard does not run the driver's cluster occupancy calculator (cuOccupancyMaxActiveClusters, "
-    "cuOccupancyMaxPotentialClusterSize) at the launch";
 constexpr const char* launch_mode =
     "counterguard does not detect the launch mode it states (green contexts, MPS, vGPU, dynamic parallelism, "
     "NVLink-centric scheduling); it would read 0 where it may not be";
@@ -104,10 +111,6 @@ const std::vector<refused_entry>& refused_entries() {
       {"launch__tpc_enabled", text_value},
       {"launch__tpc_count",
        "the number of TPCs is not a CUDA device attribute (ncu reads it from the chip: 66 on the H200)"},
-      {"launch__cluster_max_active", cluster_calculator},
-      {"launch__cluster_max_potential_size", cluster_calculator},
-      {"launch__occupancy_cluster_gpu_pct", cluster_calculator},
-      {"launch__occupancy_cluster_pct", cluster_calculator},
       {"launch__occupancy_per_barrier_count", instanced_occupancy},
       {"launch__occupancy_per_block_size", instanced_occupancy},
       {"launch__occupancy_per_cluster_size", instanced_occupancy},

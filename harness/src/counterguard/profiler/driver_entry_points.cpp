@@ -32,6 +32,8 @@ const driver_functions& driver() {
     entry_point("cuKernelGetAttribute", 12000, f.kernel_get_attribute);
     entry_point("cuKernelGetFunction", 12000, f.kernel_get_function);
     entry_point("cuOccupancyMaxActiveBlocksPerMultiprocessor", 6050, f.occupancy);
+    entry_point("cuOccupancyMaxActiveClusters", 11070, f.occupancy_max_active_clusters);
+    entry_point("cuOccupancyMaxPotentialClusterSize", 11070, f.occupancy_max_potential_cluster_size);
     entry_point("cuCtxGetDevice", 13000, f.ctx_get_device);
     entry_point("cuFuncGetModule", 11000, f.func_get_module);
     entry_point("cuLibraryGetModule", 12000, f.library_get_module);

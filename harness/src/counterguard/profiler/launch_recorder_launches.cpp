@@ -12,6 +12,7 @@
 #include <string>
 
 #include "counterguard/core/symbol_names.hpp"
+#include "counterguard/cupti/cluster_occupancy.hpp"
 #include "detail/driver_entry_points.hpp"
 #include "detail/launch_attributes.hpp"
 #include "detail/launch_geometry.hpp"
@@ -151,6 +152,12 @@ void launch_recorder::exited() {
   launch.constant_bytes = attributes.constant_bytes;
   if (launch.cluster == std::array<unsigned, 3>{0, 0, 0})
     launch.cluster = attributes.required_cluster;
+  if (const auto clusters = ask_cluster_occupancy(
+          driver().occupancy_max_active_clusters, driver().occupancy_max_potential_cluster_size,
+          attributes.function, launch.grid, launch.block, launch.dynamic_shared_bytes, launch.cluster)) {
+    launch.max_active_clusters = clusters->max_active_clusters;
+    launch.max_potential_cluster_size = clusters->max_potential_cluster_size;
+  }
   if (m_max_threads_per_sm >= 32) {
     // Whole warps: a partial warp occupies a full warp slot.
     const double warps_per_block =

@@ -45,6 +45,10 @@ struct profiled_launch {
   std::optional<int> preferred_carveout_pct;
   std::optional<std::uint64_t> stack_size_bytes;     // the context's CU_LIMIT_STACK_SIZE
   std::optional<std::uint64_t> persisting_l2_bytes;  // the context's CU_LIMIT_PERSISTING_L2_CACHE_SIZE
+  // The driver's cluster occupancy calculator at the launch (ncu's launch__cluster_max_active and
+  // _max_potential_size); 0 for a launch without clusters. Empty in recordings made before they were kept.
+  std::optional<int> max_active_clusters;
+  std::optional<int> max_potential_cluster_size;
 };
 
 }  // namespace counterguard

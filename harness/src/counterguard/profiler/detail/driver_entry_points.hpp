@@ -16,6 +16,9 @@ struct driver_functions {
   PFN_cuKernelGetAttribute_v12000 kernel_get_attribute = nullptr;
   PFN_cuKernelGetFunction_v12000 kernel_get_function = nullptr;
   PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050 occupancy = nullptr;
+  // The cluster occupancy calculator (ncu's launch__cluster_max_active, _max_potential_size).
+  PFN_cuOccupancyMaxActiveClusters_v11070 occupancy_max_active_clusters = nullptr;
+  PFN_cuOccupancyMaxPotentialClusterSize_v11070 occupancy_max_potential_cluster_size = nullptr;
   // CUDA 13's cuCtxGetDevice takes the context (null: the current one); the one-argument form of earlier
   // toolkits, called through this entry point, read a stray second argument and crashed the process.
   PFN_cuCtxGetDevice_v13000 ctx_get_device = nullptr;
