@@ -139,4 +139,14 @@ void add_expectation_checks(const case_instance& instance, case_result& result) 
   add_expectation_checks(instance.expectations, result);
 }
 
+void check_static_expectations(const case_instance& instance, case_result& result) {
+  std::vector<resolved_expectation> static_expectations;
+  for (const resolved_expectation& expectation : instance.expectations) {
+    if (expectation.cls == metric_class::static_resource)
+      static_expectations.push_back(expectation);
+  }
+  result.checks = check_expectations(static_expectations, result);
+  result.counter_checks_not_run = instance.expectations.size() - static_expectations.size();
+}
+
 }  // namespace counterguard

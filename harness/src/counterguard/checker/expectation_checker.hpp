@@ -40,6 +40,11 @@ inline constexpr double expectation_epsilon = 1e-9;
 void add_expectation_checks(const std::vector<resolved_expectation>& expectations, case_result& result);
 void add_expectation_checks(const case_instance& instance, case_result& result);
 
+// The checks of a case measured without counters (`static`, `run` without a GPU): its static expectations
+// checked against `result`'s static measurements into `result.checks`, the others (exact and noisy metrics)
+// counted as counter checks not run.
+void check_static_expectations(const case_instance& instance, case_result& result);
+
 // True when a launch's demangled function name is `kernel`: equal, or equal to its last `::` component.
 [[nodiscard]] bool function_matches(const std::string& function, const std::string& kernel);
 

@@ -43,7 +43,7 @@ command_action add_evaluate_command(CLI::App& app, const command_context& contex
                    "(repeatable)")
       ->type_name("DIR");
   return when_chosen(command, [options, cases] {
-    check_report_destinations(options->reports);
+    check_report_destinations(options->reports.files);
     options->selection.paths.insert(options->selection.paths.end(), cases->begin(), cases->end());
     return evaluate_recording_directory(*options);
   });

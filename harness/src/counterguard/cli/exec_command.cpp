@@ -107,7 +107,7 @@ command_action add_exec_command(CLI::App& app, const command_context& /*context*
   command->footer(
       "The program and its arguments come last, after '--': counterguard exec F.yaml -- ./app -x");
   return when_chosen(command, [options, cases] {
-    check_report_destinations(options->reports);
+    check_report_destinations(options->reports.files);
     options->selection.paths.insert(options->selection.paths.end(), cases->begin(), cases->end());
     options->program = program_arguments();
     options->command_line = own_command_line();

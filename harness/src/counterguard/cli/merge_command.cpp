@@ -28,7 +28,7 @@ command_action add_merge_command(CLI::App& app, const command_context& context) 
   command->add_option("--history", options->reports.history,
                       "also record the merged results into this history database");
   return when_chosen(command, [options] {
-    check_report_destinations(options->reports);
+    check_report_destinations(options->reports.files);
     return merge_results_files(*options);
   });
 }

@@ -50,25 +50,26 @@ void add_selection_options(CLI::App& command, selection_options& selection) {
 }
 
 void add_report_options(CLI::App& command, report_options& reports, bool with_baselines) {
-  command.add_option("--json", reports.json, json_option_help("the results"))->type_name("FILE");
-  command.add_option("--junit", reports.junit, "write JUnit XML to FILE (one testcase per case instance)")
+  command.add_option("--json", reports.files.json, json_option_help("the results"))->type_name("FILE");
+  command
+      .add_option("--junit", reports.files.junit, "write JUnit XML to FILE (one testcase per case instance)")
       ->type_name("FILE");
   command
-      .add_option("--markdown", reports.markdown,
+      .add_option("--markdown", reports.files.markdown,
                   "write a Markdown summary to FILE (CI job summary, PR comment)")
       ->type_name("FILE");
   command
-      .add_option("--markdown-limit", reports.markdown_limit,
+      .add_option("--markdown-limit", reports.files.markdown_limit,
                   "most characters the Markdown summary may hold (0: no limit; GitHub takes 65536)")
       ->capture_default_str();
   command
-      .add_option("--html", reports.html,
+      .add_option("--html", reports.files.html,
                   "write a self-contained HTML report to FILE (failures first, every check, trend plots)")
       ->type_name("FILE");
-  command.add_option("--csv", reports.csv, "write every check and measured value as CSV to FILE")
+  command.add_option("--csv", reports.files.csv, "write every check and measured value as CSV to FILE")
       ->type_name("FILE");
   command
-      .add_option("--export", reports.exports,
+      .add_option("--export", reports.files.exports,
                   "write the measured values for a benchmark dashboard: bencher (Bencher Metric Format), "
                   "github-action-benchmark (customSmallerIsBetter), github-action-benchmark-bigger "
                   "(customBiggerIsBetter); repeatable")
@@ -78,7 +79,7 @@ void add_report_options(CLI::App& command, report_options& reports, bool with_ba
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   command
-      .add_option("--annotations", reports.annotations,
+      .add_option("--annotations", reports.files.annotations,
                   "write the failing checks placed on their blamed source lines and suite lines: github "
                   "(workflow commands: `cat FILE` in a step annotates the pull request), gitlab-code-quality "
                   "(a Code Quality report), sarif (SARIF 2.1.0); repeatable")
@@ -88,17 +89,17 @@ void add_report_options(CLI::App& command, report_options& reports, bool with_ba
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   command
-      .add_option("--annotations-limit", reports.annotation_limit,
+      .add_option("--annotations-limit", reports.files.annotation_limit,
                   "github: most annotations before one that says how many more there are (GitHub shows 10 "
                   "per step; 0: no limit)")
       ->capture_default_str();
   command
-      .add_option("--source-root", reports.source_root,
+      .add_option("--source-root", reports.files.source_root,
                   "the repository root annotation paths are relative to (default: $GITHUB_WORKSPACE, "
                   "$CI_PROJECT_DIR, else the git top level of the working directory)")
       ->type_name("DIR");
   command
-      .add_option("--source-link", reports.source_link,
+      .add_option("--source-link", reports.files.source_link,
                   "link the Markdown summary's blamed lines under this URL of the commit, e.g. "
                   "https://github.com/OWNER/REPO/blob/SHA")
       ->type_name("URL");

@@ -45,7 +45,7 @@ command_action add_run_command(CLI::App& app, const command_context& context) {
                       "blame inlined code of this include directory (a library's) on the line that "
                       "calls it, like the CUDA toolkit's (repeatable)");
   return when_chosen(command, [options, command] {
-    check_report_destinations(options->reports);
+    check_report_destinations(options->reports.files);
     options->devices.device_given = device_given_on(*command);
     const interruption_guard interruptions;
     return run_cases(*options);

@@ -33,7 +33,7 @@ command_action add_static_command(CLI::App& app, const command_context& context)
   command->get_option("--cases")->needs(binaries);
   return when_chosen(command, [selection, binary, command_line = context.command_line] {
     const report_options& reports = binary->reports;
-    check_report_destinations(reports);
+    check_report_destinations(reports.files);
     if (binary->binaries.empty()) {
       if (selection->paths.empty())
         selection->paths = selection_options{}.paths;
@@ -43,11 +43,11 @@ command_action add_static_command(CLI::App& app, const command_context& context)
     binary->cases.filter = selection->filter;
     binary->cases.chip = selection->chip;
     if (binary->cases.paths.empty() &&
-        (!reports.junit.empty() || !reports.markdown.empty() || !selection->filter.empty())) {
+        (!reports.files.junit.empty() || !reports.files.markdown.empty() || !selection->filter.empty())) {
       throw input_error({}, "--binary", "--junit, --markdown and --filter report on cases",
                         "name a suite (`static F.yaml --binary B`) to check the binary's kernels against it");
     }
-    binary->json = reports.json;
+    binary->json = reports.files.json;
     binary->quiet = reports.quiet;
     return check_static_binaries(*binary);
   });

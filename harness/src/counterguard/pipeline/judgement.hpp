@@ -11,29 +11,16 @@
 #include "counterguard/baselines/baseline_file.hpp"
 #include "counterguard/baselines/noise_model.hpp"
 #include "counterguard/checker/judged_run.hpp"
-#include "counterguard/core/markdown_budget.hpp"
-#include "counterguard/history/metric_history.hpp"
 #include "counterguard/model/case_instance.hpp"
-#include "counterguard/reporters/github_annotations.hpp"
+#include "counterguard/reporters/report_files.hpp"
 #include "counterguard/results/run_results.hpp"
 
 namespace counterguard {
 
-// Where results go besides the console, and how they are judged. A path "-" is standard output (then the
-// console report goes to standard error).
+// Where results go besides the console (a path "-" is standard output; then the console report goes to
+// standard error), and how they are judged.
 struct report_options {
-  std::string json;
-  std::string junit;
-  std::string markdown;
-  std::size_t markdown_limit = default_markdown_limit;  // characters; 0: no limit
-  std::string html;
-  std::string csv;
-  std::vector<std::pair<std::string, std::string>> exports;  // --export FORMAT FILE (dashboard_exporters.hpp)
-  // --annotations FORMAT FILE: the failing checks placed on source and suite lines (finding_reports.hpp).
-  std::vector<std::pair<std::string, std::string>> annotations;
-  std::size_t annotation_limit = github_annotations_per_step;  // github: 0 is no limit
-  std::string source_root;  // repository root the findings' paths are relative to (default: find_source_root)
-  std::string source_link;  // the Markdown report links blamed lines under this URL (repository_paths.hpp)
+  report_files files;
   std::string baseline_dir = "baselines";
   bool no_baselines = false;
   double false_alarm_rate = default_false_alarm_rate;  // per noisy baseline check
@@ -42,10 +29,6 @@ struct report_options {
   bool fail_fast = false;  // stop at the first failing case; the rest are reported as skipped
   std::string history;     // record the results into this history database (docs/history.md)
 };
-
-// Refuses, before anything runs, what the reports could not be written as: an --export or --annotations
-// format that does not exist, and more than one report on standard output (input_error naming the option).
-void check_report_destinations(const report_options& reports);
 
 // Checks measured results against each instance's expectations (all of them: a GPU run or its evaluation);
 // results[i] belongs to instances[i]. Skipped and errored cases are left alone.
@@ -75,13 +58,6 @@ void skip_after_first_failure(run_results& results);
 // before anything is recorded or printed (run's source-line blame).
 int judge_and_report(run_results& results, const report_options& reports,
                      const std::function<void(run_results&)>& before_reports = {});
-
-// Prints the console report (on standard error when a report goes to standard output) and writes the
-// requested JSON, JUnit, Markdown, HTML, CSV, dashboard and annotation files (the findings computed once);
-// the HTML report plots `history` (the recorded series of the run's GPU key, when a history database is
-// given).
-void write_reports(const judged_run& run, const report_options& reports,
-                   const std::vector<metric_history>& history = {});
 
 // Records `results` into the history database at `database` (created when missing) and says so on stderr.
 // `distinguisher` separates runs whose results are identical by design (baseline update repetitions).

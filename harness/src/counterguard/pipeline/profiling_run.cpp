@@ -23,10 +23,9 @@ namespace counterguard {
 namespace {
 
 // Without a GPU, `run` still does everything that needs none, and says plainly what it skipped and why.
-int run_without_gpu(const run_options& options, const std::vector<case_instance>& instances,
-                    const std::string& reason, const std::optional<shard_record>& shard) {
-  run_results results = static_results(instances, options.command_line);
-  results.metadata.shard = shard;
+run_results results_without_gpu(const std::vector<case_instance>& instances, const std::string& command_line,
+                                const std::string& reason) {
+  run_results results = static_results(instances, command_line);
   results.metadata.counters_not_run = "no GPU";
   const std::optional<unmeasured_counters> unmeasured = counters_not_checked(results);
   std::fputs(fmt::format("counterguard: no GPU profiling: {}\n"
@@ -34,9 +33,29 @@ int run_without_gpu(const run_options& options, const std::vector<case_instance>
                          reason, unmeasured ? describe_unmeasured(*unmeasured) : "no case expects a counter")
                  .c_str(),
              stderr);
-  report_options reports = options.reports;
-  reports.no_baselines = true;
-  return judge_and_report(results, reports);
+  return results;
+}
+
+// The shard's instances profiled in GPU worker processes; --fail-fast stops them at the first failing case.
+isolated_run_outcome profile_shard(const run_options& options, const shard_selection& part,
+                                   const device_lookup& devices) {
+  isolated_run_options run = worker_options(options.selection.paths, options.extra_metrics,
+                                            options.case_timeout_seconds, options.wait_for_gpu_seconds);
+  run.save_counter_data_dir = options.save_counter_data;
+  run.echo_progress = !options.reports.quiet;
+  std::optional<case_failure_detector> failures;
+  if (options.reports.fail_fast) {
+    failures.emplace(part.instances, options.reports);
+    run.stop_after = [&failures](std::size_t index, const case_result& result,
+                                 const device_description& device) {
+      return failures->fails(index, result, device);
+    };
+  }
+  isolated_run_outcome outcome =
+      profile_instances(part.instances, part.costs, devices, run, options.selection.chip);
+  timeline_mark("profiled");
+  interruption_guard::throw_if_interrupted();  // no results at all rather than some
+  return outcome;
 }
 
 // Source-line blame of the failed cases (docs/blame.md), in a process of its own on the run's first GPU.
@@ -67,65 +86,52 @@ int run_cases(const run_options& options) {
     throw input_error({}, "--filter", "no case instance matches '" + options.selection.filter + "'");
   timeline_mark("cases selected");
   const case_cost_table costs = read_case_costs(options.cost_from);
-  shard_selection part = select_shard(std::move(selected), options.shard, costs, options.reports.quiet);
-  const std::vector<case_instance>& instances = part.instances;
-  if (instances.empty()) {
-    // More shards than instances: this one has nothing to run, and says so in an empty results file.
-    run_results results;
-    results.metadata = host_metadata("run", options.command_line);
-    results.metadata.shard = part.shard;
-    report_options reports = options.reports;
-    reports.no_baselines = true;
-    return judge_and_report(results, reports);
-  }
+  const shard_selection part = select_shard(std::move(selected), options.shard, costs, options.reports.quiet);
 
-  isolated_run_options run = worker_options(options.selection.paths, options.extra_metrics,
-                                            options.case_timeout_seconds, options.wait_for_gpu_seconds);
-  run.save_counter_data_dir = options.save_counter_data;
-  run.echo_progress = !options.reports.quiet;
-  std::optional<case_failure_detector> failures;
-  if (options.reports.fail_fast) {
-    failures.emplace(instances, options.reports);
-    run.stop_after = [&failures](std::size_t index, const case_result& result,
-                                 const device_description& device) {
-      return failures->fails(index, result, device);
-    };
-  }
-  isolated_run_outcome outcome =
-      profile_instances(instances, part.costs, devices, run, options.selection.chip);
-  timeline_mark("profiled");
-  interruption_guard::throw_if_interrupted();  // no results at all rather than some
-
-  if (outcome.environment) {
-    // Names that no chip has are invalid input (exit status 2) whether or not a GPU is there.
-    validate_raw_metric_names(instances, options.selection.chip);
-    if (*outcome.environment == environment_problem::no_gpu && !options.require_gpu) {
-      return run_without_gpu(options, instances, outcome.environment_message, part.shard);
-    }
-    throw environment_error(*outcome.environment, outcome.environment_message);
-  }
-
+  // What was profiled is saved, checked and blamed; results that were not (more shards than instances, no
+  // GPU) compare with no baseline.
+  std::optional<isolated_run_outcome> profiled;
   run_results results;
-  results.metadata = host_metadata("run", options.command_line);
-  adopt_device(results.metadata, outcome.device);
-  results.metadata.shard = part.shard;
-  results.cases = std::move(outcome.results);
-  if (!options.save_counter_data.empty()) {
-    // The run's metadata beside the per-case archives, so `evaluate` reproduces the same results file.
-    save_recorded_run(options.save_counter_data, recorded_run{options.selection.paths, results});
+  if (part.instances.empty()) {
+    // More shards than instances: this one has nothing to run, and says so in an empty results file.
+    results.metadata = host_metadata("run", options.command_line);
+  } else if (profiled = profile_shard(options, part, devices); profiled->environment) {
+    // Names that no chip has are invalid input (exit status 2) whether or not a GPU is there.
+    validate_raw_metric_names(part.instances, options.selection.chip);
+    if (*profiled->environment != environment_problem::no_gpu || options.require_gpu)
+      throw environment_error(*profiled->environment, profiled->environment_message);
+    results = results_without_gpu(part.instances, options.command_line, profiled->environment_message);
+    profiled.reset();
+  } else {
+    results.metadata = host_metadata("run", options.command_line);
+    adopt_device(results.metadata, profiled->device);
+    results.cases = std::move(profiled->results);
   }
-  check_all_expectations(results, instances);
-  if (options.no_blame)
-    return judge_and_report(results, options.reports);
-  return judge_and_report(results, options.reports, [&](run_results& judged) {
-    const bool any_failed = std::any_of(judged.cases.begin(), judged.cases.end(),
-                                        [](const case_result& c) { return c.status == case_status::failed; });
-    if (!any_failed)
-      return;  // nothing to blame: the worker finishes exiting on its own
-    // Blame profiles on the GPU again, under its lock.
-    wait_for_exiting_worker(outcome);
-    blame_failed_cases(judged, options, devices.get().devices);
-  });
+  results.metadata.shard = part.shard;
+  report_options reports = options.reports;
+  std::function<void(run_results&)> blame;
+  if (!profiled) {
+    reports.no_baselines = true;
+  } else {
+    if (!options.save_counter_data.empty()) {
+      // The run's metadata beside the per-case archives, so `evaluate` reproduces the same results file.
+      save_recorded_run(options.save_counter_data, recorded_run{options.selection.paths, results});
+    }
+    check_all_expectations(results, part.instances);
+    if (!options.no_blame) {
+      blame = [&](run_results& judged) {
+        const bool any_failed =
+            std::any_of(judged.cases.begin(), judged.cases.end(),
+                        [](const case_result& c) { return c.status == case_status::failed; });
+        if (!any_failed)
+          return;  // nothing to blame: the worker finishes exiting on its own
+        // Blame profiles on the GPU again, under its lock.
+        wait_for_exiting_worker(*profiled);
+        blame_failed_cases(judged, options, devices.get().devices);
+      };
+    }
+  }
+  return judge_and_report(results, reports, blame);
 }
 
 }  // namespace counterguard

@@ -33,7 +33,7 @@ int merge_results_files(const merge_options& options) {
                stderr);
   }
   const judged_run judged = judge_run(std::move(merged), options.reports.strict);
-  write_reports(judged, options.reports);
+  write_reports(judged, {!options.reports.quiet}, options.reports.files);
   if (!options.reports.history.empty())
     record_into_history(options.reports.history, judged.results, "counterguard merge");
   return static_cast<int>(judged.status);

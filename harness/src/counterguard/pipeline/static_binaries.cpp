@@ -141,7 +141,7 @@ int check_static_binaries(const static_binary_options& options) {
     binaries.push_back(read.resources);
   run_results results = static_binary_results(binaries, select_instances(selection), options.command_line);
   report_options reports = options.reports;
-  reports.json.clear();  // --json is the binaries' resources
+  reports.files.json.clear();  // --json is the binaries' resources
   reports.no_baselines = true;
   reports.quiet = options.quiet;
   print_selection_failures(results);

@@ -116,10 +116,6 @@ run_results static_binary_results(const std::vector<binary_resources>& binaries,
       results.cases.push_back(std::move(result));
       continue;
     }
-    std::vector<resolved_expectation> static_expectations;
-    std::copy_if(instance.expectations.begin(), instance.expectations.end(),
-                 std::back_inserter(static_expectations),
-                 [](const resolved_expectation& e) { return e.cls == metric_class::static_resource; });
     const metric_plan plan = plan_metrics(instance, metric_catalog::builtin());
     for (const auto& [architecture, kernels] : by_architecture) {
       case_instance labelled = instance;
@@ -136,8 +132,7 @@ run_results static_binary_results(const std::vector<binary_resources>& binaries,
           functions.push_back(kernel.function);
       }
       fill_static_measurements(measured, plan, functions, kernels);
-      measured.checks = check_expectations(static_expectations, measured);
-      measured.counter_checks_not_run = counter_expectations(instance);
+      check_static_expectations(instance, measured);
       results.cases.push_back(std::move(measured));
     }
   }

@@ -59,12 +59,6 @@ std::string missing_reports(const kernel_definition& definition) {
 
 }  // namespace
 
-std::size_t counter_expectations(const case_instance& instance) {
-  return static_cast<std::size_t>(
-      std::count_if(instance.expectations.begin(), instance.expectations.end(),
-                    [](const resolved_expectation& e) { return e.cls != metric_class::static_resource; }));
-}
-
 run_results static_results(const std::vector<case_instance>& instances, const std::string& command_line) {
   run_results results;
   results.metadata = host_metadata("static", command_line);
@@ -86,12 +80,7 @@ run_results static_results(const std::vector<case_instance>& instances, const st
     }
     const metric_plan plan = plan_metrics(instance, metric_catalog::builtin());
     fill_static_measurements(result, plan, definition.device_functions(), program_kernel_resources());
-    std::vector<resolved_expectation> static_expectations;
-    std::copy_if(instance.expectations.begin(), instance.expectations.end(),
-                 std::back_inserter(static_expectations),
-                 [](const resolved_expectation& e) { return e.cls == metric_class::static_resource; });
-    result.checks = check_expectations(static_expectations, result);
-    result.counter_checks_not_run = counter_expectations(instance);
+    check_static_expectations(instance, result);
     results.cases.push_back(std::move(result));
   }
   return results;

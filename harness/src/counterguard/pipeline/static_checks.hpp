@@ -14,9 +14,6 @@ namespace counterguard {
 // Why a `static` run's results hold no counters (run_metadata::counters_not_run).
 inline constexpr const char* static_command_reason = "`static` does not profile; `run` does, on a GPU";
 
-// The expectations of an instance that need its counters measured (exact and noisy metrics).
-[[nodiscard]] std::size_t counter_expectations(const case_instance& instance);
-
 // Static measurements and checks for every instance, from the compiler reports embedded in this program (no
 // GPU); only static expectations are checked, the others are counted as counter checks not run.
 [[nodiscard]] run_results static_results(const std::vector<case_instance>& instances,
