@@ -5,6 +5,8 @@
 #          in NVTX "step" profiled, 10 raw counters plus two aliases
 #   torch  validation/replay_modes/torch_hold.py: PyTorch holding 64 GiB, 10 launches in NVTX "measure"
 #   bench  validation/exec_programs/bench: a CUDA program with 6000 launches, 5 profiled
+#   checkpoint  replay_modes/checkpoint_probe.cu: CUPTI's checkpoint save and restore (with and without
+#          CUPTI_CHECKPOINT_OPT_TRANSFER) while 1, 16 and 64 GiB are held
 # For each: wall time alone, under `counterguard exec --replay-mode auto|kernel|application` and under ncu
 # (--replay-mode kernel and application) with the same selection and counters; the exact counters of every
 # profiled launch compared across the exec modes and with ncu (replay_modes/compare.py).
@@ -49,6 +51,19 @@ say "counterguard: $("$cg" --version 2>&1 | head -1); ncu: $(ncu --version | tai
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee -a "$summary"
 
 for program in "${programs[@]}"; do
+  if [[ $program == checkpoint ]]; then
+    # What CUPTI's checkpoint API (a narrower save and restore than kernel replay's?) costs at 1, 16 and 64 GiB.
+    say ""
+    say "## checkpoint: replay_modes/checkpoint_probe.cu"
+    cuda=$(dirname "$(dirname "$(command -v nvcc)")")
+    nvcc -O2 -arch=sm_90 -o "$out/checkpoint_probe" "$here/replay_modes/checkpoint_probe.cu" -L"$cuda/lib" \
+      -L"$cuda/lib64" -lcheckpoint -lcupti -lcuda >"$out/checkpoint_build.log" 2>&1 || say "build failed"
+    for gib in 1 16 64; do
+      LD_LIBRARY_PATH=$cuda/lib:$cuda/lib64:${LD_LIBRARY_PATH:-} timeout 60 "$out/checkpoint_probe" "$gib" 64 2>&1 |
+        tee -a "$summary"
+    done
+    continue
+  fi
   case $program in
     jax) cmd=(python3 "$here/replay_modes/jax_steps.py" 40); nvtx=step/; count=40; kernel=() ;;
     torch) cmd=(python3 "$here/replay_modes/torch_hold.py" 64 10); nvtx=measure/; count=10; kernel=() ;;
