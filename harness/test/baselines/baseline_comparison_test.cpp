@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
+#include <string>
 #include <vector>
 
 #include "baseline_test_support.hpp"
@@ -231,6 +233,17 @@ TEST(baseline_comparison, the_message_names_case_metric_baseline_and_measured) {
   EXPECT_EQ(outcome.baseline, std::optional<double>(100));
 }
 
+TEST(baseline_comparison, each_verdict_has_its_own_sentence) {
+  EXPECT_EQ(compare(entry(100), 100).message, "suite/case: m: measured 100, baseline 100 (exact)");
+  EXPECT_EQ(compare(entry(100), 80).message,
+            "suite/case: m: improvement: measured 80 (-20, -20%), baseline 100 (exact); record it with "
+            "'counterguard baseline update'");
+  EXPECT_EQ(compare(entry(100), std::nan("")).message,
+            "suite/case: m: measured no value (NaN); baseline 100");
+  EXPECT_EQ(compare(entry(0), 2).message,
+            "suite/case: m: regression: measured 2 (+2), baseline 0 (must stay 0)");
+}
+
 case_result measured_case() {
   case_result result;
   result.instance = "t/a";
@@ -299,6 +312,28 @@ TEST(compare_case_with_baseline,
     }
     EXPECT_TRUE(saw);
   }
+}
+
+TEST(compare_case_with_baseline, new_and_missing_metrics_say_what_to_do_about_them) {
+  baseline_case baseline;
+  baseline["total"]["gone"] = entry(3);
+  baseline["step"]["gone"] = entry(4);
+  baseline["absent"]["gone"] = entry(5);
+  std::map<std::string, std::string> messages;
+  for (const auto& outcome : compare_case_with_baseline(measured_case(), &baseline, {}))
+    messages[outcome.kernel + "/" + outcome.metric] = outcome.message;
+  EXPECT_EQ(messages["/fresh"],
+            "t/a: fresh: measured 7, no baseline yet; record it with 'counterguard baseline update'");
+  EXPECT_EQ(
+      messages["/gone"],
+      "t/a: gone: has a baseline (3) but was not measured; drop it with 'counterguard baseline update'");
+  EXPECT_EQ(messages["step/gone"],
+            "t/a: gone [kernel step]: has a baseline (4) but was not measured; drop it "
+            "with 'counterguard baseline update'");
+  EXPECT_EQ(
+      messages["absent/gone"],
+      "t/a: gone [kernel absent]: has a baseline (5) but was not measured (the kernel was not profiled); "
+      "drop it with 'counterguard baseline update'");
 }
 
 TEST(require_same_gpu_key, refuses_a_foreign_baseline_naming_both_keys_and_the_file) {

@@ -2,7 +2,6 @@
 #include "counterguard/baselines/baseline_change_summary.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <tuple>
 
 #include "counterguard/core/markdown_cell.hpp"
@@ -19,13 +18,8 @@ std::string spread_text(const baseline_entry& e) {
 }
 
 std::string delta_text(double before, double after) {
-  const double delta = after - before;
-  std::string text = (delta >= 0 ? "+" : "") + format_value(delta);
-  if (before != 0.0) {
-    const double relative = std::round(delta / std::abs(before) * 1000.0) / 10.0;
-    text += " (" + std::string(relative >= 0 ? "+" : "") + format_value(relative) + "%)";
-  }
-  return text;
+  const change_text change = format_change(before, after);
+  return change.difference + (change.percent.empty() ? "" : " (" + change.percent + ")");
 }
 
 std::string kernel_cell(const std::string& kernel) {

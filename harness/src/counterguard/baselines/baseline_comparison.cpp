@@ -46,21 +46,72 @@ std::string expected_text(const baseline_entry& entry, const baseline_band& band
   return format_value(entry.value) + " in [" + format_value(band.low) + ", " + format_value(band.high) + "]";
 }
 
-std::string delta_text(double baseline, double measured) {
-  const double delta = measured - baseline;
-  std::string text = (delta >= 0 ? "+" : "") + format_value(delta);
-  if (baseline != 0.0) {
-    const double relative = std::round(delta / std::abs(baseline) * 1000.0) / 10.0;
-    text += ", " + std::string(relative >= 0 ? "+" : "") + format_value(relative) + "%";
-  }
-  return text;
+// -1: below the accepted values, +1: above, 0: accepted. A zero baseline accepts nothing but 0.
+int side_of_band(const baseline_entry& entry, const baseline_band& band, double measured) {
+  if (is_zero_baseline(entry))
+    return measured > 0.0 ? 1 : (measured < 0.0 ? -1 : 0);
+  if (measured > band.high)
+    return 1;
+  return measured < band.low ? -1 : 0;
 }
 
-std::string subject(const std::string& instance, const std::string& kernel_key, const std::string& metric) {
-  std::string text = instance + ": " + metric;
-  if (kernel_key != baseline_total_key)
-    text += " [kernel " + kernel_key + "]";
-  return text;
+// What a measurement is against its band, decided before anything is worded.
+check_verdict baseline_verdict(const baseline_entry& entry, const baseline_band& band, double measured) {
+  if (std::isnan(measured))
+    return check_verdict::missing;
+  const int side = side_of_band(entry, band, measured);
+  if (side == 0)
+    return check_verdict::pass;
+  bool worse = true;
+  if (entry.direction == metric_direction::lower_is_better)
+    worse = side > 0;
+  if (entry.direction == metric_direction::higher_is_better)
+    worse = side < 0;
+  return worse ? check_verdict::regression : check_verdict::improvement;
+}
+
+// A baseline check of `metric` under `kernel_key`, before anything is decided about it.
+check_outcome baseline_check(const std::string& kernel_key, const std::string& metric) {
+  check_outcome check;
+  check.metric = metric;
+  check.kernel = kernel_key == baseline_total_key ? std::string() : kernel_key;
+  check.origin = "baseline";
+  return check;
+}
+
+// The one line a decided baseline check reads as, from its verdict, numbers and expected text.
+// `kernel_profiled` matters to an entry that was not measured only: it says whether its kernel ran at all.
+std::string baseline_message(const std::string& instance, const check_outcome& check, bool kernel_profiled) {
+  const std::string measured = check.measured ? format_value(*check.measured) : std::string();
+  const std::string baseline = check.baseline ? format_value(*check.baseline) : std::string();
+  const change_text change =
+      check.measured && check.baseline ? format_change(*check.baseline, *check.measured) : change_text{};
+
+  const std::string who =
+      instance + ": " + check.metric + (check.kernel.empty() ? "" : " [kernel " + check.kernel + "]");
+  const std::string moved = "measured " + measured + " (" + change.difference +
+                            (change.percent.empty() ? "" : ", " + change.percent) + "), baseline " +
+                            check.expected;
+  const std::string record = "; record it with 'counterguard baseline update'";
+  switch (check.verdict) {
+    case check_verdict::pass:
+      return who + ": measured " + measured + ", baseline " + check.expected;
+    case check_verdict::regression:
+      return who + ": regression: " + moved;
+    case check_verdict::improvement:
+      return who + ": improvement: " + moved + record;
+    case check_verdict::new_metric:
+      return who + ": measured " + measured + ", no baseline yet" + record;
+    case check_verdict::missing:
+      if (check.measured)
+        return who + ": measured no value (NaN); baseline " + baseline;
+      return who + ": has a baseline (" + baseline + ") but was not measured" +
+             (kernel_profiled ? "" : " (the kernel was not profiled)") +
+             "; drop it with 'counterguard baseline update'";
+    case check_verdict::fail:  // expectations only: a baseline is never failed, it is regressed
+      break;
+  }
+  return who;
 }
 
 }  // namespace
@@ -114,53 +165,14 @@ check_outcome compare_with_baseline(const std::string& instance, const std::stri
                                     const std::string& metric, const baseline_entry& entry, double measured,
                                     const baseline_comparison_options& options) {
   const baseline_band band = acceptance_band(entry, options, metric);
-  check_outcome outcome;
-  outcome.metric = metric;
-  outcome.kernel = kernel_key == baseline_total_key ? std::string() : kernel_key;
-  outcome.origin = "baseline";
-  outcome.expected = expected_text(entry, band);
+  check_outcome outcome = baseline_check(kernel_key, metric);
   outcome.measured = measured;
   outcome.baseline = entry.value;
-  const std::string who = subject(instance, kernel_key, metric);
-
-  if (std::isnan(measured)) {
-    outcome.verdict = check_verdict::missing;
-    outcome.failing = true;
-    outcome.message = who + ": measured no value (NaN); baseline " + format_value(entry.value);
-    return outcome;
-  }
-
-  // -1: below the accepted values, +1: above, 0: accepted.
-  int side = 0;
-  if (is_zero_baseline(entry)) {
-    side = measured > 0.0 ? 1 : (measured < 0.0 ? -1 : 0);
-  } else if (measured > band.high) {
-    side = 1;
-  } else if (measured < band.low) {
-    side = -1;
-  }
-  if (side == 0) {
-    outcome.verdict = check_verdict::pass;
-    outcome.message = who + ": measured " + format_value(measured) + ", baseline " + outcome.expected;
-    return outcome;
-  }
-  bool worse = true;
-  if (entry.direction == metric_direction::lower_is_better)
-    worse = side > 0;
-  if (entry.direction == metric_direction::higher_is_better)
-    worse = side < 0;
-
-  const std::string change = "measured " + format_value(measured) + " (" + delta_text(entry.value, measured) +
-                             "), baseline " + outcome.expected;
-  if (worse) {
-    outcome.verdict = check_verdict::regression;
-    outcome.failing = true;
-    outcome.message = who + ": regression: " + change;
-  } else {
-    outcome.verdict = check_verdict::improvement;
-    outcome.failing = options.strict;
-    outcome.message = who + ": improvement: " + change + "; record it with 'counterguard baseline update'";
-  }
+  outcome.verdict = baseline_verdict(entry, band, measured);
+  outcome.failing =
+      outcome.verdict == check_verdict::improvement ? options.strict : outcome.verdict != check_verdict::pass;
+  outcome.expected = expected_text(entry, band);
+  outcome.message = baseline_message(instance, outcome, true);
   return outcome;
 }
 
@@ -208,15 +220,11 @@ std::vector<check_outcome> compare_case_with_baseline(const case_result& result,
         outcomes.push_back(compare_with_baseline(result.instance, key, metric, *entry, value, options));
         continue;
       }
-      check_outcome outcome;
-      outcome.metric = metric;
-      outcome.kernel = key == baseline_total_key ? std::string() : key;
-      outcome.origin = "baseline";
+      check_outcome outcome = baseline_check(key, metric);
       outcome.expected = "(no baseline)";
       outcome.measured = value;
       outcome.verdict = check_verdict::new_metric;
-      outcome.message = subject(result.instance, key, metric) + ": measured " + format_value(value) +
-                        ", no baseline yet; record it with 'counterguard baseline update'";
+      outcome.message = baseline_message(result.instance, outcome, true);
       outcomes.push_back(std::move(outcome));
     }
   }
@@ -227,19 +235,13 @@ std::vector<check_outcome> compare_case_with_baseline(const case_result& result,
     for (const auto& [metric, entry] : entries) {
       if (kernel != measured.end() && kernel->second.count(metric) != 0)
         continue;
-      check_outcome outcome;
-      outcome.metric = metric;
-      outcome.kernel = key == baseline_total_key ? std::string() : key;
-      outcome.origin = "baseline";
+      check_outcome outcome = baseline_check(key, metric);
       outcome.expected = format_value(entry.value);
       outcome.baseline = entry.value;
       outcome.verdict = check_verdict::missing;
       outcome.failing = options.strict;
-      outcome.message =
-          subject(result.instance, key, metric) + ": has a baseline (" + format_value(entry.value) +
-          ") but was not measured" +
-          (kernel == measured.end() && key != baseline_total_key ? " (the kernel was not profiled)" : "") +
-          "; drop it with 'counterguard baseline update'";
+      const bool kernel_profiled = kernel != measured.end() || key == baseline_total_key;
+      outcome.message = baseline_message(result.instance, outcome, kernel_profiled);
       outcomes.push_back(std::move(outcome));
     }
   }

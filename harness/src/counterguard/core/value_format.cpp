@@ -21,4 +21,15 @@ std::string format_value(double value) {
   return fmt::format("{}", value);
 }
 
+change_text format_change(double from, double to) {
+  const double difference = to - from;
+  change_text text;
+  text.difference = (difference >= 0 ? "+" : "") + format_value(difference);
+  if (from != 0.0) {
+    const double percent = std::round(difference / std::abs(from) * 1000.0) / 10.0;
+    text.percent = (percent >= 0 ? "+" : "") + format_value(percent) + "%";
+  }
+  return text;
+}
+
 }  // namespace counterguard
