@@ -178,6 +178,20 @@ TEST(check_expectations, a_kernel_that_never_launched_is_missing_and_named) {
   EXPECT_NE(outcomes[0].message.find("no launch of kernel 'vec_add'"), std::string::npos);
 }
 
+TEST(check_expectations, each_way_of_measuring_nothing_has_its_own_sentence) {
+  resolved_expectation e = expect(comparison::equals, 0);
+  e.text = "== 0";
+  EXPECT_EQ(check_expectations({e}, measured_total("other", 0))[0].message,
+            "transpose/naive?n=2048: shared_store_bank_conflicts expected == 0, but it was not measured "
+            "(cases/transpose.yaml:12:7)");
+  e.kernel = "vec_add";
+  e.where = {};
+  EXPECT_EQ(
+      check_expectations({e}, measured_total("other", 0))[0].message,
+      "transpose/naive?n=2048: shared_store_bank_conflicts [kernel vec_add] expected == 0, but no launch "
+      "of kernel 'vec_add' was profiled");
+}
+
 TEST(add_expectation_checks, appends_the_outcomes_to_the_cases_checks) {
   case_result result = measured_total("shared_store_bank_conflicts", 2);
   result.checks.push_back(check_outcome{});

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <string>
 
 #include "counterguard/core/value_format.hpp"
 
@@ -18,49 +20,86 @@ std::string where_text(const resolved_expectation& expectation) {
   return text.empty() ? std::string() : " (" + text + ")";
 }
 
-std::string subject(const std::string& instance, const resolved_expectation& expectation,
-                    const std::string& kernel) {
-  std::string text = instance + ": " + expectation.metric;
-  if (!kernel.empty())
-    text += " [kernel " + kernel + "]";
-  return text;
-}
-
-check_outcome judge(const std::string& instance, const resolved_expectation& expectation,
-                    const std::string& kernel, std::optional<double> measured,
-                    const std::string& why_unmeasured = {}) {
-  check_outcome outcome;
-  outcome.metric = expectation.metric;
-  outcome.kernel = kernel;
-  outcome.origin = "expectation";
-  outcome.expected = expectation.text;
-  outcome.measured = measured;
-  if (!expectation.where.file.empty())
-    outcome.source = expectation.where;
-  if (!measured) {
-    outcome.verdict = check_verdict::missing;
-    outcome.failing = true;
-    outcome.message = subject(instance, expectation, kernel) + " expected " + expectation.text +
-                      ", but it was not measured" +
-                      (why_unmeasured.empty() ? "" : " (" + why_unmeasured + ")") + where_text(expectation);
-    return outcome;
-  }
-  const bool ok = satisfies(expectation, *measured);
-  outcome.verdict = ok ? check_verdict::pass : check_verdict::fail;
-  outcome.failing = !ok;
-  outcome.message = subject(instance, expectation, kernel) + " expected " + expectation.text + ", measured " +
-                    format_value(*measured) + where_text(expectation);
-  return outcome;
-}
+// What one expectation is held against: the case total or one launch's value, or why there is none.
+struct measurement {
+  std::string kernel;  // the launch's function; empty: the case total
+  std::optional<double> value;
+  std::string why_unmeasured;  // without a value: the reason someone gave, if any
+  bool launched = true;        // false: no launch of the expectation's kernel was profiled
+};
 
 // Why a case total is missing: the first launch that says why it has no value.
-std::string why_unmeasured(const case_result& result, const std::string& metric) {
+std::string why_total_unmeasured(const case_result& result, const std::string& metric) {
   for (const auto& launch : result.kernels) {
     if (const auto found = launch.unmeasured.find(metric); found != launch.unmeasured.end())
       return "launch " + std::to_string(launch.launch_index) + " of '" + launch.function +
              "': " + found->second;
   }
   return {};
+}
+
+// Everything `result` measured for `expectation`: its total, or each launch of its kernel (one with no value
+// and launched false when none was profiled).
+std::vector<measurement> measurements_for(const resolved_expectation& expectation,
+                                          const case_result& result) {
+  if (expectation.kernel.empty()) {
+    const auto found = result.totals.find(expectation.metric);
+    if (found == result.totals.end())
+      return {{{}, std::nullopt, why_total_unmeasured(result, expectation.metric)}};
+    return {{{}, found->second.value, {}}};
+  }
+  std::vector<measurement> launches;
+  for (const auto& launch : result.kernels) {
+    if (!function_matches(launch.function, expectation.kernel))
+      continue;
+    const auto found = launch.metrics.find(expectation.metric);
+    const auto why = launch.unmeasured.find(expectation.metric);
+    launches.push_back({launch.function,
+                        found == launch.metrics.end() ? std::nullopt : std::optional(found->second),
+                        why == launch.unmeasured.end() ? std::string() : why->second});
+  }
+  if (launches.empty())
+    launches.push_back({expectation.kernel, std::nullopt, {}, false});
+  return launches;
+}
+
+// The one line a decided expectation check reads as: who, what was expected, what was found, and where the
+// expectation is written.
+std::string expectation_message(const std::string& instance, const resolved_expectation& expectation,
+                                const measurement& measured) {
+  std::string found;
+  if (!measured.launched)
+    found = ", but no launch of kernel '" + expectation.kernel + "' was profiled";
+  else if (!measured.value)
+    found = ", but it was not measured" +
+            (measured.why_unmeasured.empty() ? "" : " (" + measured.why_unmeasured + ")");
+  else
+    found = ", measured " + format_value(*measured.value);
+  return instance + ": " + expectation.metric +
+         (measured.kernel.empty() ? "" : " [kernel " + measured.kernel + "]") + " expected " +
+         expectation.text + found + where_text(expectation);
+}
+
+check_outcome judge(const std::string& instance, const resolved_expectation& expectation,
+                    const measurement& measured) {
+  check_outcome outcome;
+  outcome.metric = expectation.metric;
+  outcome.kernel = measured.kernel;
+  outcome.origin = "expectation";
+  outcome.expected = expectation.text;
+  outcome.measured = measured.value;
+  if (!expectation.where.file.empty())
+    outcome.source = expectation.where;
+  if (measured.value) {
+    const bool ok = satisfies(expectation, *measured.value);
+    outcome.verdict = ok ? check_verdict::pass : check_verdict::fail;
+    outcome.failing = !ok;
+  } else {
+    outcome.verdict = check_verdict::missing;
+    outcome.failing = true;
+  }
+  outcome.message = expectation_message(instance, expectation, measured);
+  return outcome;
 }
 
 }  // namespace
@@ -94,32 +133,8 @@ std::vector<check_outcome> check_expectations(const std::vector<resolved_expecta
                                               const case_result& result) {
   std::vector<check_outcome> outcomes;
   for (const auto& expectation : expectations) {
-    if (expectation.kernel.empty()) {
-      const auto found = result.totals.find(expectation.metric);
-      outcomes.push_back(
-          judge(result.instance, expectation, {},
-                found == result.totals.end() ? std::nullopt : std::optional(found->second.value),
-                why_unmeasured(result, expectation.metric)));
-      continue;
-    }
-    bool launched = false;
-    for (const auto& launch : result.kernels) {
-      if (!function_matches(launch.function, expectation.kernel))
-        continue;
-      launched = true;
-      const auto found = launch.metrics.find(expectation.metric);
-      const auto why = launch.unmeasured.find(expectation.metric);
-      outcomes.push_back(judge(result.instance, expectation, launch.function,
-                               found == launch.metrics.end() ? std::nullopt : std::optional(found->second),
-                               why == launch.unmeasured.end() ? std::string() : why->second));
-    }
-    if (!launched) {
-      check_outcome outcome = judge(result.instance, expectation, expectation.kernel, std::nullopt);
-      outcome.message = subject(result.instance, expectation, expectation.kernel) + " expected " +
-                        expectation.text + ", but no launch of kernel '" + expectation.kernel +
-                        "' was profiled" + where_text(expectation);
-      outcomes.push_back(std::move(outcome));
-    }
+    for (const measurement& measured : measurements_for(expectation, result))
+      outcomes.push_back(judge(result.instance, expectation, measured));
   }
   return outcomes;
 }
