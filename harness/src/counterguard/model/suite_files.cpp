@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "counterguard/core/input_errors.hpp"
+#include "counterguard/core/yaml_reader.hpp"
 
 namespace counterguard::detail {
 
@@ -87,6 +88,20 @@ std::vector<YAML::Node> parse_documents(const std::string& path, const std::stri
   } catch (const YAML::Exception& failure) {
     throw yaml_failure(path, failure, "", "YAML syntax error: ", "see docs/schema.md for the suite format");
   }
+}
+
+YAML::Node read_suite_document(const std::string& path) {
+  const std::vector<YAML::Node> documents = parse_documents(path, read_file(path));
+  if (documents.empty() || documents[0].IsNull()) {
+    throw input_error({path, 0, 0}, "", "the file holds no suite (it is empty)",
+                      "a suite is a map with 'suite: <name>' and 'cases:' (see docs/schema.md)");
+  }
+  if (documents.size() > 1) {
+    yaml_reader(path).fail(documents[1], "",
+                           "the file holds " + std::to_string(documents.size()) + " YAML documents",
+                           "put one suite in each file");
+  }
+  return documents[0];
 }
 
 }  // namespace counterguard::detail

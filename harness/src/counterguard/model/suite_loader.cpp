@@ -37,7 +37,7 @@ using detail::parse_documents;
 using detail::read_case;
 using detail::read_defaults;
 using detail::read_expectation;
-using detail::read_file;
+using detail::read_suite_document;
 using detail::suite_defaults;
 using detail::suite_files;
 using detail::yaml_failure;
@@ -129,21 +129,11 @@ class no_kernels : public kernel_catalog {
 }  // namespace
 
 suite load_suite(const std::string& path, const kernel_catalog& kernels, const metric_catalog& metrics) {
-  const std::string text = read_file(path);
-  const std::vector<YAML::Node> documents = parse_documents(path, text);
+  const YAML::Node document = read_suite_document(path);
   const load_context context{yaml_reader(path), kernels, metrics};
-  if (documents.empty() || documents[0].IsNull()) {
-    throw input_error({path, 0, 0}, "", "the file holds no suite (it is empty)",
-                      "a suite is a map with 'suite: <name>' and 'cases:' (see docs/schema.md)");
-  }
-  if (documents.size() > 1) {
-    context.reader.fail(documents[1], "",
-                        "the file holds " + std::to_string(documents.size()) + " YAML documents",
-                        "put one suite in each file");
-  }
   try {
-    return read_suite(context, documents[0]);
-  } catch (const YAML::Exception& failure) {  // a node access the checks above did not foresee
+    return read_suite(context, document);
+  } catch (const YAML::Exception& failure) {  // a node access read_suite's checks did not foresee
     throw yaml_failure(path, failure, "", "malformed suite: ", "see docs/schema.md for the suite format");
   }
 }

@@ -21,6 +21,10 @@ namespace counterguard::detail {
 // The YAML documents of `text` (read from `path`); a syntax error is an input_error at its line and column.
 [[nodiscard]] std::vector<YAML::Node> parse_documents(const std::string& path, const std::string& text);
 
+// The one YAML document of the suite file at `path` (read_file, parse_documents): a file that holds no
+// document (it is empty) or more than one is an input_error.
+[[nodiscard]] YAML::Node read_suite_document(const std::string& path);
+
 // A yaml-cpp exception while reading `path` as the input_error at its mark (the file alone where it has
 // none): `problem` followed by yaml-cpp's message.
 [[nodiscard]] input_error yaml_failure(const std::string& path, const YAML::Exception& failure,
