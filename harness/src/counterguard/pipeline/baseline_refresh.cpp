@@ -29,6 +29,7 @@
 #include "counterguard/pipeline/recording_evaluation.hpp"
 #include "counterguard/pipeline/run_identity.hpp"
 #include "counterguard/planning/shard_plan.hpp"
+#include "counterguard/results/case_seconds.hpp"
 #include "counterguard/runner/isolated_runner.hpp"
 #include "counterguard/runner/line_baseline_refresh.hpp"
 
@@ -85,9 +86,9 @@ refresh_repetitions live_repetitions(const baseline_update_options& options, con
     repeated.insert(repeated.end(), instances.begin(), instances.end());
   const isolated_run_options run = worker_options(options.selection.paths, options.extra_metrics,
                                                   options.case_timeout_seconds, options.wait_for_gpu_seconds);
-  isolated_run_outcome outcome =
-      profile_instances(repeated, estimate_case_costs(repeated, read_case_costs(options.cost_from)), devices,
-                        run, options.selection.chip);
+  isolated_run_outcome outcome = profile_instances(
+      repeated, estimate_case_costs(repeated, case_costs_of(read_case_seconds(options.cost_from))), devices,
+      run, options.selection.chip);
   wait_for_exiting_worker(outcome);  // the line baselines profile on the GPU again
   interruption_guard::throw_if_interrupted();
   if (outcome.environment)

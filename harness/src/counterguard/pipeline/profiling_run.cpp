@@ -15,6 +15,7 @@
 #include "counterguard/pipeline/run_identity.hpp"
 #include "counterguard/pipeline/static_checks.hpp"
 #include "counterguard/planning/shard_plan.hpp"
+#include "counterguard/results/case_seconds.hpp"
 #include "counterguard/runner/isolated_runner.hpp"
 #include "counterguard/runner/regression_blame.hpp"
 #include "detail/blame_guard.hpp"
@@ -85,7 +86,7 @@ int run_cases(const run_options& options) {
   if (selected.empty())
     throw input_error({}, "--filter", "no case instance matches '" + options.selection.filter + "'");
   timeline_mark("cases selected");
-  const case_cost_table costs = read_case_costs(options.cost_from);
+  const case_cost_table costs = case_costs_of(read_case_seconds(options.cost_from));
   const shard_selection part = select_shard(std::move(selected), options.shard, costs, options.reports.quiet);
 
   // What was profiled is saved, checked and blamed; results that were not (more shards than instances, no

@@ -13,6 +13,7 @@
 #include "counterguard/pipeline/exec_run.hpp"
 #include "counterguard/pipeline/run_identity.hpp"
 #include "counterguard/planning/shard_plan.hpp"
+#include "counterguard/results/case_seconds.hpp"
 #include "counterguard/runner/regression_blame.hpp"
 
 namespace counterguard {
@@ -97,8 +98,9 @@ int evaluate_recording_directory(const evaluate_options& options) {
     instances.erase(std::remove_if(instances.begin(), instances.end(),
                                    [&](const case_instance& i) { return recorded.count(i.name) == 0; }),
                     instances.end());
-    const case_cost_table costs =
-        options.cost_from.empty() ? case_costs_of({recording.results}) : read_case_costs(options.cost_from);
+    const case_cost_table costs = options.cost_from.empty()
+                                      ? case_costs_of({recording.results})
+                                      : case_costs_of(read_case_seconds(options.cost_from));
     shard_selection part = select_shard(std::move(instances), options.shard, costs, options.reports.quiet);
     instances = std::move(part.instances);
     shard = std::move(part.shard);

@@ -5,8 +5,6 @@
 #include <cmath>
 #include <numeric>
 
-#include "counterguard/results/case_seconds.hpp"
-
 namespace counterguard {
 
 namespace {
@@ -28,12 +26,10 @@ case_cost_table case_costs_of(const std::vector<run_results>& results) {
   return table;
 }
 
-case_cost_table read_case_costs(const std::vector<std::string>& results_files) {
+case_cost_table case_costs_of(const std::vector<recorded_seconds>& recorded) {
   case_cost_table table;
-  for (const auto& file : results_files) {
-    for (const auto& [instance, seconds] : read_case_seconds(file))
-      add_recorded(table, instance, seconds);
-  }
+  for (const auto& [instance, seconds] : recorded)
+    add_recorded(table, instance, seconds);
   return table;
 }
 

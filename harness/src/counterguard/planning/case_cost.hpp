@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "counterguard/model/case_instance.hpp"
+#include "counterguard/results/case_seconds.hpp"
 #include "counterguard/results/run_results.hpp"
 
 namespace counterguard {
@@ -19,9 +20,9 @@ struct case_cost_table {
 
 // The per-case `seconds` of results; a later file's value wins for an instance that several files hold.
 [[nodiscard]] case_cost_table case_costs_of(const std::vector<run_results>& results);
-// The same, read from results JSON files (`--cost-from F`): only each case's instance and seconds
-// (read_case_seconds); a file that cannot be read, or those fields mistyped, is an input_error.
-[[nodiscard]] case_cost_table read_case_costs(const std::vector<std::string>& results_files);
+// The same from seconds recorded in results files (read_case_seconds of `--cost-from F`); a later record
+// wins for an instance recorded several times.
+[[nodiscard]] case_cost_table case_costs_of(const std::vector<recorded_seconds>& recorded);
 
 // One cost per instance: its recorded seconds; an instance with no (finite, positive) record costs the
 // median of all recorded ones; with no record at all every instance costs 1. A case the YAML skips costs 0.

@@ -23,4 +23,13 @@ std::vector<recorded_seconds> read_case_seconds(const std::string& path) {
   return recorded;
 }
 
+std::vector<recorded_seconds> read_case_seconds(const std::vector<std::string>& paths) {
+  std::vector<recorded_seconds> recorded;
+  for (const auto& path : paths) {
+    std::vector<recorded_seconds> file = read_case_seconds(path);
+    recorded.insert(recorded.end(), file.begin(), file.end());
+  }
+  return recorded;
+}
+
 }  // namespace counterguard

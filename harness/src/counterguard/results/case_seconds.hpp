@@ -17,5 +17,7 @@ struct recorded_seconds {
 // that cannot be read, or one of those fields missing or mistyped, is an input_error naming the file and
 // the field ("cases[3].seconds").
 [[nodiscard]] std::vector<recorded_seconds> read_case_seconds(const std::string& path);
+// The same for every file at `paths` (`--cost-from F`), file after file in the order given.
+[[nodiscard]] std::vector<recorded_seconds> read_case_seconds(const std::vector<std::string>& paths);
 
 }  // namespace counterguard
