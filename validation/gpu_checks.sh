@@ -17,7 +17,7 @@
 #   planted      one planted regression per suite: each caught
 #   faults       a faulting and a hanging kernel fail alone
 #   sanitize     compute-sanitizer memcheck over `launch cases/`
-#   floor        the GPU input fills equal the CPU's (input_fill and the built-ins' sequences); host work timed
+#   floor        the GPU input fill equals the CPU's; host work timed on this host's cores
 #   extras       --metric extras recorded and evaluated offline: the same values
 #   lock signals two runs on one GPU; SIGTERM / SIGINT leave nothing behind
 #   noise        the noise model's false-alarm rate and its power (validation/noise)
@@ -166,10 +166,8 @@ PY
       gzip -9 "$A"/*.timing "$A"/*.json
       ;;
     floor)
-      # Inputs filled on the GPU equal the CPU's (every input_fill kind and element type, and every built-in
-      # variant's input sequence against its host loop), the GPU references and checks (histogram, sum, C = A B)
-      # against the host's, and the old host work's parallel chunks timed on this host's cores
-      # (harness/test/registry/host_work_benchmark).
+      # Inputs filled on the GPU equal the CPU's (every fill kind and element type), and the host work's
+      # parallel chunks timed on this host's cores (harness/test/registry/host_work_benchmark).
       F=$OUT/floor; mkdir -p "$F"
       LD_LIBRARY_PATH=$PWD/.device/lib .device/tests/device_fill_tests >"$F/device_fill_tests.log" 2>&1; echo "device_fill_tests exit status $?"
       tail -3 "$F/device_fill_tests.log"

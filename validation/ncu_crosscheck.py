@@ -107,9 +107,8 @@ def main():
         if name in SAME_AS_HARDWARE:
             raw.update(raw_inputs(name + "_hw", aliases))
     rows, seconds, command = run_ncu(args.ncu, args.counterguard, args.cases, raw, args.filter, args.kernel_regex)
-    # Kernels that the name filter lets through but no case profiles (a check kernel beside the measured ones in
-    # the namespace --kernel-regex names; the built-ins keep theirs in counterguard::detail, outside the default
-    # filter) are not compared; a profiled kernel's launch that either side lacks still is.
+    # Kernels that the name filter lets through but no case profiles (a variant's own check kernel beside its
+    # measured one) are not compared; a profiled kernel's launch that either side lacks still is.
     profiled = {kernel["mangled"] for _, kernel in launched}
     helpers = [r for r in rows if r["Kernel Name"].strip() not in profiled]
     rows = [r for r in rows if r["Kernel Name"].strip() in profiled]

@@ -12,9 +12,9 @@
 
 #include "counterguard/core/cuda_check.hpp"
 #include "counterguard/registry/device_buffer.hpp"
-#include "counterguard/registry/host_work.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
 #include "counterguard/registry/splitmix64.hpp"
+#include "counterguard/registry/verify.hpp"
 
 namespace counterguard::kernels::atomics {
 
@@ -76,15 +76,6 @@ namespace {
 
 using sum_kernel = void (*)(const unsigned*, counter*);
 
-// values[i], from i alone: 1 + value i of SplitMix64 from 0xA70A1C5 modulo 1000. A type of this source's own,
-// so its fill and sum kernels have names of their own in the program.
-struct input_value {
-  __host__ __device__ unsigned operator()(std::size_t i) const {
-    return splitmix64_below{0xA70A1C5ULL, 1000U, 1U}(i);
-  }
-};
-
-// The values written and their sum (the reference) computed on the GPU (device_elementwise.cuh).
 class sum_run final : public kernel_run {
  public:
   sum_run(const kernel_arguments& arguments, sum_kernel kernel)
@@ -93,7 +84,12 @@ class sum_run final : public kernel_run {
         m_block(arguments.integer("block")),
         m_values(static_cast<std::size_t>(m_n)),
         m_sum(1) {
-    fill_elements_on_device(m_values.data(), m_values.size(), input_value{});
+    std::vector<unsigned> host(static_cast<std::size_t>(m_n));
+    std::uint64_t state = 0xA70A1C5ULL;
+    for (auto& value : host)
+      value = 1U + static_cast<unsigned>(splitmix64(state) % 1000U);
+    m_expected = std::accumulate(host.begin(), host.end(), counter{0});
+    m_values.upload(host);
     m_sum.fill_bytes(0);  // the accumulator; kernel replay restores it between passes
   }
 
@@ -105,8 +101,7 @@ class sum_run final : public kernel_run {
   }
 
   [[nodiscard]] verification verify() override {
-    const counter expected = sum_values_on_device(m_values.size(), input_value{});
-    return compare_with_reference("sum", m_sum.download(), std::vector<counter>{expected});
+    return compare_with_reference("sum", m_sum.download(), std::vector<counter>{m_expected});
   }
 
  private:
@@ -115,6 +110,7 @@ class sum_run final : public kernel_run {
   std::int64_t m_block;
   device_buffer<unsigned> m_values;
   device_buffer<counter> m_sum;
+  counter m_expected = 0;
 };
 
 kernel_definition& define(const char* name, const char* description, const char* device_function) {

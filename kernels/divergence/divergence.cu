@@ -78,43 +78,6 @@ enum class pattern { warp_uniform, odd_even, lane_loop, predicated_odd_even };
 
 using divergence_kernel = void (*)(const unsigned*, unsigned*, int);
 
-constexpr std::uint64_t input_seed = 0xD1BE46EULL;
-
-// x[i], from i alone: value i of SplitMix64 from input_seed. A type of this source's own, so its fill kernel
-// has a name of its own in the program.
-struct input_word {
-  __host__ __device__ unsigned operator()(std::size_t i) const { return splitmix64_low_words{input_seed}(i); }
-};
-
-// What thread `thread` of its block writes for input v.
-__host__ __device__ unsigned reference(pattern which, unsigned v, unsigned thread, int iterations) {
-  switch (which) {
-    case pattern::warp_uniform:
-      return (thread / 32U) % 2U == 0U ? path_a(v, iterations) : path_b(v, iterations);
-    case pattern::odd_even:
-      return thread % 2U == 0U ? path_a(v, iterations) : path_b(v, iterations);
-    case pattern::lane_loop:
-      return path_a(v, (static_cast<int>(thread % 32U) + 1) * iterations / 32);
-    case pattern::predicated_odd_even:
-      return thread % 2U == 0U ? path_a_unrolled<8>(v) : v;
-  }
-  return v;
-}
-
-// The reference of y[i], from i alone: element i is thread i % block of its block. The pattern is a template
-// argument, so each check kernel has one branch and no jump table (a constant bank the compile-time resource
-// report does not list).
-template <pattern which>
-struct expected_output {
-  std::size_t block;
-  int iterations;
-  __host__ __device__ unsigned operator()(std::size_t i) const {
-    return reference(which, input_word{}(i), static_cast<unsigned>(i % block), iterations);
-  }
-};
-
-// The input written and the output checked on the GPU (device_elementwise.cuh).
-
 class divergence_run final : public kernel_run {
  public:
   divergence_run(const kernel_arguments& arguments, pattern which)
@@ -124,7 +87,14 @@ class divergence_run final : public kernel_run {
         m_iterations(arguments.integer("iterations")),
         m_x(static_cast<std::size_t>(m_n)),
         m_y(static_cast<std::size_t>(m_n)) {
-    fill_elements_on_device(m_x.data(), m_x.size(), input_word{});
+    std::vector<unsigned> host(static_cast<std::size_t>(m_n));
+    // SplitMix64 adds a constant to its state per value: a chunk starts at seed + begin * that constant.
+    parallel_for(host.size(), [&](std::size_t begin, std::size_t end) {
+      std::uint64_t state = 0xD1BE46EULL + 0x9E3779B97F4A7C15ULL * begin;
+      for (std::size_t i = begin; i < end; ++i)
+        host[i] = static_cast<unsigned>(splitmix64(state));
+    });
+    m_x.upload(host);
     m_y.fill_bytes(0xFF);
   }
 
@@ -150,25 +120,31 @@ class divergence_run final : public kernel_run {
   }
 
   [[nodiscard]] verification verify() override {
-    switch (m_pattern) {
-      case pattern::warp_uniform:
-        return check<pattern::warp_uniform>();
-      case pattern::odd_even:
-        return check<pattern::odd_even>();
-      case pattern::lane_loop:
-        return check<pattern::lane_loop>();
-      case pattern::predicated_odd_even:
-        return check<pattern::predicated_odd_even>();
-    }
-    return verification::failure("unknown divergence pattern");
+    const std::vector<unsigned> x = m_x.download();
+    std::vector<unsigned> expected(x.size());
+    const auto iterations = static_cast<int>(m_iterations);
+    parallel_for(x.size(), [&](std::size_t begin, std::size_t end) {
+      for (std::size_t i = begin; i < end; ++i)
+        expected[i] =
+            reference(x[i], static_cast<unsigned>(i % static_cast<std::size_t>(m_block)), iterations);
+    });
+    return compare_with_reference("y", m_y.download(), expected);
   }
 
  private:
-  template <pattern which>
-  [[nodiscard]] verification check() {
-    return check_elements_on_device(
-        "y", m_y.data(), m_y.size(),
-        expected_output<which>{static_cast<std::size_t>(m_block), static_cast<int>(m_iterations)});
+  // What thread `thread` of its block writes for input v.
+  [[nodiscard]] unsigned reference(unsigned v, unsigned thread, int iterations) const {
+    switch (m_pattern) {
+      case pattern::warp_uniform:
+        return (thread / 32U) % 2U == 0U ? path_a(v, iterations) : path_b(v, iterations);
+      case pattern::odd_even:
+        return thread % 2U == 0U ? path_a(v, iterations) : path_b(v, iterations);
+      case pattern::lane_loop:
+        return path_a(v, (static_cast<int>(thread % 32U) + 1) * iterations / 32);
+      case pattern::predicated_odd_even:
+        return thread % 2U == 0U ? path_a_unrolled<8>(v) : v;
+    }
+    return v;
   }
 
   pattern m_pattern;

@@ -79,16 +79,6 @@ std::int64_t cluster_size_of(const kernel_arguments& a) {
   return a.has("cluster_size") ? a.integer("cluster_size") : 1;
 }
 
-// values[i], from i alone: value i of SplitMix64 from 0x4157064A modulo bins. A type of this source's own, so
-// its fill and count kernels have names of their own in the program.
-struct input_value {
-  std::uint64_t bins;
-  __host__ __device__ unsigned operator()(std::size_t i) const {
-    return splitmix64_below{0x4157064AULL, bins, 0U}(i);
-  }
-};
-
-// The values written and their histogram (the reference) counted on the GPU (device_elementwise.cuh).
 class histogram_run final : public kernel_run {
  public:
   histogram_run(const kernel_arguments& arguments, strategy how)
@@ -107,7 +97,24 @@ class histogram_run final : public kernel_run {
       allow_shared_bytes(block_shared);
     if (how == strategy::cluster_shared)
       allow_shared_bytes(cluster_shared);
-    fill_elements_on_device(m_values.data(), m_values.size(), values());
+
+    std::vector<unsigned> host(static_cast<std::size_t>(m_n));
+    m_expected.assign(static_cast<std::size_t>(m_bins), 0U);
+    // SplitMix64 adds a constant to its state per value: a chunk starts at seed + begin * that constant and
+    // counts its own values; the counts are merged (integer sums: the order does not matter).
+    std::mutex merge;
+    parallel_for(host.size(), [&](std::size_t begin, std::size_t end) {
+      std::vector<unsigned> counts(static_cast<std::size_t>(m_bins), 0U);
+      std::uint64_t state = 0x4157064AULL + 0x9E3779B97F4A7C15ULL * begin;
+      for (std::size_t i = begin; i < end; ++i) {
+        host[i] = static_cast<unsigned>(splitmix64(state) % static_cast<std::uint64_t>(m_bins));
+        ++counts[host[i]];
+      }
+      const std::lock_guard<std::mutex> lock(merge);
+      for (std::size_t bin = 0; bin < counts.size(); ++bin)
+        m_expected[bin] += counts[bin];
+    });
+    m_values.upload(host);
     m_histogram.fill_bytes(0);  // the accumulator; kernel replay restores it between passes
   }
 
@@ -146,14 +153,10 @@ class histogram_run final : public kernel_run {
   }
 
   [[nodiscard]] verification verify() override {
-    device_buffer<unsigned> expected(m_histogram.size());
-    count_values_on_device(expected.data(), expected.size(), m_values.size(), values());
-    return check_equal_on_device("histogram", m_histogram.data(), expected.data(), m_histogram.size());
+    return compare_with_reference("histogram", m_histogram.download(), m_expected);
   }
 
  private:
-  [[nodiscard]] input_value values() const { return input_value{static_cast<std::uint64_t>(m_bins)}; }
-
   // Dynamic shared memory above 48 KB must be allowed explicitly.
   template <typename Kernel>
   void allow_shared_bytes(Kernel kernel) const {
@@ -170,6 +173,7 @@ class histogram_run final : public kernel_run {
   std::size_t m_shared_bytes = 0;
   device_buffer<unsigned> m_values;
   device_buffer<unsigned> m_histogram;
+  std::vector<unsigned> m_expected;
 };
 
 kernel_definition& define(const char* name, const char* description, const char* device_function) {

@@ -13,9 +13,9 @@
 
 #include "counterguard/core/cuda_check.hpp"
 #include "counterguard/registry/device_buffer.hpp"
-#include "counterguard/registry/device_matrix_product.cuh"
 #include "counterguard/registry/host_work.hpp"
 #include "counterguard/registry/kernel_registry.hpp"
+#include "counterguard/registry/splitmix64.hpp"
 
 namespace counterguard::kernels::matmul {
 
@@ -87,28 +87,26 @@ __global__ void tiled_32_column_major(const float* a, const float* b, float* c, 
 
 namespace {
 
-// Element i of A (seed 0x3A7A1) or B (seed 0x3B7B2), from i alone: uniform in [-1, 1). A type of this
-// source's own, so its fill kernel has a name of its own in the program.
-struct matrix_element {
-  std::uint64_t seed;
-  __host__ __device__ float operator()(std::size_t i) const { return splitmix64_signed_unit_floats{seed}(i); }
-};
+// Uniform in [-1, 1).
+std::vector<float> random_matrix(std::size_t elements, std::uint64_t seed) {
+  std::vector<float> values(elements);
+  for (auto& value : values) {
+    value = static_cast<float>(static_cast<double>(splitmix64(seed) >> 11U) * 0x1.0p-52 - 1.0);
+  }
+  return values;
+}
 
 using matmul_kernel = void (*)(const float*, const float*, float*, int);
 
-// A and B written and C checked on the GPU (device_matrix_product.cuh: the double reference, in the host
-// loop's order, with its tolerance).
 class matmul_run final : public kernel_run {
  public:
   matmul_run(const kernel_arguments& arguments, matmul_kernel kernel, unsigned tile)
       : m_kernel(kernel),
         m_tile(tile),
         m_n(arguments.integer("n")),
-        m_a(elements()),
-        m_b(elements()),
+        m_a(random_matrix(elements(), 0x3A7A1ULL)),
+        m_b(random_matrix(elements(), 0x3B7B2ULL)),
         m_c(elements()) {
-    fill_elements_on_device(m_a.data(), elements(), matrix_element{0x3A7A1ULL});
-    fill_elements_on_device(m_b.data(), elements(), matrix_element{0x3B7B2ULL});
     m_c.fill_bytes(0xFF);  // NaN everywhere: an element the kernel misses cannot pass
   }
 
@@ -121,8 +119,28 @@ class matmul_run final : public kernel_run {
   }
 
   [[nodiscard]] verification verify() override {
-    return check_matrix_product_on_device("c", m_a.data(), m_b.data(), m_c.data(),
-                                          static_cast<std::size_t>(m_n), 1e-4);
+    const std::vector<float> a = m_a.download();
+    const std::vector<float> b = m_b.download();
+    const auto n = static_cast<std::size_t>(m_n);
+    std::vector<double> expected(n * n);
+    // Rows in parallel; each row sums in the same order as one loop would.
+    parallel_for(
+        n,
+        [&](std::size_t first_row, std::size_t end_row) {
+          std::vector<double> row(n);
+          for (std::size_t i = first_row; i < end_row; ++i) {
+            std::fill(row.begin(), row.end(), 0.0);
+            for (std::size_t k = 0; k < n; ++k) {
+              const double a_ik = a[i * n + k];
+              for (std::size_t j = 0; j < n; ++j)
+                row[j] += a_ik * static_cast<double>(b[k * n + j]);
+            }
+            std::copy(row.begin(), row.end(), expected.begin() + static_cast<std::ptrdiff_t>(i * n));
+          }
+        },
+        1);
+    const std::vector<float> c = m_c.download();
+    return compare_with_reference("c", std::vector<double>(c.begin(), c.end()), expected, 1e-4);
   }
 
  private:

@@ -33,9 +33,7 @@ __global__ void hash_rounds(const unsigned* x, unsigned* y, int rounds) {
 
 namespace {
 
-constexpr std::uint64_t input_seed = 0x0CC0ULL;
-
-__host__ __device__ unsigned hash_rounds_reference(unsigned v, int rounds) {
+unsigned hash_rounds_reference(unsigned v, int rounds) {
   for (int r = 0; r < rounds; ++r) {
     v ^= v >> 16U;
     v *= 0x7FEB352DU;
@@ -45,21 +43,6 @@ __host__ __device__ unsigned hash_rounds_reference(unsigned v, int rounds) {
   return v ^ (v >> 16U);
 }
 
-// x[i], from i alone: value i of SplitMix64 from input_seed. A type of this source's own, so its fill kernel
-// has a name of its own in the program.
-struct input_word {
-  __host__ __device__ unsigned operator()(std::size_t i) const { return splitmix64_low_words{input_seed}(i); }
-};
-
-// The reference of y[i], from i alone.
-struct hashed_input {
-  int rounds;
-  __host__ __device__ unsigned operator()(std::size_t i) const {
-    return hash_rounds_reference(input_word{}(i), rounds);
-  }
-};
-
-// The input written and the output checked on the GPU (device_elementwise.cuh).
 class occupancy_run final : public kernel_run {
  public:
   explicit occupancy_run(const kernel_arguments& arguments)
@@ -75,7 +58,14 @@ class occupancy_run final : public kernel_run {
                                                  static_cast<int>(m_shared_bytes)));
     COUNTERGUARD_CUDA_CHECK(cudaFuncSetAttribute(hash_rounds, cudaFuncAttributePreferredSharedMemoryCarveout,
                                                  cudaSharedmemCarveoutMaxShared));
-    fill_elements_on_device(m_x.data(), m_x.size(), input_word{});
+    std::vector<unsigned> host(static_cast<std::size_t>(m_n));
+    // SplitMix64 adds a constant to its state per value: a chunk starts at seed + begin * that constant.
+    parallel_for(host.size(), [&](std::size_t begin, std::size_t end) {
+      std::uint64_t state = 0x0CC0ULL + 0x9E3779B97F4A7C15ULL * begin;
+      for (std::size_t i = begin; i < end; ++i)
+        host[i] = static_cast<unsigned>(splitmix64(state));
+    });
+    m_x.upload(host);
     m_y.fill_bytes(0xFF);
   }
 
@@ -88,7 +78,13 @@ class occupancy_run final : public kernel_run {
   }
 
   [[nodiscard]] verification verify() override {
-    return check_elements_on_device("y", m_y.data(), m_y.size(), hashed_input{static_cast<int>(m_rounds)});
+    const std::vector<unsigned> x = m_x.download();
+    std::vector<unsigned> expected(x.size());
+    parallel_for(x.size(), [&](std::size_t begin, std::size_t end) {
+      for (std::size_t i = begin; i < end; ++i)
+        expected[i] = hash_rounds_reference(x[i], static_cast<int>(m_rounds));
+    });
+    return compare_with_reference("y", m_y.download(), expected);
   }
 
   // Resident warps the calculator allows per SM, as a percentage of the SM's warp slots.

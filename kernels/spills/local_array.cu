@@ -70,53 +70,31 @@ __host__ __device__ void scatter_words(std::uint32_t (&words)[array_words]) {
   }
 }
 
-// in[i], from i alone: the Numerical Recipes generator's state after i + 1 steps from 4242. A type of this
-// source's own, so its fill kernel has a name of its own in the program.
-struct input_word {
-  __host__ __device__ std::uint32_t operator()(std::size_t i) const { return lcg_words{4242u}(i); }
-};
-
-}  // namespace
-}  // namespace counterguard::kernels::spills
-
-// The check kernel lives outside counterguard::kernels, where ncu's filter for the built-ins' kernels
-// (validation/ncu_kernel_filter.py) leaves it out.
-namespace counterguard::detail {
-namespace {
-
 // The output checked on the GPU, one thread per kernel thread: the host reference's work without copying
 // 2 x threads x 64 words.
 __global__ void check_scattered_words(const std::uint32_t* in, const std::uint32_t* out, int threads,
-                                      element_mismatches* found) {
-  constexpr int array_words = kernels::spills::array_words;
+                                      detail::element_mismatches* found) {
   const int t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= threads)
     return;
   std::uint32_t words[array_words];
   for (int i = 0; i < array_words; ++i)
     words[i] = in[i * threads + t];
-  kernels::spills::scatter_words(words);
+  scatter_words(words);
   for (int i = 0; i < array_words; ++i) {
     if (out[i * threads + t] != words[i])
       record_mismatch(found, static_cast<std::size_t>(i) * static_cast<std::size_t>(threads) + t);
   }
 }
 
-}  // namespace
-}  // namespace counterguard::detail
-
-namespace counterguard::kernels::spills {
-namespace {
-
-// The input written and the output checked on the GPU.
 class array_run final : public kernel_run {
  public:
   array_run(const kernel_arguments& a, bool in_shared)
       : m_threads(a.integer("threads")), m_shared(in_shared) {
-    const std::size_t count = static_cast<std::size_t>(m_threads) * array_words;
-    m_in = std::make_unique<device_buffer<std::uint32_t>>(count);
-    fill_elements_on_device(m_in->data(), count, input_word{});
-    m_out = std::make_unique<device_buffer<std::uint32_t>>(count);
+    m_in_host.resize(static_cast<std::size_t>(m_threads) * array_words);
+    fill_from_lcg(m_in_host, 4242u, [](std::uint32_t state) { return state; });
+    m_in = std::make_unique<device_buffer<std::uint32_t>>(m_in_host);
+    m_out = std::make_unique<device_buffer<std::uint32_t>>(m_in_host.size());
     m_out->fill_bytes(0xFF);
   }
 
@@ -135,12 +113,12 @@ class array_run final : public kernel_run {
   [[nodiscard]] verification verify() override {
     const auto threads = static_cast<std::size_t>(m_threads);
     device_mismatches found;
-    detail::check_scattered_words<<<static_cast<unsigned>((threads + 255) / 256), 256>>>(
+    check_scattered_words<<<static_cast<unsigned>((threads + 255) / 256), 256>>>(
         m_in->data(), m_out->data(), static_cast<int>(threads), found.get());
-    return found.report("out", m_out->data(), m_out->size(), [&](std::size_t index) {
+    return found.report("out", m_out->data(), m_in_host.size(), [&](std::size_t index) {
       std::uint32_t words[array_words];
       for (std::size_t i = 0; i < array_words; ++i)
-        words[i] = input_word{}(i * threads + index % threads);
+        words[i] = m_in_host[i * threads + index % threads];
       scatter_words(words);
       return words[index / threads];
     });
@@ -149,6 +127,7 @@ class array_run final : public kernel_run {
  private:
   std::int64_t m_threads;
   bool m_shared;
+  std::vector<std::uint32_t> m_in_host;
   std::unique_ptr<device_buffer<std::uint32_t>> m_in;
   std::unique_ptr<device_buffer<std::uint32_t>> m_out;
 };

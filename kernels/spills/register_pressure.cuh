@@ -48,26 +48,20 @@ __device__ __forceinline__ void register_heavy_body(const std::uint32_t* in, std
     out[i * threads + t] = v[i];
 }
 
-}  // namespace counterguard::kernels::spills
-
-// Each source's own (anonymous): the kernels get names of their own in every build of register_heavy.cu.
-// The check kernel lives outside counterguard::kernels, where ncu's filter for the built-ins' kernels
-// (validation/ncu_kernel_filter.py) leaves it out.
-namespace counterguard::detail {
+// Each source's own (anonymous): the kernel gets a name of its own in every build of register_heavy.cu.
 namespace {
 
 // The output of register_heavy_body checked on the GPU, one thread per kernel thread, against mix_values of
 // its inputs: the host reference's work without copying 2 x threads x 64 words (30-50 ms a case on the H200).
 __global__ void check_register_heavy(const std::uint32_t* in, const std::uint32_t* out, int threads,
-                                     element_mismatches* found) {
-  constexpr int live_values = kernels::spills::live_values;
+                                     detail::element_mismatches* found) {
   const int t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= threads)
     return;
   std::uint32_t v[live_values];
   for (int i = 0; i < live_values; ++i)
     v[i] = in[i * threads + t];
-  kernels::spills::mix_values(v);
+  mix_values(v);
   for (int i = 0; i < live_values; ++i) {
     if (out[i * threads + t] != v[i])
       record_mismatch(found, static_cast<std::size_t>(i) * static_cast<std::size_t>(threads) + t);
@@ -75,30 +69,20 @@ __global__ void check_register_heavy(const std::uint32_t* in, const std::uint32_
 }
 
 }  // namespace
-}  // namespace counterguard::detail
 
-namespace counterguard::kernels::spills {
-namespace {
-
-// in[i], from i alone: the Numerical Recipes generator's state after i + 1 steps from 99.
-struct register_heavy_input {
-  __host__ __device__ std::uint32_t operator()(std::size_t i) const { return lcg_words{99u}(i); }
-};
-
-}  // namespace
-
-// Runs one of the register-heavy kernels (all share signature and body) on `threads` threads; the input
-// written and the output checked on the GPU.
+// Runs one of the register-heavy kernels (all share signature and body) on `threads` threads.
 class register_heavy_run final : public kernel_run {
  public:
   using kernel_pointer = void (*)(const std::uint32_t*, std::uint32_t*, int);
 
   register_heavy_run(const kernel_arguments& a, kernel_pointer kernel)
       : m_kernel(kernel), m_threads(a.integer("threads")), m_block(a.block_x(256)) {
-    const std::size_t count = static_cast<std::size_t>(m_threads) * live_values;
-    m_in = std::make_unique<device_buffer<std::uint32_t>>(count);
-    fill_elements_on_device(m_in->data(), count, register_heavy_input{});
-    m_out = std::make_unique<device_buffer<std::uint32_t>>(count);
+    m_in_host.resize(static_cast<std::size_t>(m_threads) * live_values);
+    std::uint32_t state = 99u;
+    for (auto& value : m_in_host)
+      value = state = state * 1664525u + 1013904223u;
+    m_in = std::make_unique<device_buffer<std::uint32_t>>(m_in_host);
+    m_out = std::make_unique<device_buffer<std::uint32_t>>(m_in_host.size());
     m_out->fill_bytes(0xFF);
   }
 
@@ -111,12 +95,12 @@ class register_heavy_run final : public kernel_run {
   [[nodiscard]] verification verify() override {
     const auto threads = static_cast<std::size_t>(m_threads);
     device_mismatches found;
-    detail::check_register_heavy<<<static_cast<unsigned>((threads + 255) / 256), 256>>>(
+    check_register_heavy<<<static_cast<unsigned>((threads + 255) / 256), 256>>>(
         m_in->data(), m_out->data(), static_cast<int>(threads), found.get());
-    return found.report("out", m_out->data(), m_out->size(), [&](std::size_t index) {
+    return found.report("out", m_out->data(), m_in_host.size(), [&](std::size_t index) {
       std::uint32_t v[live_values];
       for (std::size_t i = 0; i < live_values; ++i)
-        v[i] = register_heavy_input{}(i * threads + index % threads);
+        v[i] = m_in_host[i * threads + index % threads];
       mix_values(v);
       return v[index / threads];
     });
@@ -126,6 +110,7 @@ class register_heavy_run final : public kernel_run {
   kernel_pointer m_kernel;
   std::int64_t m_threads;
   unsigned m_block;
+  std::vector<std::uint32_t> m_in_host;
   std::unique_ptr<device_buffer<std::uint32_t>> m_in;
   std::unique_ptr<device_buffer<std::uint32_t>> m_out;
 };

@@ -52,28 +52,16 @@ class linear_texture {
   cudaTextureObject_t m_object = 0;
 };
 
-constexpr std::uint32_t input_seed = 777u;
-
-// in[i], from i alone: a small integer as a float, from the Numerical Recipes generator's state after i + 1
-// steps from input_seed. A type of this source's own, so its fill kernel has a name of its own in the
-// program.
-struct input_value {
-  __host__ __device__ float operator()(std::size_t i) const { return lcg_small_floats{input_seed}(i); }
-};
-
-// The reference of out[i], from i alone (exact: the inputs are small integers).
-struct expected_output {
-  __host__ __device__ float operator()(std::size_t i) const { return 2.0f * input_value{}(i) + 1.0f; }
-};
-
-// The input written and the output checked on the GPU (device_elementwise.cuh).
 class fetch_run final : public kernel_run {
  public:
   fetch_run(const kernel_arguments& a, bool through_texture)
       : m_n(a.integer("n")), m_texture_path(through_texture), m_block(a.block_x(256)) {
     const auto n = static_cast<std::size_t>(m_n);
-    m_in = std::make_unique<device_buffer<float>>(n);
-    fill_elements_on_device(m_in->data(), n, input_value{});
+    m_in_host.resize(n);
+    fill_from_lcg(m_in_host, 777u, [](std::uint32_t state) {
+      return static_cast<float>(static_cast<int>(state >> 22) - 512);
+    });
+    m_in = std::make_unique<device_buffer<float>>(m_in_host);
     if (m_texture_path)
       m_texture = std::make_unique<linear_texture>(m_in->data(), n);
     m_out = std::make_unique<device_buffer<float>>(n);
@@ -92,13 +80,19 @@ class fetch_run final : public kernel_run {
   }
 
   [[nodiscard]] verification verify() override {
-    return check_elements_on_device("out", m_out->data(), m_out->size(), expected_output{});
+    std::vector<float> expected(m_in_host.size());
+    parallel_for(expected.size(), [&](std::size_t begin, std::size_t end) {
+      for (std::size_t i = begin; i < end; ++i)
+        expected[i] = 2.0f * m_in_host[i] + 1.0f;
+    });
+    return compare_with_reference("out", m_out->download(), expected);
   }
 
  private:
   std::int64_t m_n;
   bool m_texture_path;
   unsigned m_block;
+  std::vector<float> m_in_host;
   std::unique_ptr<device_buffer<float>> m_in;
   std::unique_ptr<linear_texture> m_texture;
   std::unique_ptr<device_buffer<float>> m_out;

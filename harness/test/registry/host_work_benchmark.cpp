@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// Micro-benchmark of the host side the built-in cases had (not a test): input generation, CPU references and
-// output comparison at the sizes the built-ins use, a single loop against parallel chunks. The built-ins now
-// do this work on the GPU (device_elementwise.cuh); compare_with_reference and parallel_for still serve user
-// kernels. Checks that both give the same values and exits 1 if not.
+// Micro-benchmark of the host side of the built-in cases (not a test): input generation, CPU references and
+// output comparison at the sizes the built-ins use, the old single loop against the parallel code the
+// variants use now. Checks that both give the same values and exits 1 if not.
 //   build/harness/test/registry/host_work_benchmark   (on a GPU host: validation/gpu_checks.sh floor)
 #include <algorithm>
 #include <chrono>

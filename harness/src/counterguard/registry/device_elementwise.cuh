@@ -5,8 +5,6 @@
 // 0.15 and 0.20 s (COUNTERGUARD_TIMING). The check runs after profiling, like verify(), and
 // reports like compare_with_reference (exact comparison). `Value` and `Expected` are __host__ __device__
 // functors of the index: the first mismatch's expected value is recomputed on the host for the message.
-// References the GPU computes from the values (their histogram, their sum) are compared in place
-// (check_equal_on_device) or read back as one number.
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
@@ -89,37 +87,6 @@ __global__ void check_elements_kernel(const T* out, std::size_t count, Expected 
   }
 }
 
-template <typename T>
-__global__ void check_equal_kernel(const T* out, const T* reference, std::size_t count,
-                                   element_mismatches* found) {
-  for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count;
-       i += std::size_t{gridDim.x} * blockDim.x) {
-    if (!(out[i] == reference[i]))
-      record_mismatch(found, i);
-  }
-}
-
-template <typename Value>
-__global__ void count_values_kernel(unsigned* counts, std::size_t count, Value value) {
-  for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count;
-       i += std::size_t{gridDim.x} * blockDim.x)
-    atomicAdd(&counts[value(i)], 1U);
-}
-
-// Each thread sums its elements, each warp its threads' sums; one atomic per warp. Every block is whole
-// warps (elementwise_block), so every lane takes part in the shuffles.
-template <typename Value>
-__global__ void sum_values_kernel(unsigned long long* total, std::size_t count, Value value) {
-  unsigned long long sum = 0;
-  for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count;
-       i += std::size_t{gridDim.x} * blockDim.x)
-    sum += value(i);
-  for (unsigned offset = 16; offset > 0; offset /= 2)
-    sum += __shfl_down_sync(0xFFFFFFFFU, sum, offset);
-  if (threadIdx.x % 32 == 0)
-    atomicAdd(total, sum);
-}
-
 }  // namespace detail
 
 // out[i] = value(i) for i < count, on the legacy default stream; returns when written.
@@ -144,51 +111,6 @@ template <typename T, typename Expected>
   detail::check_elements_kernel<<<detail::elementwise_blocks(count), detail::elementwise_block>>>(
       out, count, expected, found.get());
   return found.report(what, out, count, expected);
-}
-
-// Whether out[i] == reference[i] for every i < count, both arrays on the GPU (a reference the GPU computed):
-// the first mismatch (its expected value read back from `reference`) and the count, as
-// compare_with_reference says them.
-template <typename T>
-[[nodiscard]] verification check_equal_on_device(const std::string& what, const T* out, const T* reference,
-                                                 std::size_t count) {
-  if (count == 0)
-    return verification::success();
-  device_mismatches found;
-  detail::check_equal_kernel<<<detail::elementwise_blocks(count), detail::elementwise_block>>>(
-      out, reference, count, found.get());
-  return found.report(what, out, count, [reference](std::size_t index) {
-    T expected{};
-    COUNTERGUARD_CUDA_CHECK(cudaMemcpy(&expected, reference + index, sizeof(T), cudaMemcpyDeviceToHost));
-    return expected;
-  });
-}
-
-// counts[value(i)] += 1 for every i < count: a histogram of the values into `bins` counters, zeroed first
-// (every value(i) < bins). On the legacy default stream; returns when counted.
-template <typename Value>
-void count_values_on_device(unsigned* counts, std::size_t bins, std::size_t count, const Value& value) {
-  COUNTERGUARD_CUDA_CHECK(cudaMemset(counts, 0, bins * sizeof(unsigned)));
-  if (count > 0) {
-    detail::count_values_kernel<<<detail::elementwise_blocks(count), detail::elementwise_block>>>(
-        counts, count, value);
-    COUNTERGUARD_CUDA_CHECK(cudaGetLastError());
-  }
-  COUNTERGUARD_CUDA_CHECK(cudaDeviceSynchronize());
-}
-
-// The sum of the integers value(i) for i < count, added on the GPU (modulo 2^64; integer sums do not depend
-// on the order).
-template <typename Value>
-[[nodiscard]] unsigned long long sum_values_on_device(std::size_t count, const Value& value) {
-  device_buffer<unsigned long long> total(1);
-  total.fill_bytes(0);
-  if (count > 0) {
-    detail::sum_values_kernel<<<detail::elementwise_blocks(count), detail::elementwise_block>>>(total.data(),
-                                                                                                count, value);
-    COUNTERGUARD_CUDA_CHECK(cudaGetLastError());
-  }
-  return total.download().front();
 }
 
 }  // namespace counterguard

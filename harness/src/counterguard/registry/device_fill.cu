@@ -4,10 +4,18 @@
 // result is the host's, bit for bit (the GPU test device_fill_test compares them).
 #include "counterguard/core/cuda_check.hpp"
 #include "counterguard/registry/device_fill.hpp"
-#include "counterguard/registry/splitmix64.hpp"
 
 namespace counterguard {
 namespace {
+
+// The index-th output of the SplitMix64 sequence started at `seed` (splitmix64.hpp: the state advances by the
+// golden-ratio constant before each output).
+__device__ std::uint64_t splitmix64_at(std::uint64_t seed, std::uint64_t index) {
+  std::uint64_t z = seed + 0x9E3779B97F4A7C15ULL * index + 0x9E3779B97F4A7C15ULL;
+  z = (z ^ (z >> 30U)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27U)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31U);
+}
 
 // What value_at needs, with the host's own arithmetic done once on the host (high - low, the integer span).
 struct fill_parameters {
