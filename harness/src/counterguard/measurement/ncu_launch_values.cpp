@@ -248,7 +248,8 @@ std::string why_no_launch_value(const profiled_launch& l, const std::string& fie
       field == "launch__cluster_max_active" || field == "launch__cluster_max_potential_size" ||
       field == "launch__occupancy_cluster_pct" || field == "launch__occupancy_cluster_gpu_pct";
   if (clusters && !l.max_active_clusters)
-    return older + "the driver's cluster occupancy at the launch";
+    return "the launch's record holds no answer of the driver's cluster occupancy calculator (recorded by a "
+           "counterguard that did not keep it, or the driver did not answer)";
   const bool shared = field == "launch__shared_mem_config_size" ||
                       field == "launch__occupancy_limit_shared_mem" ||
                       field == "launch__shared_mem_per_block_allocated";

@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "counterguard/core/error.hpp"
+#include "counterguard/core/name_suggestions.hpp"
 #include "counterguard/reporters/csv_reporter.hpp"
 #include "counterguard/reporters/dashboard_exporters.hpp"
 #include "counterguard/reporters/finding_reports.hpp"
@@ -27,13 +28,6 @@ struct rendered_report {
   std::string text;
   std::string notice;
 };
-
-std::string joined(const std::vector<std::string>& items) {
-  std::string text;
-  for (const auto& item : items)
-    text += (text.empty() ? "" : ", ") + item;
-  return text;
-}
 
 // The options (or "--export FORMAT" and "--annotations FORMAT") whose report goes to standard output.
 std::vector<std::string> on_standard_output(const report_files& files) {
@@ -124,19 +118,19 @@ void check_report_destinations(const report_files& files) {
   for (const auto& [format, path] : files.exports) {
     if (!parse_dashboard_format(format)) {
       throw input_error({}, "--export", "unknown export format '" + format + "'",
-                        "--export FORMAT FILE with FORMAT one of " + joined(dashboard_format_names()));
+                        "--export FORMAT FILE with FORMAT one of " + comma_list(dashboard_format_names()));
     }
   }
   for (const auto& [format, path] : files.annotations) {
     if (!parse_finding_format(format)) {
       throw input_error({}, "--annotations", "unknown annotation format '" + format + "'",
-                        "--annotations FORMAT FILE with FORMAT one of " + joined(finding_format_names()));
+                        "--annotations FORMAT FILE with FORMAT one of " + comma_list(finding_format_names()));
     }
   }
   const std::vector<std::string> options = on_standard_output(files);
   if (options.size() > 1) {
     throw input_error({}, options[1],
-                      "more than one report goes to standard output (" + joined(options) + ")",
+                      "more than one report goes to standard output (" + comma_list(options) + ")",
                       "give '-' to one of them and a file to the others");
   }
 }
